@@ -1,0 +1,26 @@
+"""The rules of every game, behind one interface (see ENGINE_CONTRACT in the project notes and README.md).
+
+    from engine import GAMES, get_rules, IllegalAction
+    rules = get_rules("alhambra")
+    state = rules.new_game(["111", "222"], options={}, seed=42)
+
+Pure Python: no discord, no asyncio, no I/O at move time. Each game lives in its own package
+(`engine/alhambra`, `engine/gardens`, `engine/queens_garden`) exposing `RULES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from engine._common import Event, IllegalAction, MalformedAction, Option, Rules
+
+GAMES: tuple[str, ...] = ("alhambra", "gardens", "queens_garden")
+
+__all__ = ["GAMES", "Event", "IllegalAction", "MalformedAction", "Option", "Rules", "get_rules"]
+
+
+def get_rules(game: str) -> Rules:
+    """The rules object of `game` (one of GAMES). ValueError for an unknown game."""
+    if game not in GAMES:
+        raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAMES)}.")
+    return importlib.import_module(f"engine.{game}").RULES

@@ -1,0 +1,371 @@
+"""What every game engine shares: the error types, options, events, seeded randomness kept in the state,
+a JSON codec for frozen dataclasses, and the `Rules` base class that implements the common half of
+`ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON round trips).
+
+Pure: no discord, no asyncio, no I/O except `load_data`, which reads the component lists in `data/` once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+# --------------------------------------------------------------------------------------------- errors
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. The message is written for the player and shown as is."""
+
+
+class MalformedAction(IllegalAction):
+    """An action that is not even well formed (unknown kind, missing or wrong fields)."""
+
+
+# --------------------------------------------------------------------------------------------- options
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Option:
+    """One option a new game accepts. `choices` empty means a yes/no option (bool)."""
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+
+    def validate(self, value: Any) -> Any:
+        if self.choices:
+            if value not in self.choices:
+                shown = ", ".join(str(c) for c in self.choices)
+                raise ValueError(f"Option '{self.name}' must be one of: {shown} (got {value!r}).")
+            return value
+        if not isinstance(value, bool):
+            raise ValueError(f"Option '{self.name}' is yes/no (true or false), not {value!r}.")
+        return value
+
+
+# --------------------------------------------------------------------------------------------- events
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, kept in the state's log so the Discord layer can announce it.
+
+    `text` is a short sentence without the acting player's name (the bot adds it), e.g. "scores 12 points for
+    towers". An event with `private_to` set is only for that player's eyes: `view()` drops it for everyone else.
+    `data` holds machine-readable details (plain JSON values) for renderers and tests.
+    """
+
+    kind: str
+    text: str
+    player: str | None = None
+    data: dict[str, Any] = dataclasses.field(default_factory=dict)
+    private_to: str | None = None
+
+
+def visible_log(log: Iterable[Event], viewer: str | None) -> tuple[Event, ...]:
+    """The log entries `viewer` may see (None: a spectator): drops entries private to someone else."""
+    return tuple(e for e in log if e.private_to is None or e.private_to == viewer)
+
+
+# --------------------------------------------------------------------------------------------- randomness
+
+
+def rng(seed: int, counter: int) -> random.Random:
+    """The generator for the `counter`-th random event of the game with `seed`.
+
+    States keep `seed` and a draw counter (two ints) and call this for each shuffle or draw, then store
+    counter + 1. CPython seeds `random.Random` from an int identically on every platform and version,
+    so a replay of the move log gives the same game.
+    """
+    return random.Random((seed & 0xFFFFFFFFFFFF) << 20 | (counter & 0xFFFFF))
+
+
+def shuffled(items: Sequence[Any], seed: int, counter: int) -> tuple[tuple[Any, ...], int]:
+    """`items` in a random order, and the next counter."""
+    out = list(items)
+    rng(seed, counter).shuffle(out)
+    return tuple(out), counter + 1
+
+
+# --------------------------------------------------------------------------------------------- data
+
+
+@functools.cache
+def load_data(name: str) -> Any:
+    """A component list from the project's `data/` folder, read once per process."""
+    with open(DATA_DIR / name, encoding="utf-8") as f:
+        return json.load(f)
+
+
+# --------------------------------------------------------------------------------------------- JSON codec
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Plain JSON values for a tree of frozen dataclasses, tuples, frozensets, dicts and scalars.
+
+    Dicts with string keys become objects; dicts with other keys become lists of [key, value] pairs.
+    Frozensets become sorted lists so the output is stable.
+    """
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if dataclasses.is_dataclass(obj):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in _fields(type(obj))}
+    if isinstance(obj, (tuple, list)):
+        return [to_jsonable(x) for x in obj]
+    if isinstance(obj, frozenset):
+        return sorted((to_jsonable(x) for x in obj), key=json.dumps)
+    if isinstance(obj, Mapping):
+        if all(isinstance(k, str) for k in obj):
+            return {k: to_jsonable(v) for k, v in obj.items()}
+        return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
+    raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+def from_jsonable(tp: Any, data: Any) -> Any:
+    """The inverse of `to_jsonable`, guided by the type annotation `tp`. Raises ValueError on a mismatch."""
+    if tp is Any:
+        return data
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if data is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return from_jsonable(arg, data)
+            except (ValueError, TypeError, KeyError) as exc:
+                errors.append(exc)
+        raise ValueError(f"value {data!r} fits none of {tp}")
+    if origin is typing.Literal:
+        if data not in typing.get_args(tp):
+            raise ValueError(f"{data!r} is not one of {typing.get_args(tp)}")
+        return data
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise ValueError(f"expected a list for {tp}, got {data!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_jsonable(args[0], x) for x in data)
+        if len(args) != len(data):
+            raise ValueError(f"expected {len(args)} items for {tp}, got {len(data)}")
+        return tuple(from_jsonable(a, x) for a, x in zip(args, data, strict=True))
+    if origin is frozenset:
+        (arg,) = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise ValueError(f"expected a list for {tp}")
+        return frozenset(from_jsonable(arg, x) for x in data)
+    if origin is list:
+        (arg,) = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise ValueError(f"expected a list for {tp}")
+        return [from_jsonable(arg, x) for x in data]
+    if origin in (dict, Mapping, typing.Mapping):
+        key_t, val_t = typing.get_args(tp)
+        if isinstance(data, dict):
+            return {from_jsonable(key_t, k): from_jsonable(val_t, v) for k, v in data.items()}
+        if isinstance(data, list):
+            return {from_jsonable(key_t, k): from_jsonable(val_t, v) for k, v in data}
+        raise ValueError(f"expected an object for {tp}")
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object for {tp.__name__}, got {data!r}")
+        hints = _hints(tp)
+        kwargs = {}
+        for f in _fields(tp):
+            if f.name in data:
+                kwargs[f.name] = from_jsonable(hints[f.name], data[f.name])
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ValueError(f"{tp.__name__} is missing '{f.name}'")
+        return tp(**kwargs)
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise ValueError(f"expected a number, got {data!r}")
+        return float(data)
+    if tp in (int, str, bool):
+        if type(data) is not tp:
+            raise ValueError(f"expected {tp.__name__}, got {data!r}")
+        return data
+    if tp is type(None):
+        if data is not None:
+            raise ValueError(f"expected null, got {data!r}")
+        return None
+    if tp is dict:
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object, got {data!r}")
+        return data
+    raise TypeError(f"cannot decode type {tp!r}")
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    return tuple(f for f in dataclasses.fields(cls) if f.init)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    import sys
+
+    module = sys.modules.get(cls.__module__)
+    return typing.get_type_hints(cls, vars(module) if module else None)
+
+
+# --------------------------------------------------------------------------------------------- rules base
+
+
+class Rules:
+    """The contract's shared half. A game subclasses it and provides:
+
+    `name`, `title`, `player_counts`, `options`, `state_type`, `action_types` (each a frozen dataclass with a
+    `kind: ClassVar[str]`), and the methods `_new_game`, `to_move`, `candidates`, `check`, `step`, `is_over`,
+    `scores`, `view`, `describe`, `summary`.
+
+    `check(state, player, action)` is the single source of truth: None when legal, else the reason in the
+    player's words. `candidates` may be generous; `legal_actions` keeps those that pass `check`. A game may
+    override `legal_actions` with a faster generator that lists exactly the same actions; the property tests
+    apply every listed action through `apply`, so the two cannot drift apart unnoticed.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: range
+    options: Mapping[str, Option]
+    state_type: ClassVar[type]
+    action_types: ClassVar[tuple[type, ...]]
+    json_version: ClassVar[int] = 1
+
+    # -- set-up ------------------------------------------------------------------------------------------
+
+    def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """All options with defaults filled in; ValueError for an unknown option or a bad value."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            known = ", ".join(self.options) or "none"
+            raise ValueError(f"Unknown option {', '.join(unknown)} for {self.title} (options: {known}).")
+        return {name: opt.validate(options.get(name, opt.default)) for name, opt in self.options.items()}
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> Any:
+        players = [str(p) for p in players]
+        if len(players) not in self.player_counts:
+            lo, hi = self.player_counts[0], self.player_counts[-1]
+            raise ValueError(f"{self.title} is for {lo}–{hi} players, not {len(players)}.")
+        if len(set(players)) != len(players):
+            raise ValueError("Each player may take only one seat.")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("The seed must be a whole number.")
+        return self._new_game(tuple(players), self.normalise_options(options), seed)
+
+    def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> Any:
+        raise NotImplementedError
+
+    # -- playing -----------------------------------------------------------------------------------------
+
+    def to_move(self, state: Any) -> list[str]:
+        raise NotImplementedError
+
+    def candidates(self, state: Any, player: str) -> Iterable[Any]:
+        raise NotImplementedError
+
+    def check(self, state: Any, player: str, action: Any) -> str | None:
+        raise NotImplementedError
+
+    def step(self, state: Any, player: str, action: Any) -> Any:
+        """Apply an action already known to be legal (no checks: AI playouts may call it directly)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, player: str) -> list[Any]:
+        if player not in self.to_move(state):
+            return []
+        return [a for a in self.candidates(state, player) if self.check(state, player, a) is None]
+
+    def apply(self, state: Any, player: str, action: Any) -> Any:
+        if not isinstance(action, self.action_types):
+            raise MalformedAction("That is not an action of this game.")
+        why = self.check(state, str(player), action)
+        if why is not None:
+            raise IllegalAction(why)
+        return self.step(state, str(player), action)
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state: Any) -> dict[str, int]:
+        raise NotImplementedError
+
+    def winners(self, state: Any) -> list[str]:
+        """Players sharing the top score once the game is over (empty before)."""
+        if not self.is_over(state):
+            return []
+        scores = self.scores(state)
+        players = [p for p in state.players if p in scores]
+        best = max(scores[p] for p in players)
+        return [p for p in players if scores[p] == best]
+
+    def view(self, state: Any, player: str | None) -> Any:
+        raise NotImplementedError
+
+    def describe(self, action: Any) -> str:
+        raise NotImplementedError
+
+    def summary(self, options: Mapping[str, Any] | None = None) -> str:
+        """A short rules summary (Markdown) for the /rules reply."""
+        raise NotImplementedError
+
+    # -- JSON --------------------------------------------------------------------------------------------
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        return {"game": self.name, "v": self.json_version, "state": to_jsonable(state)}
+
+    def from_json(self, data: Mapping[str, Any]) -> Any:
+        if not isinstance(data, Mapping) or data.get("game") != self.name:
+            raise ValueError(f"not a {self.title} state")
+        version = data.get("v")
+        payload = data.get("state")
+        if version != self.json_version:
+            payload = self.migrate(version, payload)
+        state = from_jsonable(self.state_type, payload)
+        self.validate(state)
+        return state
+
+    def migrate(self, version: Any, payload: Any) -> Any:
+        """Bring a stored state of an older JSON version up to date (none so far)."""
+        raise ValueError(f"unknown {self.title} state version {version!r}")
+
+    def validate(self, state: Any) -> None:
+        """Raise ValueError if a decoded state breaks an invariant (stored rows are not trusted blindly)."""
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return {"kind": action.kind, **to_jsonable(action)}
+
+    @functools.cached_property
+    def _action_kinds(self) -> dict[str, type]:
+        return {cls.kind: cls for cls in self.action_types}
+
+    def action_from_json(self, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            raise MalformedAction("An action must be an object with a 'kind'.")
+        cls = self._action_kinds.get(data.get("kind"))
+        if cls is None:
+            raise MalformedAction(f"Unknown action '{data.get('kind')}'.")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        extra = set(fields) - {f.name for f in _fields(cls)}
+        if extra:
+            raise MalformedAction(f"Unexpected field(s) {', '.join(sorted(extra))} for '{cls.kind}'.")
+        try:
+            return from_jsonable(cls, fields)
+        except (ValueError, TypeError) as exc:
+            raise MalformedAction(f"Malformed '{cls.kind}' action: {exc}") from None

@@ -1,0 +1,72 @@
+"""The shared engine pieces: options, seeded randomness, the JSON codec, the game registry."""
+
+import dataclasses
+import json
+from typing import ClassVar
+
+import pytest
+
+from engine import GAMES, get_rules
+from engine._common import Event, Option, from_jsonable, rng, shuffled, to_jsonable, visible_log
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Inner:
+    a: int
+    b: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outer:
+    kind: ClassVar[str] = "outer"
+    inner: Inner
+    cells: dict[tuple[int, int], str]
+    named: dict[str, int]
+    maybe: int | None
+    tags: frozenset[str]
+    log: tuple[Event, ...] = ()
+
+
+def test_codec_round_trips_nested_dataclasses():
+    """Dataclasses, tuples, non-string dict keys, optionals and frozensets survive a trip through JSON text."""
+    obj = Outer(Inner(3, ("x", "y")), {(0, 1): "a", (-2, 5): "b"}, {"k": 1}, None, frozenset({"q", "p"}),
+                (Event("score", "scores 3", "111", {"points": 3}),))
+    data = json.loads(json.dumps(to_jsonable(obj)))
+    assert from_jsonable(Outer, data) == obj
+
+
+def test_codec_rejects_wrong_types():
+    with pytest.raises(ValueError):
+        from_jsonable(Inner, {"a": "3", "b": []})
+    with pytest.raises(ValueError):
+        from_jsonable(Inner, {"a": 3})
+
+
+def test_rng_is_deterministic_per_seed_and_counter():
+    assert rng(42, 3).random() == rng(42, 3).random()
+    assert rng(42, 3).random() != rng(42, 4).random()
+    assert shuffled(range(20), 7, 0) == shuffled(range(20), 7, 0)
+    assert shuffled(range(20), 7, 0)[1] == 1
+
+
+def test_options_validate_values():
+    yes_no = Option("huts", False, "Worker's huts")
+    assert yes_no.validate(True) is True
+    with pytest.raises(ValueError):
+        yes_no.validate("yes")
+    hand = Option("hand", 1, "tiles in hand", (1, 3))
+    with pytest.raises(ValueError, match="one of"):
+        hand.validate(2)
+
+
+def test_private_events_are_hidden_from_others():
+    log = (Event("draw", "draws a card", "1", private_to="1"), Event("buy", "buys", "1"))
+    assert len(visible_log(log, "1")) == 2
+    assert visible_log(log, "2") == (log[1],)
+    assert visible_log(log, None) == (log[1],)
+
+
+def test_unknown_game_is_a_clear_error():
+    with pytest.raises(ValueError, match="Unknown game"):
+        get_rules("chess")
+    assert GAMES == ("alhambra", "gardens", "queens_garden")
