@@ -1,0 +1,63 @@
+"""Random-playout speed of every engine, through the contract only (new_game, to_move, legal_actions, apply).
+
+    python bench/engine.py                 # every game, every player count, ~3 s each
+    python bench/engine.py alhambra -s 10  # one game, 10 seconds per player count
+
+Prints complete random games per second and actions per second on one core. The AI players need these speeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES, get_rules  # noqa: E402
+
+
+def playout(rules, n_players: int, seed: int) -> int:
+    """Play one complete random game; return the number of actions."""
+    rnd = random.Random(seed)
+    state = rules.new_game([str(100 + i) for i in range(n_players)], {}, seed)
+    actions = 0
+    while not rules.is_over(state):
+        player = rnd.choice(rules.to_move(state))
+        state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
+        actions += 1
+    return actions
+
+
+def measure(game: str, n_players: int, seconds: float) -> tuple[int, float, int]:
+    rules = get_rules(game)
+    games = actions = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or games < 3:
+        actions += playout(rules, n_players, seed=games)
+        games += 1
+    return games, elapsed, actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=list(GAMES))
+    parser.add_argument("-s", "--seconds", type=float, default=3.0, help="time per player count")
+    args = parser.parse_args()
+    print(f"{'game':<14} {'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'actions/game':>13}")
+    for game in args.games:
+        try:
+            rules = get_rules(game)
+        except ImportError:
+            print(f"{game:<14} (not implemented yet)")
+            continue
+        for n in rules.player_counts:
+            games, elapsed, actions = measure(game, n, args.seconds)
+            print(f"{game:<14} {n:>7} {games:>6} {games / elapsed:>9.1f} {actions / elapsed:>10.0f}"
+                  f" {actions / games:>13.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Alhambra actions: one small frozen dataclass per kind, naming cards and tiles by id, and `describe`.
+
+The three turn actions (A18) are TakeMoney, BuyTile and the three Redesign kinds (A33 a/b/c); Pass ends the
+actions after an exact purchase (A22) or when nothing is possible (A26). At turn end each bought tile is
+placed with PlaceTile, ReserveTile or (2 players) GiveToDirk (A27, A66); the same PlaceTile/ReserveTile place
+leftover tiles received at game end (A51).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.alhambra.components import PRICE, cards_text, cell_name, tile_name, value_of
+
+
+@dataclass(frozen=True, slots=True)
+class TakeMoney:
+    """A19: one card from the display, or several totalling at most 5."""
+
+    kind: ClassVar[str] = "take_money"
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuyTile:
+    """A21: buy a market tile, paying with cards of its space's currency (sum >= price, no change)."""
+
+    kind: ClassVar[str] = "buy_tile"
+    tile: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RedesignAdd:
+    """A33(a): move a reserve tile into the Alhambra."""
+
+    kind: ClassVar[str] = "redesign_add"
+    tile: str
+    cell: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RedesignRemove:
+    """A33(b): move an Alhambra tile to the reserve."""
+
+    kind: ClassVar[str] = "redesign_remove"
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class RedesignSwap:
+    """A33(c): put reserve tile `tile` exactly where Alhambra tile `replaces` lies; that one goes to reserve."""
+
+    kind: ClassVar[str] = "redesign_swap"
+    tile: str
+    replaces: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the actions of the turn: after an exact purchase (A22 'may'), or when no action is possible (A26)."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    """A27/A31: place a tile bought this turn (or received at game end, A51) into the Alhambra."""
+
+    kind: ClassVar[str] = "place_tile"
+    tile: str
+    cell: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveTile:
+    """A27: put a tile bought this turn (or received at game end) onto the reserve board."""
+
+    kind: ClassVar[str] = "reserve_tile"
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class GiveToDirk:
+    """A66: in the 2-player game, give a tile bought this turn to Dirk instead of keeping it."""
+
+    kind: ClassVar[str] = "give_to_dirk"
+    tile: str
+
+
+ACTION_TYPES = (TakeMoney, BuyTile, RedesignAdd, RedesignRemove, RedesignSwap, Pass, PlaceTile, ReserveTile,
+                GiveToDirk)
+Action = (TakeMoney | BuyTile | RedesignAdd | RedesignRemove | RedesignSwap | Pass | PlaceTile | ReserveTile
+          | GiveToDirk)
+
+
+def describe(action) -> str:
+    """One short sentence without the player's name, e.g. 'buys the Tower (9) with 5+4 florin'."""
+    if isinstance(action, TakeMoney):
+        return f"takes {cards_text(action.cards)}"
+    if isinstance(action, BuyTile):
+        paid = sum(value_of(c) for c in action.cards)
+        extra = " (exact: acts again)" if paid == PRICE.get(action.tile) else ""
+        return f"buys the {tile_name(action.tile)} with {cards_text(action.cards)}{extra}"
+    if isinstance(action, RedesignAdd):
+        return f"redesigns: moves the {tile_name(action.tile)} from the reserve to {cell_name(action.cell)}"
+    if isinstance(action, RedesignRemove):
+        return f"redesigns: moves the {tile_name(action.tile)} to the reserve"
+    if isinstance(action, RedesignSwap):
+        return (f"redesigns: exchanges the {tile_name(action.replaces)} for the {tile_name(action.tile)} "
+                f"from the reserve")
+    if isinstance(action, Pass):
+        return "ends the turn's actions"
+    if isinstance(action, PlaceTile):
+        return f"places the {tile_name(action.tile)} at {cell_name(action.cell)}"
+    if isinstance(action, ReserveTile):
+        return f"puts the {tile_name(action.tile)} on the reserve"
+    if isinstance(action, GiveToDirk):
+        return f"gives the {tile_name(action.tile)} to Dirk"
+    raise TypeError(f"not an Alhambra action: {action!r}")

@@ -1,0 +1,201 @@
+"""Alhambra components as fast lookup tables: building tiles (from data/alhambra_tiles.json), money cards,
+scoring cards, the points table, and the human cell notation ("M13" is the fountain).
+
+Everything here is immutable and computed once at import time; the rules and the renderers import it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine._common import load_data
+
+# --------------------------------------------------------------------------------------------- sides
+
+# Wall sides as bits, so a tile's walls are one small int and "both walled or both open" is a bit test.
+N, E, S, W = 1, 2, 4, 8
+SIDE_BITS = {"N": N, "E": E, "S": S, "W": W}
+OPPOSITE = {N: S, E: W, S: N, W: E}
+# (dx, dy, side of the tile facing that neighbour, side of the neighbour facing back); y grows SOUTH.
+NEIGHBOURS = ((0, -1, N, S), (1, 0, E, W), (0, 1, S, N), (-1, 0, W, E))
+
+
+# --------------------------------------------------------------------------------------------- tiles
+
+TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")  # A2, in table order
+TYPE_NAMES = {t: t.capitalize() for t in TYPES}
+FOUNTAIN = "fountain"
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One tile: `id` is stable (e.g. "tower-9-NE"); `walls` is a bit set of N/E/S/W."""
+
+    id: str
+    type: str
+    price: int
+    walls: int
+    color: str
+
+    @property
+    def name(self) -> str:
+        return tile_name(self.id)
+
+
+def _load_tiles() -> tuple[dict[str, Tile], tuple[str, ...], tuple[str, ...]]:
+    data = load_data("alhambra_tiles.json")
+    tiles: dict[str, Tile] = {}
+    building: list[str] = []
+    for raw in data["building_tiles"]:
+        walls = 0
+        for side in raw["walls"]:
+            walls |= SIDE_BITS[side]
+        tiles[raw["id"]] = Tile(raw["id"], raw["type"], int(raw["price"]), walls, raw.get("color", ""))
+        building.append(raw["id"])
+    starts: list[str] = []
+    for raw in data["start_tiles"]:  # A1: no walls, no type that scores
+        tiles[raw["id"]] = Tile(raw["id"], FOUNTAIN, 0, 0, "")
+        starts.append(raw["id"])
+    return tiles, tuple(building), tuple(starts)
+
+
+TILES, BUILDING_TILES, START_TILES = _load_tiles()
+assert len(BUILDING_TILES) == 54, "A2/A3: the base game has 54 building tiles"
+WALLS: dict[str, int] = {tid: t.walls for tid, t in TILES.items()}
+TYPE_OF: dict[str, str] = {tid: t.type for tid, t in TILES.items()}
+PRICE: dict[str, int] = {tid: t.price for tid, t in TILES.items()}
+
+
+def _names() -> dict[str, str]:
+    # A tile is named by type and price; where two tiles share both, the walls tell them apart (so menus and
+    # log lines never name two different tiles the same way).
+    by_key: dict[tuple[str, int], list[str]] = {}
+    for tid in BUILDING_TILES:
+        by_key.setdefault((TYPE_OF[tid], PRICE[tid]), []).append(tid)
+    names = {}
+    for (typ, price), ids in by_key.items():
+        for tid in ids:
+            if len(ids) == 1:
+                names[tid] = f"{TYPE_NAMES[typ]} ({price})"
+            else:
+                w = "".join(s for s, bit in SIDE_BITS.items() if WALLS[tid] & bit)
+                names[tid] = f"{TYPE_NAMES[typ]} ({price}, {'walls ' + w if w else 'no walls'})"
+    for tid in START_TILES:
+        names[tid] = "Fountain"
+    return names
+
+
+_TILE_NAMES = _names()
+
+
+def tile_name(tile_id: str) -> str:
+    """'Tower (13)', or 'Garden (8, walls NE)' where type and price alone are ambiguous."""
+    return _TILE_NAMES.get(tile_id, tile_id)
+
+
+# --------------------------------------------------------------------------------------------- money
+
+CURRENCIES = ("denar", "dirham", "ducat", "florin")  # A4; A6 [U]: market space i+1 takes CURRENCIES[i]
+CURRENCY_COLORS = {"denar": "blue", "dirham": "green", "ducat": "orange", "florin": "yellow"}
+
+# Money cards are ints 0..107: currency * 27 + (value - 1) * 3 + copy. Ids are stable for the whole game
+# (actions name cards by id, never by hand position). The 2-player deck (A60) leaves out copy 2.
+SCORING_1, SCORING_2 = 1001, 1002  # A5: the two scoring cards live in the money deck until drawn
+SCORING_CARDS = (SCORING_1, SCORING_2)
+HIDDEN_CARD = -1  # what view() shows instead of a card the viewer may not see (keeps counts visible)
+
+
+def money_cards(n_players: int) -> tuple[int, ...]:
+    """A4/A60: 108 money cards, or 72 (two copies of each) in the 2-player game."""
+    copies = 2 if n_players == 2 else 3
+    return tuple(c for c in range(108) if c % 3 < copies)
+
+
+def is_money(card: int) -> bool:
+    return 0 <= card < 108
+
+
+def currency_of(card: int) -> int:
+    """Currency index 0..3 of a money card."""
+    return card // 27
+
+
+def value_of(card: int) -> int:
+    return (card % 27) // 3 + 1
+
+
+def card_key(card: int) -> tuple[int, int]:
+    """(currency, value): cards with the same key are interchangeable."""
+    return card // 27, (card % 27) // 3 + 1
+
+
+def card_name(card: int) -> str:
+    if card in SCORING_CARDS:
+        return f"scoring card {SCORING_CARDS.index(card) + 1}"
+    if card == HIDDEN_CARD:
+        return "a hidden card"
+    return f"{value_of(card)} {CURRENCIES[currency_of(card)]}"
+
+
+def cards_text(cards) -> str:
+    """'5+4 florin' for one currency, '3 denar + 2 ducat' for several."""
+    cards = sorted(cards, key=lambda c: (currency_of(c), -value_of(c)))
+    currencies = {currency_of(c) for c in cards}
+    if len(currencies) == 1:
+        return "+".join(str(value_of(c)) for c in cards) + " " + CURRENCIES[currency_of(cards[0])]
+    return " + ".join(card_name(c) for c in cards)
+
+
+# --------------------------------------------------------------------------------------------- scoring table
+
+# A2/A45: points for 1st, 2nd, 3rd place per type in rounds 1, 2 and 3.
+POINTS: dict[int, dict[str, tuple[int, ...]]] = {
+    1: {"pavilion": (1,), "seraglio": (2,), "arcades": (3,), "chambers": (4,), "garden": (5,), "tower": (6,)},
+    2: {"pavilion": (8, 1), "seraglio": (9, 2), "arcades": (10, 3), "chambers": (11, 4), "garden": (12, 5),
+        "tower": (13, 6)},
+    3: {"pavilion": (16, 8, 1), "seraglio": (17, 9, 2), "arcades": (18, 10, 3), "chambers": (19, 11, 4),
+        "garden": (20, 12, 5), "tower": (21, 13, 6)},
+}
+
+
+# --------------------------------------------------------------------------------------------- cell notation
+
+ORIGIN = 13  # the fountain (0, 0) is "M13": column M is the 13th letter, row 13
+_CELL = re.compile(r"^\s*(?:@(-?\d+):?|([A-Za-z]+))(-?\d+)\s*$")
+
+
+def _column_letters(n: int) -> str:
+    out = ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def cell_name(cell: tuple[int, int]) -> str:
+    """(0, 0) -> 'M13'; x grows east (next letter), y grows south (next row number).
+
+    Columns left of 'A' are written '@<n>:' with n = x + 13 <= 0 (e.g. '@-3:12'); the colon keeps the
+    column and row apart. Rows are y + 13 and may be zero or negative.
+    """
+    x, y = cell
+    col = x + ORIGIN
+    row = y + ORIGIN
+    if col >= 1:
+        return f"{_column_letters(col)}{row}"
+    return f"@{col}:{row}"
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    """The inverse of cell_name ('n12' works too). ValueError for text that is not a cell."""
+    m = _CELL.match(text)
+    if not m:
+        raise ValueError(f"'{text}' is not a position; write a column letter and a row number, like M13.")
+    if m.group(1) is not None:
+        col = int(m.group(1))
+    else:
+        col = 0
+        for ch in m.group(2).upper():
+            col = col * 26 + (ord(ch) - 64)
+    return col - ORIGIN, int(m.group(3)) - ORIGIN

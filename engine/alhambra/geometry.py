@@ -1,0 +1,433 @@
+"""Alhambra building rules on the grid (A30–A33, A82) and the longest outer wall (A48).
+
+An Alhambra is a dict {(x, y): tile id} with the fountain at (0, 0); x grows east, y grows south. Tiles are
+never rotated (A30), so a tile's walls are fixed sides (bits N/E/S/W from components).
+
+Every check returns None when fine, else the reason in a player's words (with the rule number). The fast
+searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed position is always accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_name
+
+Cell = tuple[int, int]
+Alhambra = Mapping[Cell, str]
+
+SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
+
+# The 8 cells around a cell in ring order (N, NE, E, SE, S, SW, W, NW): consecutive entries are edge neighbours
+# of each other, and the even entries are the cell's own edge neighbours.
+RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+# --------------------------------------------------------------------------------------------- memo
+
+_MEMO: dict[tuple[str, int], tuple[Alhambra, object]] = {}
+
+
+def state_open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
+    """open_slots for an Alhambra held by a game state (never mutated), cached."""
+    return _memo("slots", alh, open_slots)
+
+
+def state_removable_cells(alh: Alhambra) -> frozenset[Cell]:
+    """removable_cells for an Alhambra held by a game state (never mutated), cached."""
+    return _memo("removable", alh, removable_cells)
+
+
+def _memo(kind: str, alh: Alhambra, compute):
+    """Cache a result per Alhambra object. Only for dicts inside game states: states never mutate them and
+    share them between states, so identity is a valid key (a dict mutated in place would get stale answers);
+    the entry keeps the dict alive, so its id cannot be reused meanwhile."""
+    key = (kind, id(alh))
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is alh:
+        return hit[1]
+    if len(_MEMO) > 512:
+        _MEMO.clear()
+    result = compute(alh)
+    _MEMO[key] = (alh, result)
+    return result
+
+
+# --------------------------------------------------------------------------------------------- holes
+
+
+def _hole_after_filling(occ: list[bool]) -> bool:
+    """The local test on one 8-neighbourhood (ring order N, NE, E, SE, S, SW, W, NW): filling the centre splits
+    the empty area iff the empty ring cells form more than one run (circularly) that touches an edge neighbour
+    of the centre."""
+    if all(occ[i] for i in (0, 2, 4, 6)):
+        return False  # already enclosed (not a legal Alhambra); filling it closes, not opens, a hole
+    if True not in occ:
+        return False
+    start = occ.index(True)
+    runs = 0
+    in_run = run_has_edge = False
+    for k in range(1, 9):
+        i = (start + k) % 8
+        if occ[i]:
+            if in_run and run_has_edge:
+                runs += 1
+            in_run = run_has_edge = False
+        else:
+            in_run = True
+            if i % 2 == 0:
+                run_has_edge = True
+    return runs > 1
+
+
+# The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
+HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+
+
+def ring_mask(alh: Alhambra, x: int, y: int) -> int:
+    mask = 0
+    bit = 1
+    for dx, dy in RING:
+        if (x + dx, y + dy) in alh:
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+def creates_hole(alh: Alhambra, cell: Cell) -> bool:
+    """A31.4, local form: would filling the empty `cell` enclose an empty area?
+
+    Valid for a hole-free, edge-connected Alhambra (every legal one, A82): filling `cell` splits the empty
+    area exactly when its empty edge neighbours are not joined to each other through the empty cells of its
+    8-neighbourhood (any occupied cells between them are joined through the connected Alhambra, closing a
+    loop around one side). Equivalent to the global flood fill `has_hole` (the tests check both agree).
+    """
+    return HOLE_AFTER[ring_mask(alh, cell[0], cell[1])]
+
+
+def has_hole(alh: Alhambra) -> bool:
+    """A31.4, the global test: flood-fill the empty cells of the bounding box enlarged by 1 from a corner,
+    with edge steps only; any empty cell not reached is enclosed (diagonal gaps do not let the fill through)."""
+    xs = [c[0] for c in alh]
+    ys = [c[1] for c in alh]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    total_empty = (x1 - x0 + 1) * (y1 - y0 + 1) - len(alh)
+    seen = {(x0, y0)}
+    stack = [(x0, y0)]
+    while stack:
+        x, y = stack.pop()
+        for dx, dy, _, _ in NEIGHBOURS:
+            c = (x + dx, y + dy)
+            if x0 <= c[0] <= x1 and y0 <= c[1] <= y1 and c not in alh and c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return len(seen) != total_empty
+
+
+# --------------------------------------------------------------------------------------------- placing
+
+
+def placement_problem(alh: Alhambra, tile: str, cell: Cell) -> str | None:
+    """A31: why `tile` may not go on `cell`, or None if it may."""
+    where = cell_name(cell)
+    name = tile_name(tile)
+    if cell in alh:
+        return f"{where} is already taken by the {tile_name(alh[cell])}; choose an empty position (A31)."
+    walls = WALLS[tile]
+    x, y = cell
+    contact = False
+    open_contact = False
+    for dx, dy, side, back in NEIGHBOURS:
+        other = alh.get((x + dx, y + dy))
+        if other is None:
+            continue
+        contact = True
+        mine = bool(walls & side)
+        theirs = bool(WALLS[other] & back)
+        if mine != theirs:
+            o_where = cell_name((x + dx, y + dy))
+            if mine:
+                return (f"You can't place the {name} at {where}: its {SIDE_WORDS[side]} wall would meet an open "
+                        f"side of the {tile_name(other)} at {o_where} (A31.2).")
+            return (f"You can't place the {name} at {where}: its open {SIDE_WORDS[side]} side would meet a wall "
+                    f"of the {tile_name(other)} at {o_where} (A31.2).")
+        if not mine:
+            open_contact = True
+    if not contact:
+        return (f"You can't place the {name} at {where}: it must share a full side with a tile of your "
+                f"Alhambra (A31.1).")
+    if not open_contact:
+        return (f"You can't place the {name} at {where}: walls would cut it off, so it could not be reached on "
+                f"foot from the fountain (A31.3).")
+    if creates_hole(alh, cell):
+        return f"You can't place the {name} at {where}: it would enclose an empty space (no holes, A31.4)."
+    return None
+
+
+def needs(alh: Alhambra, x: int, y: int) -> tuple[int, int]:
+    """For cell (x, y): (sides that have a neighbour, sides whose neighbour shows a wall there). A tile with
+    walls w matches every neighbour (A31.2) iff w & present == walled, and has an open way in (A31.3) iff
+    present & ~w is not 0."""
+    present = walled = 0
+    get = alh.get
+    for dx, dy, side, back in NEIGHBOURS:
+        other = get((x + dx, y + dy))
+        if other is not None:
+            present |= side
+            if WALLS[other] & back:
+                walled |= side
+    return present, walled
+
+
+def frontier(alh: Alhambra) -> list[Cell]:
+    """Empty cells sharing a side with the Alhambra, top row first."""
+    out: list[Cell] = []
+    seen: set[Cell] = set()
+    for x, y in alh:
+        for dx, dy, _, _ in NEIGHBOURS:
+            c = (x + dx, y + dy)
+            if c not in alh and c not in seen:
+                seen.add(c)
+                out.append(c)
+    out.sort(key=lambda c: (c[1], c[0]))
+    return out
+
+
+def open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
+    """The frontier cells whose filling would not enclose anything (A31.4), with their `needs`: what any tile
+    placed there must match. Computed once per Alhambra and shared by every tile to be placed."""
+    out = []
+    for c in frontier(alh):
+        if not HOLE_AFTER[ring_mask(alh, c[0], c[1])]:
+            present, walled = needs(alh, c[0], c[1])
+            out.append((c, present, walled))
+    return tuple(out)
+
+
+def legal_cells(alh: Alhambra, tile: str, slots: tuple[tuple[Cell, int, int], ...] | None = None) -> list[Cell]:
+    """Every position where `tile` may be placed (A31), top row first (same verdicts as placement_problem)."""
+    w = WALLS[tile]
+    return [c for c, present, walled in (open_slots(alh) if slots is None else slots)
+            if w & present == walled and present & ~w]
+
+
+def swap_fits(alh: Alhambra, cell: Cell, tile_in: str) -> bool:
+    """swap_problem(...) is None for an occupied cell other than the fountain (the hot path of A33c)."""
+    present, walled = needs(alh, cell[0], cell[1])
+    w = WALLS[tile_in]
+    return bool(w & present == walled and present & ~w)
+
+
+# --------------------------------------------------------------------------------------------- walking
+
+
+def reachable(alh: Alhambra, skip: Cell | None = None) -> set[Cell]:
+    """Cells reached on foot from the fountain through open shared sides (A31.3), ignoring `skip`."""
+    start = (0, 0)
+    if start not in alh or start == skip:
+        return set()
+    seen = {start}
+    stack = [start]
+    get = alh.get
+    while stack:
+        x, y = stack.pop()
+        walls = WALLS[alh[(x, y)]]
+        for dx, dy, side, _ in NEIGHBOURS:
+            if walls & side:
+                continue
+            c = (x + dx, y + dy)
+            if c == skip or c in seen:
+                continue
+            other = get(c)
+            if other is not None:
+                seen.add(c)
+                stack.append(c)
+    return seen
+
+
+def removable_cells(alh: Alhambra) -> frozenset[Cell]:
+    """Cells whose tile may go to the reserve (A33b, same verdicts as removal_problem for a legal Alhambra):
+    not the fountain, not surrounded on all four sides (hole), and not a cut vertex of the walking graph
+    (every other tile stays reachable from the fountain). One depth-first search (Tarjan) instead of one
+    search per tile."""
+    root = (0, 0)
+    if root not in alh:
+        return frozenset()
+    get = alh.get
+
+    def walk_neighbours(cell: Cell) -> list[Cell]:
+        x, y = cell
+        walls = WALLS[alh[cell]]
+        out = []
+        for dx, dy, side, back in NEIGHBOURS:
+            if walls & side:
+                continue
+            c = (x + dx, y + dy)
+            other = get(c)
+            if other is not None and not WALLS[other] & back:
+                out.append(c)
+        return out
+
+    disc = {root: 0}
+    low = {root: 0}
+    cut: set[Cell] = set()
+    root_children = 0
+    stack = [(root, None, iter(walk_neighbours(root)))]
+    counter = 1
+    while stack:
+        node, parent, it = stack[-1]
+        advanced = False
+        for nxt in it:
+            if nxt == parent:
+                continue
+            if nxt in disc:
+                if disc[nxt] < low[node]:
+                    low[node] = disc[nxt]
+                continue
+            disc[nxt] = low[nxt] = counter
+            counter += 1
+            if node == root:
+                root_children += 1
+            stack.append((nxt, node, iter(walk_neighbours(nxt))))
+            advanced = True
+            break
+        if advanced:
+            continue
+        stack.pop()
+        if parent is not None:
+            if low[node] < low[parent]:
+                low[parent] = low[node]
+            if parent != root and low[node] >= disc[parent]:
+                cut.add(parent)
+    out = []
+    for (x, y) in alh:
+        if (x, y) == root or (x, y) in cut:
+            continue
+        if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
+            continue
+        out.append((x, y))
+    return frozenset(out)
+
+
+def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
+    """A33(b): why the tile on `cell` may not be moved to the reserve, or None if it may."""
+    where = cell_name(cell)
+    tile = alh.get(cell)
+    if tile is None:
+        return f"There is no tile at {where} in your Alhambra."
+    if tile in START_TILES or cell == (0, 0):
+        return "The fountain can never be removed, moved or exchanged (A32)."
+    x, y = cell
+    if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
+        return (f"You can't remove the {tile_name(tile)} at {where}: it is surrounded on all four sides, so "
+                f"removing it would leave a hole (A33b, A31.4).")
+    if len(reachable(alh, skip=cell)) != len(alh) - 1:
+        return (f"You can't remove the {tile_name(tile)} at {where}: other tiles could then no longer be "
+                f"reached on foot from the fountain (A33b, A31.3).")
+    return None
+
+
+def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> str | None:
+    """A33(c): why `tile_in` may not replace the tile on `cell`, or None if it may."""
+    where = cell_name(cell)
+    old = alh.get(cell)
+    if old is None:
+        return f"There is no tile at {where} in your Alhambra to exchange."
+    if old in START_TILES or cell == (0, 0):
+        return "The fountain can never be removed, moved or exchanged (A32)."
+    # The outline does not change, so only matching sides (A31.2) and an open way in (A31.3) can fail.
+    name = tile_name(tile_in)
+    walls = WALLS[tile_in]
+    x, y = cell
+    open_contact = False
+    for dx, dy, side, back in NEIGHBOURS:
+        other = alh.get((x + dx, y + dy))
+        if other is None:
+            continue
+        mine = bool(walls & side)
+        if mine != bool(WALLS[other] & back):
+            o_where = cell_name((x + dx, y + dy))
+            what = "wall" if mine else "open side"
+            other_what = "an open side" if mine else "a wall"
+            return (f"You can't exchange the {name} into {where}: its {SIDE_WORDS[side]} {what} would meet "
+                    f"{other_what} of the {tile_name(other)} at {o_where} (A33c, A31.2).")
+        if not mine:
+            open_contact = True
+    if not open_contact:
+        return (f"You can't exchange the {name} into {where}: walls would cut it off from the fountain "
+                f"(A33c, A31.3).")
+    return None
+
+
+def alhambra_problem(alh: Alhambra) -> str | None:
+    """A82: why this Alhambra breaks the building rules (fountain at the centre, matching sides, everything
+    reachable on foot from the fountain, no holes), or None if it is legal."""
+    if alh.get((0, 0)) not in START_TILES:
+        return "the fountain is not at M13"
+    for (x, y), tile in alh.items():
+        if tile in START_TILES and (x, y) != (0, 0):
+            return f"a second fountain at {cell_name((x, y))}"
+        for dx, dy, side, back in NEIGHBOURS:
+            other = alh.get((x + dx, y + dy))
+            if other is not None and bool(WALLS[tile] & side) != bool(WALLS[other] & back):
+                return f"sides do not match between {cell_name((x, y))} and {cell_name((x + dx, y + dy))}"
+    if len(reachable(alh)) != len(alh):
+        return "some tile cannot be reached on foot from the fountain"
+    if has_hole(alh):
+        return "the Alhambra encloses an empty space"
+    return None
+
+
+# --------------------------------------------------------------------------------------------- walls
+
+
+def outer_wall_segments(alh: Alhambra) -> list[tuple[Cell, Cell]]:
+    """A48: the countable wall segments, each as its two end corners (corner (x, y) is the north-west corner
+    of cell (x, y)). A wall on a side shared with another tile is a back-to-back double wall and never counts."""
+    segs = []
+    for (x, y), tile in alh.items():
+        walls = WALLS[tile]
+        if not walls:
+            continue
+        if walls & N and (x, y - 1) not in alh:
+            segs.append(((x, y), (x + 1, y)))
+        if walls & S and (x, y + 1) not in alh:
+            segs.append(((x, y + 1), (x + 1, y + 1)))
+        if walls & W and (x - 1, y) not in alh:
+            segs.append(((x, y), (x, y + 1)))
+        if walls & E and (x + 1, y) not in alh:
+            segs.append(((x + 1, y), (x + 1, y + 1)))
+    return segs
+
+
+def longest_wall(alh: Alhambra) -> int:
+    """A48: segments in the longest continuous outer wall; a closed ring counts all its segments.
+
+    In a legal Alhambra the outline is one simple closed curve, so the outer walls are disjoint paths (or
+    the whole ring) and the longest wall is the largest connected group of segments.
+    """
+    segs = outer_wall_segments(alh)
+    if not segs:
+        return 0
+    at: dict[Cell, list[int]] = {}
+    for i, (a, b) in enumerate(segs):
+        at.setdefault(a, []).append(i)
+        at.setdefault(b, []).append(i)
+    seen = [False] * len(segs)
+    best = 0
+    for i in range(len(segs)):
+        if seen[i]:
+            continue
+        seen[i] = True
+        stack = [i]
+        size = 0
+        while stack:
+            j = stack.pop()
+            size += 1
+            for corner in segs[j]:
+                for k in at[corner]:
+                    if not seen[k]:
+                        seen[k] = True
+                        stack.append(k)
+        best = max(best, size)
+    return best

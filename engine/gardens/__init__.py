@@ -1,0 +1,66 @@
+"""The Gardens of the Alhambra (G-rules): `RULES` for the engine contract, plus the notation helpers the renderer,
+the bot and the AI share (garden "C3", building "d4", rotations in quarter turns shown as degrees)."""
+
+from engine.gardens.board import (
+    BUILDING_GARDENS,
+    BUILDING_NAMES,
+    BUILDING_TYPES,
+    DEGREES,
+    DIRECTIONS,
+    GARDEN_BUILDINGS,
+    GARDEN_NAMES,
+    KINDS,
+    TILE_IDS,
+    TILE_KINDS,
+    TILE_TREES,
+    building_label,
+    facing_kinds,
+    parse_building,
+    parse_garden,
+    parse_rotation,
+    rotation_facing,
+    tile_label,
+)
+from engine.gardens.rules import (
+    GardensRules,
+    breakdown,
+    completed_buildings,
+    kind_owners,
+    open_spaces,
+    player_colours,
+)
+from engine.gardens.state import HIDDEN, ChooseColours, GardensState, PlaceTile
+
+RULES = GardensRules()
+
+__all__ = [
+    "BUILDING_GARDENS",
+    "BUILDING_NAMES",
+    "BUILDING_TYPES",
+    "DEGREES",
+    "DIRECTIONS",
+    "GARDEN_BUILDINGS",
+    "GARDEN_NAMES",
+    "HIDDEN",
+    "KINDS",
+    "RULES",
+    "TILE_IDS",
+    "TILE_KINDS",
+    "TILE_TREES",
+    "ChooseColours",
+    "GardensRules",
+    "GardensState",
+    "PlaceTile",
+    "breakdown",
+    "building_label",
+    "completed_buildings",
+    "facing_kinds",
+    "kind_owners",
+    "open_spaces",
+    "parse_building",
+    "parse_garden",
+    "parse_rotation",
+    "player_colours",
+    "rotation_facing",
+    "tile_label",
+]

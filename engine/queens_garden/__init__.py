@@ -1,0 +1,50 @@
+"""Azul: Queen's Garden (spec rules Q1–Q39) behind the engine contract: `RULES = get_rules("queens_garden")`.
+
+For the renderer and the bot: `COLOURS` (name + one-letter code per colour), `PATTERNS`, `TILE_KIND` /
+`EXPANSION_KIND` (id -> (colour, pattern)), `kind_code`/`kind_name`, the space names and geometry
+(`SPACES`, `SPACE_COORD`, `AREAS`, `parse_space`, `space_name`, `printed_space`, `pixel`), and the garden
+helpers in `engine.queens_garden.garden` (hexagons, elements, free spaces, groups, scoring breakdowns).
+"""
+
+from engine.queens_garden.components import (
+    COLOURS,
+    EXPANSION_KIND,
+    PATTERNS,
+    TILE_KIND,
+    VALUES,
+    WHEEL,
+    kind_code,
+    kind_name,
+    provisional,
+)
+from engine.queens_garden.geometry import (
+    AREAS,
+    SPACE_COORD,
+    SPACES,
+    parse_space,
+    pixel,
+    printed_space,
+    space_name,
+)
+from engine.queens_garden.rules import QueensGardenRules
+from engine.queens_garden.state import (
+    HIDDEN,
+    Acquire,
+    BuyExpansion,
+    Pass,
+    Piece,
+    Placed,
+    PlaceExpansion,
+    PlaceTile,
+    QGState,
+    Seat,
+)
+
+RULES = QueensGardenRules()
+
+__all__ = [
+    "AREAS", "COLOURS", "EXPANSION_KIND", "HIDDEN", "PATTERNS", "RULES", "SPACES", "SPACE_COORD", "TILE_KIND",
+    "VALUES", "WHEEL", "Acquire", "BuyExpansion", "Pass", "Piece", "PlaceExpansion", "PlaceTile", "Placed",
+    "QGState", "QueensGardenRules", "Seat", "kind_code", "kind_name", "parse_space", "pixel", "printed_space",
+    "provisional", "space_name",
+]

@@ -1,0 +1,99 @@
+"""Board images: one entry point that draws any game as a given player may see it.
+
+    from render import render_png
+    png = render_png("alhambra", rules.view(state, None))                        # public board image
+    png = render_png("alhambra", rules.view(state, "111"), viewer="111")         # adds that player's hand
+    png = render_png("alhambra", view, names={"111": "Ana", "222": "Ben"})      # display names for ids
+
+Rendering is pure: the same arguments give the same bytes. It only ever receives `rules.view(state, viewer)`,
+never the full state, and it decides no rule: everything shown comes from the state (geometry and position
+names come from the engine packages). Call it off the event loop (`asyncio.to_thread`): a large board takes
+tens of milliseconds.
+
+Each game lives in its own module (`render/alhambra.py`, `render/gardens.py`, `render/queens_garden.py`)
+exposing `draw(view, viewer, names, highlight) -> PIL.Image`. A game whose renderer (or engine) is not
+available yet gets a small placeholder image saying so, so the bot can be built and tested meanwhile.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from render._draw import encode_png, placeholder_png
+
+__all__ = ["GAME_TITLES", "render_image", "render_png", "renderer_ready"]
+
+GAME_TITLES = {
+    "alhambra": "Alhambra",
+    "gardens": "The Gardens of the Alhambra",
+    "queens_garden": "Azul: Queen's Garden",
+}
+
+
+def _module(game: str) -> Any | None:
+    """The game's renderer module, or None while it (or the engine it imports) does not exist yet."""
+    if game not in GAME_TITLES:
+        raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAME_TITLES)}.")
+    try:
+        return importlib.import_module(f"render.{game}")
+    except ModuleNotFoundError as exc:
+        # Only a missing renderer or engine module means "not ready"; any other import error is a bug.
+        if exc.name and (exc.name.startswith(f"render.{game}") or exc.name.startswith(f"engine.{game}")):
+            return None
+        raise
+
+
+def renderer_ready(game: str) -> bool:
+    """True once `game` has a real renderer (not the placeholder)."""
+    return _module(game) is not None
+
+
+def render_image(
+    game: str,
+    view_state: Any,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    *,
+    highlight: Any = None,
+    focus: bool = False,
+):
+    """The board as a PIL image (None while the game's renderer is not ready). See `render_png`."""
+    module = _module(game)
+    if module is None:
+        return None
+    return module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus)
+
+
+def render_png(
+    game: str,
+    view_state: Any,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    *,
+    highlight: Any = None,
+    focus: bool = False,
+) -> bytes:
+    """PNG bytes of `view_state` (the output of `rules.view(state, viewer)`) as `viewer` sees it.
+
+    viewer:    None for the public image; a player id for a private image that adds their hidden things
+               (Alhambra hand, Gardens hand tiles, Queen's Garden: nothing is hidden, same board).
+    names:     player id -> display name; missing ids are shown as "Player N" by seat.
+    highlight: an extra position to mark, for the bot's "preview before commit": render the view of the state
+               *after* the tentative action and pass the placed position (Alhambra: (x, y) cell; Gardens:
+               (row, col); Queen's Garden: (q, r) hex). The last move in the log is always marked anyway.
+    focus:     a small image of just the viewer's own board (and hand), for a preview panel.
+    Once the game is over the image is the results sheet with every player's points broken down.
+    """
+    module = _module(game)
+    if module is None:
+        return placeholder_png(
+            [
+                GAME_TITLES[game],
+                "The board picture for this game is not ready yet.",
+                "Use the text summary and the buttons to play meanwhile.",
+            ]
+        )
+    img = module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus)
+    return encode_png(img, getattr(module, "PALETTE", ()))

@@ -1,0 +1,761 @@
+"""Alhambra board images: the building market (currency of each space, price and walls of each tile), the
+money display, every player's Alhambra with row/column names as the commands use them, reserve boards,
+scores, hand sizes, deck and bag sizes, which scoring rounds have happened, Dirk's tiles in the 2-player
+game and the last move highlighted. A private image (viewer set) adds the viewer's hand grouped by currency.
+After the game: a results sheet with each player's points per scoring round (majorities and walls).
+
+The engine state is read in exactly one place, `model_from_view`, which turns the view into the small
+`Board` model below; everything else draws that model. Tile facts, the points table and `cell_name` come
+from `engine.alhambra.components`, so the image names cells exactly as the commands do.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.alhambra import components as C
+from engine.alhambra import geometry as geo
+from render import _draw as D
+
+# --------------------------------------------------------------------------------------------- colours
+
+TYPE_COLOURS: dict[str, D.RGB] = {  # A2: the printed colours, a little deepened so white text reads on them
+    "pavilion": (58, 118, 196),
+    "seraglio": (196, 58, 52),
+    "arcades": (140, 92, 50),
+    "chambers": (236, 232, 222),
+    "garden": (56, 140, 64),
+    "tower": (124, 72, 160),
+    C.FOUNTAIN: (214, 200, 170),
+}
+CURRENCY_COLOURS: dict[str, D.RGB] = {  # A4: denar blue, dirham green, ducat orange, florin yellow
+    "denar": (52, 112, 204),
+    "dirham": (40, 140, 72),
+    "ducat": (232, 122, 30),
+    "florin": (238, 196, 40),
+}
+WALL: D.RGB = (58, 40, 30)
+WALL_LIGHT: D.RGB = (150, 120, 96)
+EMPTY_CELL: D.RGB = (236, 228, 210)
+DIRK = "Dirk"
+
+PALETTE = (*TYPE_COLOURS.values(), *CURRENCY_COLOURS.values(), WALL, WALL_LIGHT, EMPTY_CELL)  # colours the PNG palette must keep exactly
+
+
+# --------------------------------------------------------------------------------------------- model
+
+
+@dataclass(slots=True)
+class PlayerBoard:
+    """One player as drawn: their Alhambra, reserve, tiles waiting to be placed, score and hand size."""
+
+    id: str
+    name: str
+    score: int
+    hand_count: int
+    grid: dict[tuple[int, int], str]  # cell -> tile id (the fountain included)
+    reserve: tuple[str, ...] = ()
+    pending: tuple[str, ...] = ()  # bought this turn, to be placed at turn end (A27)
+    to_move: bool = False
+    last_cells: frozenset[tuple[int, int]] = frozenset()
+    extras: tuple[str, ...] = ()  # short facts shown beside the hand size ("Longest wall: 5")
+
+
+@dataclass(slots=True)
+class Results:
+    """Final breakdown: column titles and, per player id, the points in each column (a total comes last)."""
+
+    columns: tuple[str, ...]
+    rows: dict[str, tuple[int, ...]]
+    winners: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Board:
+    players: list[PlayerBoard]
+    market: list[tuple[str, str | None]]  # (currency, tile id or None) per space 1..4 (A6)
+    display: list[tuple[str, int] | str]  # money cards as (currency, value); other cards by a short label
+    deck_size: int
+    bag_size: int
+    scorings_done: tuple[int, ...]
+    dirk: tuple[str, ...] | None = None  # Dirk's tiles (A61) in the 2-player game
+    dirk_score: int = 0
+    hand: list[tuple[str, int] | str] | None = None  # the viewer's cards (private image)
+    viewer: str | None = None
+    last_move: str = ""
+    over: bool = False
+    results: Results | None = None
+    market_last: frozenset[int] = frozenset()  # market spaces refilled or emptied by the last move
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------------------------- reading the view
+
+
+MOVE_EVENTS = {"move", "leftover"}  # log kinds that describe a player's own move
+
+
+def _card(card: int) -> tuple[str, int] | str:
+    if C.is_money(card):
+        cur, value = C.card_key(card)
+        return C.CURRENCIES[cur], value
+    return "hidden" if card == C.HIDDEN_CARD else f"card\n{card}"
+
+
+def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[tuple[int, int]]], frozenset[int]]:
+    """The last turn from the log: the latest move in words, the cells it filled, the market spaces it used.
+
+    Reads the events that describe a player's own move (`MOVE_EVENTS`, or any event carrying the action as
+    `data["action"]`), newest first, while they belong to the same player (that player's turn), and takes
+    `cell`/`cells` (placements) and `space` (a market space 0-3) from the event data or its action.
+    """
+    cells: dict[str, set[tuple[int, int]]] = {}
+    spaces: set[int] = set()
+    text = ""
+    who = None
+    for e in reversed(view.log):
+        data = e.data or {}
+        if e.player is None or not (e.kind in MOVE_EVENTS or isinstance(data.get("action"), dict)):
+            continue
+        if who is None:
+            who = e.player
+            text = f"{label.get(e.player, e.player)} {e.text}"
+        elif e.player != who:
+            break
+        src = data["action"] if isinstance(data.get("action"), dict) else data
+        if isinstance(src.get("cell"), (list, tuple)):
+            cells.setdefault(e.player, set()).add(tuple(src["cell"]))
+        for c in src.get("cells", ()):
+            cells.setdefault(e.player, set()).add(tuple(c))
+        if isinstance(src.get("space"), int):
+            spaces.add(src["space"])
+    return text, cells, frozenset(spaces)
+
+
+def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
+    """The only function that reads engine state fields (engine.alhambra.state.GameState)."""
+    from engine import get_rules
+
+    rules = get_rules("alhambra")
+    movers = set(rules.to_move(view))
+    label = {p: D.player_label(p, view.players, names) for p in view.players}
+    last_text, last_cells, last_spaces = _last_move(view, label)
+    players = []
+    for p, seat in zip(view.players, view.seats, strict=True):
+        extras = (f"Longest wall: {geo.longest_wall(seat.alhambra)}",)
+        players.append(PlayerBoard(
+            id=p,
+            name=label[p],
+            score=seat.score,
+            hand_count=len(seat.hand),
+            grid=dict(seat.alhambra),
+            reserve=tuple(seat.reserve),
+            pending=tuple(seat.pending),
+            to_move=p in movers,
+            last_cells=frozenset(c for c in last_cells.get(p, ()) if c in seat.alhambra),
+            extras=extras,
+        ))
+    board = Board(
+        players=players,
+        market=[(C.CURRENCIES[i], t) for i, t in enumerate(view.market)],
+        display=[_card(c) for c in view.display],
+        deck_size=len(view.deck),
+        bag_size=len(view.bag),
+        scorings_done=tuple(r.round for r in view.scorings),
+        dirk=tuple(view.dirk) if view.two_player else None,
+        dirk_score=view.dirk_score,
+        viewer=viewer,
+        last_move=last_text,
+        over=rules.is_over(view),
+        market_last=last_spaces,
+    )
+    if viewer is not None and viewer in view.players:
+        board.hand = [_card(c) for c in view.seat(viewer).hand if c != C.HIDDEN_CARD]
+    if board.over:
+        board.results = _results_from(view, rules)
+    return board
+
+
+def _results_from(view: Any, rules: Any) -> Results:
+    """A43-A49, A52: majorities and wall points of each scoring round, per player (and Dirk), and the total."""
+    columns: list[str] = []
+    per: dict[str, list[int]] = {p: [] for p in view.players}
+    if view.two_player:
+        per[DIRK] = []
+    for rnd in view.scorings:
+        columns += [f"R{rnd.round} buildings", f"R{rnd.round} walls"]
+        got = {(line.player if line.player is not None else DIRK): line for line in rnd.lines}
+        for who, vals in per.items():
+            line = got.get(who)
+            vals += [sum(line.majorities.values()), line.wall] if line else [0, 0]
+    columns.append("Total")
+    for p, seat in zip(view.players, view.seats, strict=True):
+        per[p].append(seat.score)
+    notes = []
+    if view.two_player:
+        per[DIRK].append(view.dirk_score)
+        notes.append("Dirk scores for majorities only and cannot win (A65, A68).")
+    if view.removed:
+        notes.append("Left the game at the end (A51): " + ", ".join(C.tile_name(t) for t in view.removed))
+    return Results(columns=tuple(columns), rows={k: tuple(v) for k, v in per.items()},
+                   winners=tuple(rules.winners(view)), notes=tuple(notes))
+
+
+# --------------------------------------------------------------------------------------------- sprites
+
+
+def _walls(d: ImageDraw.ImageDraw, walls: int, x0: float, y0: float, size: float) -> None:
+    """City walls as thick dark bands with merlons, so they read at a glance (A3)."""
+    t = max(4, round(size * 0.13))
+    x1, y1 = x0 + size - 1, y0 + size - 1
+    bands = {
+        C.N: (x0, y0, x1, y0 + t),
+        C.S: (x0, y1 - t, x1, y1),
+        C.W: (x0, y0, x0 + t, y1),
+        C.E: (x1 - t, y0, x1, y1),
+    }
+    for bit, box in bands.items():
+        if walls & bit:
+            d.rectangle(box, fill=WALL)
+            # merlons: light notches along the band's outer half
+            bx0, by0, bx1, by1 = box
+            horizontal = bit in (C.N, C.S)
+            length = (bx1 - bx0) if horizontal else (by1 - by0)
+            n = max(3, int(length // max(6, t * 1.6)))
+            step = length / n
+            for i in range(n):
+                if i % 2 == 0:
+                    continue
+                a = (bx0 if horizontal else by0) + i * step
+                if horizontal:
+                    ny0 = by0 if bit == C.N else by1 - t / 2.5
+                    d.rectangle((a, ny0, a + step - 1, ny0 + t / 2.5), fill=WALL_LIGHT)
+                else:
+                    nx0 = bx0 if bit == C.W else bx1 - t / 2.5
+                    d.rectangle((nx0, a, nx0 + t / 2.5, a + step - 1), fill=WALL_LIGHT)
+
+
+SHORT = {"pavilion": "Pavil.", "seraglio": "Serag.", "arcades": "Arcad.", "chambers": "Chamb.", "garden": "Garden",
+         "tower": "Tower", C.FOUNTAIN: "Fount."}
+LONG = {**C.TYPE_NAMES, C.FOUNTAIN: "Fountain"}
+
+
+@functools.lru_cache(maxsize=1024)  # sizes vary with the Alhambras, so bounded
+def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
+    """One tile drawn once per size and cached: colour, pictogram, type name, price, walls.
+
+    Callers only paste it; never draw on the returned image (it is shared).
+    """
+    tile = C.TILES[tile_id]
+    bg = TYPE_COLOURS[tile.type]
+    ink = D.contrast(bg)
+    img = Image.new("RGB", (size, size), bg)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, size - 1, size - 1), outline=D.mix(bg, D.INK, 0.55), width=max(1, size // 40))
+    t = max(4, round(size * 0.13))
+    inner = size - 2 * t
+    label_size = max(10, round(size * 0.19))
+    show_label = size >= 56
+    icon_h = inner * (0.56 if show_label else 0.8)
+    icon_w = min(inner * 0.8, icon_h * 1.15)
+    cx = size / 2
+    iy0 = t + inner * 0.06
+    D.building_icon(d, tile.type, (cx - icon_w / 2, iy0, cx + icon_w / 2, iy0 + icon_h), ink)
+    if show_label:
+        name = LONG[tile.type] if size >= 96 else SHORT[tile.type]
+        name, fsize = D.fit_text(name, inner, label_size, bold=True, min_size=9)
+        D.text(d, (cx, size - t - 1), name, fsize, ink, bold=True, anchor="md")
+    if price and tile.type != C.FOUNTAIN and size >= 36:
+        ps = max(12, round(size * 0.19))
+        r = ps * 0.72
+        px, py = t + r * 0.8, t + r * 0.8
+        d.ellipse((px - r, py - r, px + r, py + r), fill=D.WHITE, outline=D.INK, width=1)
+        D.text(d, (px, py), str(tile.price), ps, D.INK, bold=True, anchor="mm")
+    _walls(d, tile.walls, 0, 0, size)
+    return img
+
+
+@functools.cache
+def card_sprite(currency: str, value: int, w: int, h: int) -> Image.Image:
+    """A money card: currency colour, big value, currency name in words (A4: never colour alone)."""
+    col = CURRENCY_COLOURS[currency]
+    img = Image.new("RGB", (w, h), D.BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=col, outline=D.mix(col, D.INK, 0.6), width=2)
+    ink = D.contrast(col)
+    D.text(d, (w / 2, h * 0.42), str(value), round(h * 0.45), ink, bold=True, anchor="mm")
+    name, size = D.fit_text(currency, w - 6, max(12, round(h * 0.2)), bold=True, min_size=10)
+    D.text(d, (w / 2, h - 4), name, size, ink, bold=True, anchor="md")
+    return img
+
+
+def _other_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+    """A non-money card in the display (an expansion's exchange card, a face-down card)."""
+    D.panel(d, box, fill=(90, 80, 70), edge=D.INK, radius=6)
+    x0, y0, x1, y1 = box
+    lines = label.split("\n")
+    y = (y0 + y1) / 2 - (len(lines) - 1) * 9
+    for line in lines:
+        shown, size = D.fit_text(line, x1 - x0 - 6, 14, bold=True, min_size=9)
+        D.text(d, ((x0 + x1) / 2, y), shown, size, D.WHITE, bold=True, anchor="mm")
+        y += 18
+
+
+# --------------------------------------------------------------------------------------------- layout pieces
+
+GAP = 14
+HEADER_H = 50
+SMALL = 48  # reserve, pending and Dirk tiles
+
+
+def _split_name(cell: tuple[int, int]) -> tuple[str, str]:
+    """Column and row parts of the engine's cell name ('M13' -> ('M', '13'); '@-1:12' -> ('@-1', '12'))."""
+    name = C.cell_name(cell)
+    if name.startswith("@"):
+        col, row = name[1:].split(":")
+        return "@" + col, row
+    i = 0
+    while i < len(name) and name[i].isalpha():
+        i += 1
+    return name[:i], name[i:]
+
+
+def _bbox(grid: Mapping[tuple[int, int], str]) -> tuple[int, int, int, int]:
+    """Bounding box of the Alhambra enlarged by one ring of empty cells (where the next tiles can go)."""
+    xs = [x for x, _ in grid] or [0]
+    ys = [y for _, y in grid] or [0]
+    return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
+
+
+def _draw_grid(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    p: PlayerBoard,
+    origin: tuple[int, int],
+    cell: int,
+    bbox: tuple[int, int, int, int],
+    extra_highlight: frozenset[tuple[int, int]] = frozenset(),
+) -> None:
+    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells."""
+    ox, oy = origin
+    bx0, by0, bx1, by1 = bbox
+    label = max(14, min(18, cell // 3))
+    lw = text_w = D.text_size("88", label, True)[0] + 8
+    gx, gy = ox + text_w, oy + label + 8
+    for x in range(bx0, bx1 + 1):
+        col, _ = _split_name((x, by0))
+        D.text(d, (gx + (x - bx0) * cell + cell / 2, oy + label / 2 + 2), col, label, D.MUTED, bold=True, anchor="mm")
+    for y in range(by0, by1 + 1):
+        _, row = _split_name((bx0, y))
+        D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
+    for y in range(by0, by1 + 1):
+        for x in range(bx0, bx1 + 1):
+            cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
+            tid = p.grid.get((x, y))
+            if tid is None:
+                d.rectangle((cx + 1, cy + 1, cx + cell - 2, cy + cell - 2), fill=EMPTY_CELL)
+            else:
+                img.paste(tile_sprite(tid, cell), (cx, cy))
+    for x, y in sorted(p.last_cells | extra_highlight):
+        cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
+        D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
+
+
+def _grid_size(bbox: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
+    bx0, by0, bx1, by1 = bbox
+    label = max(14, min(18, cell // 3))
+    text_w = D.text_size("88", label, True)[0] + 8
+    return text_w + (bx1 - bx0 + 1) * cell, label + 8 + (by1 - by0 + 1) * cell
+
+
+def _type_counts(p: PlayerBoard) -> dict[str, int]:
+    counts = dict.fromkeys(C.TYPES, 0)
+    for tid in p.grid.values():
+        t = C.TYPE_OF.get(tid)
+        if t in counts:
+            counts[t] += 1
+    return counts
+
+
+def _counts_strip(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, counts: Mapping[str, int], w: int) -> int:
+    """Buildings per type (what majorities are decided on, A44) as icon + number. Returns the height."""
+    slot = w // len(C.TYPES)
+    icon = 30
+    for i, t in enumerate(C.TYPES):
+        sx = x + i * slot
+        col = TYPE_COLOURS[t]
+        d.rounded_rectangle((sx, y, sx + icon, y + icon), radius=5, fill=col, outline=D.mix(col, D.INK, 0.5))
+        D.building_icon(d, t, (sx + 3, y + 3, sx + icon - 3, y + icon - 3), D.contrast(col))
+        c = counts.get(t, 0)
+        D.text(d, (sx + icon + 6, y + icon / 2), str(c), 22, D.INK if c else D.MUTED, bold=True, anchor="lm")
+    return icon
+
+
+def _small_tiles(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, tiles: Sequence[str], size: int, title: str
+) -> int:
+    """A titled row (wrapping) of small tiles; returns the height used."""
+    D.text(d, (x, y), title, 15, D.INK, bold=True)
+    tw = D.text_size(title, 15, True)[0] + 10
+    if not tiles:
+        D.text(d, (x + tw, y), "—", 15, D.MUTED, bold=True)
+        return 20
+    per_row = max(1, (w - tw) // (size + 4))
+    for i, tid in enumerate(tiles):
+        r, c = divmod(i, per_row)
+        img.paste(tile_sprite(tid, size), (x + tw + c * (size + 4), y + r * (size + 4)))
+    rows = (len(tiles) + per_row - 1) // per_row
+    return max(20, rows * (size + 4))
+
+
+def _tiles_rows(n: int, w: int, title: str, size: int) -> int:
+    tw = D.text_size(title, 15, True)[0] + 10
+    per_row = max(1, (w - tw) // (size + 4))
+    return max(20, ((n + per_row - 1) // per_row) * (size + 4)) if n else 20
+
+
+# --------------------------------------------------------------------------------------------- sections
+
+
+def _header(d: ImageDraw.ImageDraw, b: Board, width: int) -> None:
+    rounds = "   ".join(f"{i} {'✓' if i in b.scorings_done else '–'}" for i in (1, 2, 3))
+    left = f"Alhambra    Scorings done: {rounds}"
+    right = f"Deck {D.plural(b.deck_size, 'card')}  ·  Bag {D.plural(b.bag_size, 'tile')}"
+    D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), left, size=20, right=right)
+
+
+def _market(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, tile: int) -> tuple[int, int]:
+    """The 4 market spaces (A6): currency named above each, the tile with its price and walls."""
+    space_w = tile + 16
+    w = 4 * space_w + 20
+    h = 40 + 30 + tile + 14
+    D.panel(d, (x, y, x + w, y + h))
+    D.text(d, (x + 12, y + 10), "Building market", 18, D.INK, bold=True)
+    for i, (cur, tid) in enumerate(b.market):
+        sx = x + 10 + i * space_w
+        col = CURRENCY_COLOURS[cur]
+        d.rounded_rectangle((sx, y + 38, sx + space_w - 8, y + 38 + 26), radius=6, fill=col)
+        D.text(d, (sx + (space_w - 8) / 2, y + 51), f"{i + 1} {cur}", 15, D.contrast(col), bold=True, anchor="mm")
+        ty = y + 38 + 30
+        tx = sx + (space_w - 8 - tile) // 2
+        if tid is None:
+            d.rectangle((tx, ty, tx + tile - 1, ty + tile - 1), fill=EMPTY_CELL, outline=D.PANEL_EDGE)
+            D.text(d, (tx + tile / 2, ty + tile / 2), "empty", 15, D.MUTED, bold=True, anchor="mm")
+        else:
+            img.paste(tile_sprite(tid, tile), (tx, ty))
+        if i in b.market_last:
+            D.highlight_box(d, (tx, ty, tx + tile - 1, ty + tile - 1), width=4)
+    return w, h
+
+
+def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, h: int) -> int:
+    """The money display (A7): four face-up cards."""
+    cw, ch = 66, 92
+    w = 4 * (cw + 8) + 16
+    D.panel(d, (x, y, x + w, y + h))
+    D.text(d, (x + 12, y + 10), "Money display", 18, D.INK, bold=True)
+    cy = y + 38 + (h - 38 - ch) // 2
+    for i, card in enumerate(b.display):
+        cx = x + 12 + i * (cw + 8)
+        if isinstance(card, tuple):
+            img.paste(card_sprite(card[0], card[1], cw, ch), (cx, cy))
+        else:
+            _other_card(d, (cx, cy, cx + cw, cy + ch), card)
+    if not b.display:
+        D.text(d, (x + w / 2, y + h / 2 + 10), "empty", 16, D.MUTED, bold=True, anchor="mm")
+    return w
+
+
+def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+    """The majority points table (A2/A45), as printed on the reserve boards."""
+    D.panel(d, (x, y, x + w, y + h))
+    D.text(d, (x + 12, y + 10), "Points per scoring round", 18, D.INK, bold=True)
+    inner = w - 24
+    name_w = 112 if inner >= 360 else 72
+    rest = inner - name_w - 26
+    cols = [x + 12, x + 12 + 26 + name_w, x + 12 + 26 + name_w + rest * 0.2, x + 12 + 26 + name_w + rest * 0.52]
+    head_y = y + 38
+    for j, title in enumerate(("R1", "R2", "R3")):
+        D.text(d, (cols[j + 1], head_y), title, 15, D.MUTED, bold=True)
+    row_h = (y + h - 8 - (head_y + 22)) / 6
+    for i, t in enumerate(C.TYPES):
+        ry = head_y + 22 + i * row_h
+        col = TYPE_COLOURS[t]
+        s = int(min(row_h - 2, 22))
+        d.rounded_rectangle((cols[0], ry, cols[0] + s, ry + s), radius=4, fill=col, outline=D.mix(col, D.INK, 0.5))
+        D.building_icon(d, t, (cols[0] + 2, ry + 2, cols[0] + s - 2, ry + s - 2), D.contrast(col))
+        name = C.TYPE_NAMES[t] if name_w > 100 else C.TYPE_NAMES[t][:5]
+        D.text(d, (cols[0] + s + 6, ry + s / 2), name, 15, D.INK, bold=True, anchor="lm")
+        for r in (1, 2, 3):
+            D.text(d, (cols[r], ry + s / 2), "/".join(map(str, C.POINTS[r][t])), 15, D.INK, bold=True, anchor="lm")
+
+
+def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    """The viewer's hand grouped by currency with totals (private image only). Returns the height."""
+    cw, ch = 50, 70
+    groups: dict[str, list[int]] = {c: [] for c in C.CURRENCIES}
+    others: list[str] = []
+    for card in b.hand or []:
+        if isinstance(card, tuple):
+            groups[card[0]].append(card[1])
+        else:
+            others.append(card)
+    col_w = (w - 24) // len(C.CURRENCIES)
+    per_row = max(1, (col_w - 10) // (cw + 4))
+    rows = max(1, *((len(v) + per_row - 1) // per_row for v in groups.values()))
+    h = 44 + 36 + rows * (ch + 6) + (30 if others else 0) + 6
+    D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
+    total = sum(sum(v) for v in groups.values())
+    D.text(d, (x + 12, y + 10), f"Your hand (private): {D.plural(len(b.hand or []), 'card')} worth {total}", 18,
+           D.INK, bold=True)
+    for k, cur in enumerate(C.CURRENCIES):
+        gx, gy = x + 12 + k * col_w, y + 42
+        vals = sorted(groups[cur], reverse=True)
+        col = CURRENCY_COLOURS[cur]
+        d.rounded_rectangle((gx, gy, gx + col_w - 12, gy + 30), radius=6, fill=col)
+        D.text(d, (gx + 10, gy + 15), cur, 17, D.contrast(col), bold=True, anchor="lm")
+        D.text(d, (gx + col_w - 22, gy + 15), f"total {sum(vals)}", 17, D.contrast(col), bold=True, anchor="rm")
+        if not vals:
+            D.text(d, (gx + 4, gy + 44), "no cards", 15, D.MUTED, bold=True)
+        for i, v in enumerate(vals):
+            r, c = divmod(i, per_row)
+            img.paste(card_sprite(cur, v, cw, ch), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
+    if others:
+        D.text(d, (x + 12, y + h - 32), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16,
+               D.INK, bold=True)
+    return h
+
+
+# --------------------------------------------------------------------------------------------- player panels
+
+
+def _panel_layout(b: Board, width: int) -> tuple[int, int, int]:
+    """Columns, panel width and the common cell size so every Alhambra fits its panel."""
+    n = len(b.players) + (1 if b.dirk is not None else 0)
+    cols = 3 if n >= 5 else 2
+    panel_w = (width - (cols + 1) * GAP) // cols
+    cell = 72
+    for p in b.players:
+        bx0, by0, bx1, by1 = _bbox(p.grid)
+        ncols, nrows = bx1 - bx0 + 1, by1 - by0 + 1
+        avail_w = panel_w - 24 - 34
+        cell = min(cell, avail_w // ncols, 520 // nrows)
+    return cols, panel_w, max(26, cell)
+
+
+def _player_panel_height(p: PlayerBoard, panel_w: int, cell: int, grid_h: int) -> int:
+    reserve_h = _tiles_rows(len(p.reserve), panel_w - 24, "Reserve:", SMALL)
+    pending_h = _tiles_rows(len(p.pending), panel_w - 24, "To place:", SMALL) + 6 if p.pending else 0
+    return 52 + 28 + 40 + grid_h + 10 + reserve_h + pending_h + 14
+
+
+def _player_panel(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    b: Board,
+    p: PlayerBoard,
+    box: tuple[int, int, int, int],
+    cell: int,
+    bbox: tuple[int, int, int, int],
+    highlight: frozenset[tuple[int, int]],
+) -> None:
+    x0, y0, x1, y1 = box
+    edge = D.TURN if p.to_move else D.PANEL_EDGE
+    D.panel(d, box, edge=edge, width=4 if p.to_move else 2)
+    bar = D.TURN if p.to_move else D.INK
+    name = p.name + ("  ▶ to move" if p.to_move else "")
+    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=f"{p.score} pts")
+    y = y0 + 52
+    info = f"Hand: {D.plural(p.hand_count, 'card')}" + "".join(f"   ·   {e}" for e in p.extras)
+    shown, size = D.fit_text(info, x1 - x0 - 24, 17, bold=True)
+    D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
+    y += 28
+    _counts_strip(img, d, x0 + 12, y, _type_counts(p), x1 - x0 - 24)
+    y += 40
+    gw, gh = _grid_size(bbox, cell)
+    gx = x0 + (x1 - x0 - gw) // 2
+    _draw_grid(img, d, p, (gx, y), cell, bbox, highlight)
+    y += gh + 10
+    y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, p.reserve, SMALL, "Reserve:")
+    if p.pending:
+        y += 6
+        y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, p.pending, SMALL, "To place:")
+
+
+def _dirk_panel(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: tuple[int, int, int, int]) -> None:
+    """Dirk, the neutral 2-player collector (A61): his tiles by type and his score (A65, A68)."""
+    x0, y0, x1, y1 = box
+    D.panel(d, box, fill=(244, 238, 228))
+    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19,
+                right=f"{b.dirk_score} pts")
+    tiles = b.dirk or ()
+    counts = dict.fromkeys(C.TYPES, 0)
+    for tid in tiles:
+        if C.TYPE_OF.get(tid) in counts:
+            counts[C.TYPE_OF[tid]] += 1
+    y = y0 + 54
+    D.text(d, (x0 + 12, y), f"{D.plural(len(tiles), 'tile')}; they count for majorities only (A61)", 15, D.MUTED, bold=True)
+    y += 30
+    _counts_strip(img, d, x0 + 12, y, counts, x1 - x0 - 24)
+    y += 46
+    size = SMALL
+    per_row = max(1, (x1 - x0 - 24) // (size + 4))
+    ordered = sorted(tiles, key=lambda t: (C.TYPES.index(C.TYPE_OF[t]), C.PRICE[t]))
+    for i, tid in enumerate(ordered):
+        r, c = divmod(i, per_row)
+        if y + r * (size + 4) + size > y1 - 6:
+            break
+        img.paste(tile_sprite(tid, size), (x0 + 12 + c * (size + 4), y + r * (size + 4)))
+
+
+def _dirk_height(b: Board, panel_w: int) -> int:
+    per_row = max(1, (panel_w - 24) // (SMALL + 4))
+    return 54 + 30 + 46 + ((len(b.dirk or ()) + per_row - 1) // per_row) * (SMALL + 4) + 10
+
+
+# --------------------------------------------------------------------------------------------- results
+
+
+def _results(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    """Final breakdown (after A52): one row per player, a column per scoring part, the total last."""
+    res = b.results
+    assert res is not None
+    names = {p.id: p.name for p in b.players}
+    if b.dirk is not None:
+        names.setdefault(DIRK, "Dirk (neutral)")
+    row_h = 34
+    h = 54 + 36 + row_h * len(res.rows) + 22 * len(res.notes) + 16
+    D.panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=D.GOOD, width=3)
+    win = ", ".join(names.get(p, p) for p in res.winners)
+    D.text(d, (x + 14, y + 12), f"Final results — winner: {win}", 22, D.GOOD, bold=True)
+    name_w = 200
+    ncol = len(res.columns)
+    col_w = (w - 28 - name_w) / max(1, ncol)
+    hy = y + 54
+    for j, title in enumerate(res.columns):
+        shown, size = D.fit_text(title, int(col_w) - 6, 15, bold=True, min_size=11)
+        D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), shown, size, D.MUTED, bold=True, anchor="mm")
+    order = sorted(res.rows, key=lambda pid: (pid == DIRK, -res.rows[pid][-1]))  # Dirk last: he cannot win
+    for i, pid in enumerate(order):
+        ry = hy + 36 + i * row_h
+        if i % 2 == 0:
+            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
+        nm, size = D.fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
+        D.text(d, (x + 14, ry + row_h / 2 - 5), nm, size, D.GOOD if pid in res.winners else D.INK, bold=True,
+               anchor="lm")
+        for j, v in enumerate(res.rows[pid]):
+            last = j == ncol - 1
+            D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v), 20 if last else 17,
+                   D.INK, bold=True, anchor="mm")
+    ny = hy + 36 + row_h * len(res.rows) + 4
+    for note in res.notes:
+        D.text(d, (x + 14, ny), note, 15, D.MUTED, bold=True)
+        ny += 22
+    return h
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Image:
+    extra: frozenset[tuple[int, int]] = frozenset()
+    if highlight is not None:
+        cells = [highlight] if isinstance(highlight[0], int) else list(highlight)
+        extra = frozenset((int(x), int(y)) for x, y in cells)
+    if focus:
+        return _draw_focus(b, extra)
+    n = len(b.players)
+    width = 1460 if n + (1 if b.dirk is not None else 0) >= 5 else 1200
+    cols, panel_w, cell = _panel_layout(b, width)
+    bboxes = [_bbox(p.grid) for p in b.players]
+    grid_hs = [_grid_size(bb, cell)[1] for bb in bboxes]
+
+    # the table: market, display and points table side by side
+    tile = 104
+    market_h = 0 if b.over else 40 + 30 + tile + 14  # after the game the market is empty: results instead
+    results_h = 0
+    if b.results is not None:
+        res = b.results
+        results_h = 54 + 36 + 34 * len(res.rows) + 22 * len(res.notes) + 16 + GAP
+    # panels in rows; each row as tall as its tallest panel
+    slots: list[tuple[str, Any]] = [("p", i) for i in range(n)]
+    if b.dirk is not None:
+        slots.append(("dirk", None))
+    heights = []
+    for kind, i in slots:
+        if kind == "p":
+            heights.append(_player_panel_height(b.players[i], panel_w, cell, grid_hs[i]))
+        else:
+            heights.append(_dirk_height(b, panel_w))
+    row_heights = [max(heights[r * cols:(r + 1) * cols]) for r in range((len(slots) + cols - 1) // cols)]
+    hand_h = 0
+    if b.hand is not None:
+        hand_h = _hand_height(b, width - 2 * GAP) + GAP
+    last_h = 34 if b.last_move else 0
+    height = GAP + HEADER_H + results_h + last_h + (market_h + GAP if market_h else 0) + sum(rh + GAP for rh in row_heights) + hand_h
+    img, d = D.canvas(width, height)
+    _header(d, b, width)
+    y = GAP + HEADER_H
+    if b.results is not None:
+        y += _results(img, d, b, GAP, y, width - 2 * GAP) + GAP
+    if b.last_move:
+        shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP - 10, 18, bold=True)
+        D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
+        y += last_h
+    if market_h:
+        mw, _ = _market(img, d, b, GAP, y, tile)
+        dw = _display(img, d, b, GAP + mw + GAP, y, market_h)
+        px = GAP + mw + GAP + dw + GAP
+        if width - GAP - px >= 260:
+            _points_table(img, d, px, y, width - GAP - px, market_h)
+        y += market_h + GAP
+    if b.hand is not None:
+        y += _hand(img, d, b, GAP, y, width - 2 * GAP) + GAP
+    for r, rh in enumerate(row_heights):
+        for c in range(cols):
+            k = r * cols + c
+            if k >= len(slots):
+                break
+            box = (GAP + c * (panel_w + GAP), y, GAP + c * (panel_w + GAP) + panel_w, y + rh)
+            kind, i = slots[k]
+            if kind == "p":
+                p = b.players[i]
+                _player_panel(img, d, b, p, box, cell, bboxes[i], extra if p.id == b.viewer or not b.viewer else frozenset())
+            else:
+                _dirk_panel(img, d, b, box)
+        y += rh + GAP
+    return img
+
+
+def _hand_height(b: Board, w: int) -> int:
+    img = Image.new("RGB", (1, 1))
+    return _hand(img, ImageDraw.Draw(img), b, -10_000, -10_000, w)
+
+
+def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
+    """A small image of the viewer's own Alhambra (and hand) for a preview panel."""
+    me = next((p for p in b.players if p.id == b.viewer), b.players[0])
+    width = 760
+    bbox = _bbox(me.grid)
+    ncols, nrows = bbox[2] - bbox[0] + 1, bbox[3] - bbox[1] + 1
+    cell = max(30, min(80, (width - 80) // ncols, 640 // nrows))
+    gw, gh = _grid_size(bbox, cell)
+    panel_h = _player_panel_height(me, width - 2 * GAP, cell, gh)
+    hand_h = _hand_height(b, width - 2 * GAP) + GAP if b.hand is not None else 0
+    img, d = D.canvas(width, GAP + panel_h + GAP + hand_h)
+    _player_panel(img, d, b, me, (GAP, GAP, width - GAP, GAP + panel_h), cell, bbox, extra)
+    if b.hand is not None:
+        _hand(img, d, b, GAP, GAP + panel_h + GAP, width - 2 * GAP)
+    return img
+
+
+def draw(view: Any, viewer: str | None = None, names: Mapping[str, str] | None = None, highlight: Any = None,
+         focus: bool = False) -> Image.Image:
+    """The render entry point for Alhambra (see render.render_png)."""
+    return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)

@@ -1,0 +1,109 @@
+"""The gallery: sample board images of every game, drawn from seeded random games played through the engine
+contract, written to docs/gallery/ for review.
+
+    python -m render.gallery            # every game whose engine exists
+    python -m render.gallery alhambra   # just one
+
+For each game: the smallest and the largest player count, mid-game and at the end (public images), plus a
+private image (one player's view) mid-game. Actions are chosen at random among the legal ones, with a mild
+bias toward building (buying/placing rather than hoarding), so the boards look like real games.
+`playthrough` is shared with the tests and the benchmark.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import GAMES, get_rules
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "gallery"
+
+# Relative weights for action kinds when picking a random legal action (unlisted kinds weigh 1).
+BIAS: dict[str, dict[str, float]] = {
+    "alhambra": {"buy_tile": 4, "place_tile": 6, "reserve_tile": 1, "give_to_dirk": 0.5, "take_money": 2,
+                 "redesign_add": 0.5, "redesign_remove": 0.05, "redesign_swap": 0.2, "pass": 0.3},
+    "gardens": {},
+    "queens_garden": {"place_tile": 4, "place_expansion": 3, "acquire": 2, "buy_expansion": 0.3, "pass": 0.4},
+}
+
+
+def names_for(n: int) -> dict[str, str]:
+    """Display names for the sample players (ids as in tests/engine/playout.players_for)."""
+    sample = ["Ana", "Bartholomew", "Chen", "Dorota", "Emeka", "Fatima"]
+    return {str(1000 + i): sample[i] for i in range(n)}
+
+
+def playthrough(game: str, n_players: int, seed: int, options: dict | None = None,
+                max_steps: int = 5000) -> list[Any]:
+    """Every state of one seeded random game, from new_game to the end (legal actions only)."""
+    rules = get_rules(game)
+    players = [str(1000 + i) for i in range(n_players)]
+    state = rules.new_game(players, options or {}, seed)
+    rnd = random.Random(seed)
+    weights = BIAS.get(game, {})
+    states = [state]
+    for _ in range(max_steps):
+        if rules.is_over(state):
+            break
+        player = rnd.choice(rules.to_move(state))
+        legal = rules.legal_actions(state, player)
+        action = rnd.choices(legal, weights=[weights.get(a.kind, 1.0) for a in legal])[0]
+        state = rules.apply(state, player, action)
+        states.append(state)
+    return states
+
+
+def mid_state(states: list[Any], fraction: float = 0.6) -> Any:
+    return states[int(len(states) * fraction)]
+
+
+def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
+    from render import render_png
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for game in games:
+        rules = get_rules(game)
+        counts = rules.player_counts
+        for n in sorted({counts[0], counts[-1]}):
+            states = playthrough(game, n, seed=100 + n)
+            names = names_for(n)
+            mid, end = mid_state(states), states[-1]
+            images = {
+                f"{game}_{n}p_mid.png": render_png(game, rules.view(mid, None), names=names),
+                f"{game}_{n}p_end.png": render_png(game, rules.view(end, None), names=names),
+            }
+            if n == counts[-1]:
+                viewer = mid.players[0]
+                images[f"{game}_{n}p_mid_private.png"] = render_png(game, rules.view(mid, viewer), viewer=viewer,
+                                                                    names=names)
+                images[f"{game}_{n}p_mid_focus.png"] = render_png(game, rules.view(mid, viewer), viewer=viewer,
+                                                                  names=names, focus=True)
+            for name, png in images.items():
+                path = out / name
+                path.write_bytes(png)
+                written.append(path)
+                print(f"{path.relative_to(out.parent.parent)}  {len(png) // 1024} KiB")
+    return written
+
+
+def main(argv: list[str]) -> None:
+    import importlib
+
+    games = argv or list(GAMES)
+    ready = []
+    for game in games:
+        try:
+            importlib.import_module(f"engine.{game}").RULES  # noqa: B018 (is the engine there yet?)
+        except (ModuleNotFoundError, AttributeError):
+            print(f"{game}: no engine yet, skipped")
+            continue
+        ready.append(game)
+    write_gallery(ready)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

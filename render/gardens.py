@@ -1,0 +1,482 @@
+"""The Gardens of the Alhambra board images: the octagon-and-square board with building values (or, once
+complete, who won them and for how much), every placed tile's trees facing the buildings they count for,
+garden and building names as the commands use them ("C3", "d4"), where the next tile may go, scores, and the
+last placement highlighted. A private image (viewer set) adds the viewer's hand tile(s) in all 4 rotations.
+After the game: a results sheet with each player's points per building type.
+
+The engine state is read in exactly one place, `model_from_view`; geometry, names and rotations come from
+`engine.gardens`, so the picture and the commands always agree.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine import gardens as G
+from render import _draw as D
+
+KIND_COLOURS: dict[str, D.RGB] = {  # G2/G7: the four tree kinds = the players' colours
+    "purple": (132, 84, 178),
+    "green": (46, 140, 62),
+    "yellow": (240, 204, 40),
+    "orange": (238, 124, 28),
+}
+KIND_LETTER = {k: k[0].upper() for k in G.KINDS}  # P, G, Y, O: colour is never the only cue
+EMPTY: D.RGB = (232, 224, 204)
+OPEN: D.RGB = (214, 234, 200)
+PLANTED: D.RGB = (250, 246, 232)
+BUILDING: D.RGB = (222, 196, 150)
+NOBODY: D.RGB = (170, 165, 158)
+BOARD_BG: D.RGB = (196, 178, 140)
+TYPE_SHORT = {"pavilion": "Pav", "seraglio": "Ser", "arcades": "Arc", "chambers": "Cha", "tower": "Tow"}
+
+PALETTE = (*KIND_COLOURS.values(), EMPTY, OPEN, PLANTED, BUILDING, NOBODY, BOARD_BG)  # colours the PNG palette must keep exactly
+
+
+# --------------------------------------------------------------------------------------------- model
+
+
+@dataclass(slots=True)
+class Space:
+    name: str
+    r: int
+    c: int
+    tile: str | None = None
+    rotation: int = 0
+    facing: tuple[str, ...] = ()  # kinds toward NE, SE, SW, NW (G15)
+    trees: int = 0
+    open: bool = False  # a legal place for the next tile (engine's open_spaces)
+
+
+@dataclass(slots=True)
+class Building:
+    name: str
+    i: int
+    j: int
+    value: int
+    type: str
+    done: bool = False
+    winner_colour: str | None = None
+    points: int = 0
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    name: str
+    colours: tuple[str, ...]
+    score: int
+    kind_scores: dict[str, int]
+    hand_count: int
+    to_move: bool
+
+
+@dataclass(slots=True)
+class Board:
+    spaces: list[Space]
+    buildings: list[Building]
+    players: list[Player]
+    supply: int
+    last_space: str | None
+    phase: str
+    hand: tuple[str, ...] | None = None  # the viewer's tiles (private image)
+    viewer: str | None = None
+    last_move: str = ""
+    over: bool = False
+    winners: tuple[str, ...] = ()
+    won: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> building type -> points
+    won_count: dict[str, int] = field(default_factory=dict)  # player -> buildings won
+    unowned: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------------------------- reading the view
+
+
+def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
+    """The only function that reads engine state fields (GardensState)."""
+    completed = G.completed_buildings(view)
+    open_now = set(G.open_spaces(view.board)) if view.phase == "play" else set()
+    spaces = []
+    for g, placed in enumerate(view.board):
+        r, c = divmod(g, 6)
+        sp = Space(G.GARDEN_NAMES[g], r, c, open=g in open_now)
+        if placed is not None:
+            sp.tile, sp.rotation = placed
+            sp.facing = G.facing_kinds(sp.tile, sp.rotation)
+            sp.trees = G.TILE_TREES[sp.tile]
+        spaces.append(sp)
+    scored: dict[str, dict[str, Any]] = {}
+    for e in view.log:
+        if e.kind == "building":
+            scored[e.data["building"]] = e.data
+    buildings = []
+    for b, value in enumerate(view.buildings):
+        i, j = divmod(b, 7)
+        name = G.BUILDING_NAMES[b]
+        bl = Building(name, i, j, value, G.BUILDING_TYPES[value], done=name in completed)
+        if name in scored:
+            bl.winner_colour = scored[name].get("colour")
+            bl.points = scored[name].get("points", 0)
+        buildings.append(bl)
+    scores = {p: 0 for p in view.players}
+    for p, ks in zip(view.players, view.colours, strict=True):
+        scores[p] = sum(view.kind_scores[G.KINDS.index(k)] for k in ks)
+    to_move = set() if view.phase == "over" else {view.players[view.turn]}
+    players = [
+        Player(
+            id=p,
+            name=D.player_label(p, view.players, names),
+            colours=tuple(ks),
+            score=scores[p],
+            kind_scores={k: view.kind_scores[G.KINDS.index(k)] for k in ks},
+            hand_count=len(h),
+            to_move=p in to_move,
+        )
+        for p, ks, h in zip(view.players, view.colours, view.hands, strict=True)
+    ]
+    owned = {k for ks in view.colours for k in ks}
+    board = Board(
+        spaces=spaces,
+        buildings=buildings,
+        players=players,
+        supply=len(view.supply),
+        last_space=view.last_space,
+        phase=view.phase,
+        viewer=viewer,
+        over=view.phase == "over",
+        unowned=tuple(k for k in G.KINDS if k not in owned) if view.phase != "colours" else (),
+    )
+    if viewer is not None and viewer in view.players:
+        board.hand = tuple(t for t in view.hands[view.players.index(viewer)] if t != G.HIDDEN)
+    label = {p.id: p.name for p in players}
+    for e in reversed(view.log):
+        if e.kind in ("place", "colour"):
+            who = label.get(e.player, "") if e.player else ""
+            board.last_move = f"{who} {e.text}".strip()
+            break
+    if board.over:
+        for e in view.log:
+            if e.kind == "game_end":
+                board.winners = tuple(e.data.get("winners", ()))
+        per_type = G.breakdown(view)
+        for p in view.players:
+            board.won[p] = {t: 0 for t in TYPE_SHORT}
+            board.won_count[p] = len(per_type[p])
+            for data in per_type[p]:
+                board.won[p][data["type"]] += data["points"]
+    return board
+
+
+# --------------------------------------------------------------------------------------------- geometry
+
+S = 112  # distance between garden centres
+H = round(S * 0.47)  # octagon: distance from centre to a short (orthogonal) side
+A = round(H * 0.3)  # octagon: half-length of a short side
+DIAMOND = S - H - A - 5  # building: half-diagonal of the square turned 45°
+LABEL = 30
+MARGIN = DIAMOND + 8
+BOARD_PX = 2 * MARGIN + 6 * S + LABEL
+
+
+def _octagon(cx: float, cy: float, h: float = H, a: float = A) -> list[tuple[float, float]]:
+    return [(cx + a, cy - h), (cx + h, cy - a), (cx + h, cy + a), (cx + a, cy + h),
+            (cx - a, cy + h), (cx - h, cy + a), (cx - h, cy - a), (cx - a, cy - h)]
+
+
+def _diamond(cx: float, cy: float, d: float = DIAMOND) -> list[tuple[float, float]]:
+    return [(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)]
+
+
+# Unit vectors toward NE, SE, SW, NW (G15 order), y down.
+DIR_VEC = ((1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+@functools.cache
+def tile_sprite(tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str] = frozenset()) -> Image.Image:
+    """A placed garden tile as an RGBA octagon: on each long side a chip with the kind facing that way (colour
+    and letter) and the number of trees it gives the building there (G14). Kinds in `dim` (unowned, G31) are
+    greyed out. Cached per tile, rotation, scale and dimmed set."""
+    s = round(S * scale)
+    h, a = H * scale, A * scale
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = s / 2
+    d.polygon(_octagon(c, c, h, a), fill=PLANTED, outline=D.INK, width=2)
+    trees = G.TILE_TREES[tile]
+    kinds = G.facing_kinds(tile, rotation)
+    size = max(13, round(16 * scale))
+    for (vx, vy), k in zip(DIR_VEC, kinds, strict=True):
+        col = D.mix(KIND_COLOURS[k], (200, 196, 190), 0.7) if k in dim else KIND_COLOURS[k]
+        # a coloured wedge along the long side, then the chip just inside it
+        mid = (h + a) / 2
+        p1 = (c + vx * a, c + vy * h)
+        p2 = (c + vx * h, c + vy * a)
+        inner = 0.64
+        d.polygon([p1, p2, (c + vx * h * inner + 0, c + vy * a * inner), (c + vx * a * inner, c + vy * h * inner)],
+                  fill=col)
+        cx, cy = c + vx * mid * 0.6, c + vy * mid * 0.6
+        label = f"{KIND_LETTER[k]}{trees}"
+        w = D.text_size(label, size, True)[0] + 8
+        d.rounded_rectangle((cx - w / 2, cy - size * 0.7, cx + w / 2, cy + size * 0.7), radius=5, fill=col,
+                            outline=D.INK, width=1)
+        D.text(d, (cx, cy), label, size, D.contrast(col), bold=True, anchor="mm")
+    d.polygon(_octagon(c, c, h, a), outline=D.INK, width=2)
+    return img
+
+
+# --------------------------------------------------------------------------------------------- board
+
+
+def _board(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, ox: int, oy: int, extra: str | None) -> None:
+    gx, gy = ox + LABEL + MARGIN, oy + LABEL + MARGIN  # top-left corner of the garden grid (building a1)
+    d.rounded_rectangle((ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), radius=16, fill=BOARD_BG)
+    for c in range(6):
+        D.text(d, (gx + (c + 0.5) * S, oy + LABEL / 2), "ABCDEF"[c], 22, D.INK, bold=True, anchor="mm")
+    for r in range(6):
+        D.text(d, (ox + LABEL / 2, gy + (r + 0.5) * S), str(r + 1), 22, D.INK, bold=True, anchor="mm")
+    for sp in b.spaces:
+        cx, cy = gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S
+        if sp.tile is None:
+            _stamp(img, space_sprite(sp.name, sp.open), cx, cy)
+        else:
+            _stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(b.unowned)), cx, cy)
+            D.text(d, (cx, cy), sp.name, 15, D.MUTED, bold=True, anchor="mm")
+    for bl in b.buildings:
+        _stamp(img, building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
+               gx + bl.j * S, gy + bl.i * S)
+    for name in (b.last_space, extra):
+        if name is None:
+            continue
+        sp = b.spaces[G.GARDEN_NAMES.index(name)]
+        _stamp(img, _highlight_sprite(), gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S)
+
+
+def _stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+
+
+@functools.cache
+def space_sprite(name: str, open_: bool) -> Image.Image:
+    """An empty garden space with its name; green when a tile may go there now (G22, G23)."""
+    img = Image.new("RGBA", (S, S), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = S / 2
+    d.polygon(_octagon(c, c), fill=OPEN if open_ else EMPTY, outline=D.GOOD if open_ else D.PANEL_EDGE,
+              width=3 if open_ else 2)
+    D.text(d, (c, c), name, 22 if open_ else 18, D.GOOD if open_ else D.MUTED, bold=True, anchor="mm")
+    return img
+
+
+@functools.cache
+def _highlight_sprite() -> Image.Image:
+    img = Image.new("RGBA", (S + 12, S + 12), (0, 0, 0, 0))
+    c = img.width / 2
+    ImageDraw.Draw(img).polygon(_octagon(c, c, H + 3, A + 1), outline=D.HIGHLIGHT, width=6)
+    return img
+
+
+@functools.cache
+def building_sprite(value: int, name: str, type_: str, done: bool, winner: str | None, points: int) -> Image.Image:
+    """An unfinished building shows its value (G16); a finished one its type, winner colour and points (G32)."""
+    s = 2 * DIAMOND + 6
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    cx = cy = s / 2
+    if not done:
+        d.polygon(_diamond(cx, cy), fill=BUILDING, outline=D.INK, width=2)
+        D.text(d, (cx, cy - 6), str(value), 26, D.INK, bold=True, anchor="mm")
+        D.text(d, (cx, cy + 17), name, 13, D.MUTED, bold=True, anchor="mm")
+        return img
+    col = KIND_COLOURS[winner] if winner else NOBODY
+    d.polygon(_diamond(cx, cy), fill=col, outline=D.INK, width=3)
+    ink = D.contrast(col)
+    D.building_icon(d, type_, (cx - 13, cy - 27, cx + 13, cy - 4), ink)
+    D.text(d, (cx, cy + 8), f"+{points}" if winner else "–", 17, ink, bold=True, anchor="mm")
+    D.text(d, (cx, cy + 25), name, 11, ink, bold=True, anchor="mm")
+    return img
+
+
+# --------------------------------------------------------------------------------------------- side panel
+
+SIDE_W = 400
+GAP = 14
+
+
+def _players(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    D.text(d, (x, y), "Players", 20, D.INK, bold=True)
+    y += 32
+    for p in b.players:
+        h = 74 if len(p.colours) < 2 else 96
+        D.panel(d, (x, y, x + w, y + h), edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
+        name = p.name + ("  ▶ to move" if p.to_move else "")
+        shown, size = D.fit_text(name, w - 110, 19, bold=True)
+        D.text(d, (x + 12, y + 10), shown, size, D.TURN if p.to_move else D.INK, bold=True)
+        D.text(d, (x + w - 12, y + 8), str(p.score), 30, D.INK, bold=True, anchor="ra")
+        cy = y + 40
+        if not p.colours:
+            D.text(d, (x + 12, cy + 4), "choosing a colour…", 16, D.MUTED, bold=True)
+        for k in p.colours:
+            col = KIND_COLOURS[k]
+            label = f"{KIND_LETTER[k]} · {k} ({G.board.PLANTS[k]})"
+            cw = D.chip(d, (x + 12, cy), label, col, size=15)
+            if len(p.colours) > 1:
+                D.text(d, (x + 20 + cw, cy + 11), f"{p.kind_scores[k]} pts", 15, D.INK, bold=True, anchor="lm")
+            cy += 28
+        if b.phase != "over":
+            D.text(d, (x + w - 12, y + h - 10), f"hand {p.hand_count}", 15, D.MUTED, bold=True, anchor="rd")
+        y += h + 8
+    return y
+
+
+def _legend(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    D.text(d, (x, y), "How to read it", 18, D.INK, bold=True)
+    y += 28
+    lines = [
+        "Chip \"Y4\" on a tile side: 4 yellow trees",
+        "facing the building on that side (G14).",
+        "Buildings: value 1–5; when complete,",
+        "winner's colour, type and points won.",
+        "Green spaces: where a tile may go now.",
+    ]
+    if b.unowned:
+        lines.append("Greyed: unowned kinds, they score nothing (G31):")
+        lines.append("  " + ", ".join(b.unowned))
+    for line in lines:
+        shown, size = D.fit_text(line, w, 15, bold=True)
+        D.text(d, (x, y), shown, size, D.MUTED, bold=True)
+        y += 21
+    y += 6
+    for value in sorted(G.BUILDING_TYPES):
+        t = G.BUILDING_TYPES[value]
+        d.polygon(_diamond(x + 14, y + 12, 13), fill=BUILDING, outline=D.INK, width=1)
+        D.text(d, (x + 14, y + 12), str(value), 14, D.INK, bold=True, anchor="mm")
+        D.text(d, (x + 34, y + 12), t, 15, D.INK, bold=True, anchor="lm")
+        y += 27 if value % 2 == 0 or value == 5 else 0
+        if value % 2 == 1 and value != 5:
+            x += w // 2
+        elif value % 2 == 0:
+            x -= w // 2
+    return y + 4
+
+
+def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    """The viewer's hand tiles (G19: private), each in the 4 rotations a placement may use (G13)."""
+    hand = b.hand or ()
+    scale = 0.9
+    s = round(S * scale)
+    group_w = 4 * (s + 8) + 16
+    per_row = max(1, (w - 24) // group_w)
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    h = 48 + rows * (s + 52)
+    D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
+    D.text(d, (x + 12, y + 10), "Your hand (private) — each tile in its 4 rotations", 19, D.INK, bold=True)
+    if not hand:
+        D.text(d, (x + 12, y + 52), "no tiles in hand", 16, D.MUTED, bold=True)
+    for i, tile in enumerate(hand):
+        r, c = divmod(i, per_row)
+        gx, gy = x + 12 + c * group_w, y + 44 + r * (s + 52)
+        D.text(d, (gx, gy), f"Tile {i + 1}: {D.plural(G.TILE_TREES[tile], 'tree')} of each kind", 16, D.INK, bold=True)
+        for q in range(4):
+            spr = tile_sprite(tile, q, scale, frozenset(b.unowned))
+            tx = gx + q * (s + 8)
+            img.paste(spr, (tx, gy + 22), spr)
+            D.text(d, (tx + s / 2, gy + 24 + s), f"{G.DEGREES[q]}°", 15, D.INK, bold=True, anchor="ma")
+    return h
+
+
+def _results(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+    """Final breakdown (G34/G35): points per building type, buildings won, total."""
+    names = {p.id: p.name for p in b.players}
+    cols = [t.capitalize() for t in TYPE_SHORT] + ["Won", "Total"]
+    row_h = 34
+    h = 54 + 34 + row_h * len(b.players) + 30
+    D.panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=D.GOOD, width=3)
+    win = ", ".join(names.get(p, p) for p in b.winners)
+    D.text(d, (x + 14, y + 12), f"Final results — winner: {win}", 22, D.GOOD, bold=True)
+    name_w = 230
+    col_w = (w - 28 - name_w) / len(cols)
+    hy = y + 52
+    for j, title in enumerate(cols):
+        D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), title, 15, D.MUTED, bold=True, anchor="mm")
+    order = sorted(b.players, key=lambda p: -p.score)
+    for i, p in enumerate(order):
+        ry = hy + 34 + i * row_h
+        if i % 2 == 0:
+            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
+        colours = "/".join(KIND_LETTER[k] for k in p.colours)
+        nm, size = D.fit_text(f"{p.name} ({colours})", name_w - 10, 18, bold=True)
+        D.text(d, (x + 14, ry + row_h / 2 - 5), nm, size, D.GOOD if p.id in b.winners else D.INK, bold=True,
+               anchor="lm")
+        vals = [b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT] + [b.won_count.get(p.id, 0), p.score]
+        for j, v in enumerate(vals):
+            D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v),
+                   21 if j == len(vals) - 1 else 17, D.INK, bold=True, anchor="mm")
+    D.text(d, (x + 14, y + h - 26), "Points by building type won (G30: kinds × value); Won = buildings won.", 15,
+           D.MUTED, bold=True)
+    return h
+
+
+def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Image:
+    extra = None
+    if highlight is not None:
+        if isinstance(highlight, str):
+            extra = highlight.upper()
+        else:
+            r, c = highlight
+            extra = G.GARDEN_NAMES[int(r) * 6 + int(c)]
+    if focus:
+        return _draw_focus(b, extra)
+    width = BOARD_PX + 2 * GAP + GAP + SIDE_W
+    header = 50
+    results_h = 54 + 34 + 34 * len(b.players) + 30 + GAP if b.over else 0
+    last_h = 34 if b.last_move else 0
+    hand_h = 0
+    if b.hand is not None:
+        hand_h = _hand_h(b, width - 2 * GAP) + GAP
+    height = GAP + header + results_h + last_h + BOARD_PX + GAP + hand_h
+    img, d = D.canvas(width, height)
+    info = f"Supply {b.supply} tiles" if not b.over else "Game over"
+    D.title_bar(d, (GAP, GAP, width - GAP, GAP + header - 8), "The Gardens of the Alhambra", right=info)
+    y = GAP + header
+    if b.over:
+        y += _results(d, b, GAP, y, width - 2 * GAP) + GAP
+    if b.last_move:
+        shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP, 18, bold=True)
+        D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
+        y += last_h
+    _board(img, d, b, GAP, y, extra)
+    sx = GAP + BOARD_PX + GAP
+    sy = _players(img, d, b, sx, y + LABEL, SIDE_W)
+    _legend(d, b, sx, sy + 10, SIDE_W)
+    y += BOARD_PX + GAP
+    if b.hand is not None:
+        _hand(img, d, b, GAP, y, width - 2 * GAP)
+    return img
+
+
+def _hand_h(b: Board, w: int) -> int:
+    scratch = Image.new("RGB", (1, 1))
+    return _hand(scratch, ImageDraw.Draw(scratch), b, -10_000, -10_000, w)
+
+
+def _draw_focus(b: Board, extra: str | None) -> Image.Image:
+    """The board alone (and the hand): a compact preview of a tentative placement."""
+    width = BOARD_PX + 2 * GAP
+    hand_h = _hand_h(b, width - 2 * GAP) + GAP if b.hand is not None else 0
+    img, d = D.canvas(width, BOARD_PX + 2 * GAP + hand_h)
+    _board(img, d, b, GAP, GAP, extra)
+    if b.hand is not None:
+        _hand(img, d, b, GAP, BOARD_PX + 2 * GAP, width - 2 * GAP)
+    return img
+
+
+def draw(view: Any, viewer: str | None = None, names: Mapping[str, str] | None = None, highlight: Any = None,
+         focus: bool = False) -> Image.Image:
+    """The render entry point for the Gardens (see render.render_png)."""
+    return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)
+

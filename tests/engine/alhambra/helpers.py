@@ -1,0 +1,124 @@
+"""Builders for Alhambra test positions: start from new_game and move named tiles and cards where a test
+wants them, keeping every tile and card exactly once (A80, A81), so from_json/validate accepts the result."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.alhambra import RULES, parse_cell
+from engine.alhambra.rules import state_problem
+from engine.alhambra.state import GameState
+
+R = RULES
+
+
+def players(n: int) -> list[str]:
+    return [str(111 * (i + 1)) for i in range(n)]
+
+
+def new(n: int = 3, seed: int = 1) -> GameState:
+    return R.new_game(players(n), {}, seed)
+
+
+def card(currency: str, value: int, copy: int = 0) -> int:
+    """The id of a money card, e.g. card('florin', 5)."""
+    from engine.alhambra.components import CURRENCIES
+
+    return CURRENCIES.index(currency) * 27 + (value - 1) * 3 + copy
+
+
+def cells(layout: dict[str, str]) -> dict[tuple[int, int], str]:
+    """{'N13': 'garden-10-open'} -> {(1, 0): 'garden-10-open'} (the fountain is added at M13)."""
+    out = {(0, 0): "start-1"}
+    out.update({parse_cell(k): v for k, v in layout.items()})
+    return out
+
+
+def _strip_tiles(s: GameState, tiles: set[str]) -> GameState:
+    seats = tuple(replace(seat,
+                          alhambra={c: t for c, t in seat.alhambra.items() if t not in tiles},
+                          reserve=tuple(t for t in seat.reserve if t not in tiles),
+                          pending=tuple(t for t in seat.pending if t not in tiles)) for seat in s.seats)
+    return replace(s, seats=seats, bag=tuple(t for t in s.bag if t not in tiles),
+                   market=tuple(None if t in tiles else t for t in s.market),
+                   dirk=tuple(t for t in s.dirk if t not in tiles),
+                   removed=tuple(t for t in s.removed if t not in tiles))
+
+
+def _strip_cards(s: GameState, cards: set[int]) -> GameState:
+    seats = tuple(replace(seat, hand=tuple(c for c in seat.hand if c not in cards)) for seat in s.seats)
+    return replace(s, seats=seats, deck=tuple(c for c in s.deck if c not in cards),
+                   display=tuple(c for c in s.display if c not in cards),
+                   discard=tuple(c for c in s.discard if c not in cards))
+
+
+def arrange(s: GameState, *, market=None, display=None, hands=None, alhambras=None, reserves=None,
+            pending=None, dirk=None, bag=None, **fields) -> GameState:
+    """Put the named tiles/cards where given (seat indexes as dict keys; alhambras as {'N13': tile}).
+
+    What a given place held before goes back to the bottom of the bag/deck; emptied market spaces are
+    refilled from the bag unless `market` is given. Other GameState fields can be passed as keywords.
+    """
+    tiles: set[str] = set()
+    cards_: set[int] = set()
+    if market is not None:
+        tiles |= {t for t in market if t}
+    for group in (reserves, pending):
+        for ts in (group or {}).values():
+            tiles |= set(ts)
+    for lay in (alhambras or {}).values():
+        tiles |= set(lay.values())
+    tiles |= set(dirk or ()) | set(bag or ())
+    if display is not None:
+        cards_ |= set(display)
+    for hs in (hands or {}).values():
+        cards_ |= set(hs)
+    s = _strip_cards(_strip_tiles(s, tiles), cards_)
+
+    back_tiles: list[str] = []
+    back_cards: list[int] = []
+    seats = list(s.seats)
+    for i, lay in (alhambras or {}).items():
+        back_tiles += [t for c, t in seats[i].alhambra.items() if c != (0, 0)]
+        seats[i] = replace(seats[i], alhambra=cells(lay) | {(0, 0): seats[i].alhambra[(0, 0)]})
+    for i, ts in (reserves or {}).items():
+        back_tiles += list(seats[i].reserve)
+        seats[i] = replace(seats[i], reserve=tuple(ts))
+    for i, ts in (pending or {}).items():
+        back_tiles += list(seats[i].pending)
+        seats[i] = replace(seats[i], pending=tuple(ts))
+    for i, hs in (hands or {}).items():
+        back_cards += list(seats[i].hand)
+        seats[i] = replace(seats[i], hand=tuple(sorted(hs)))
+    s = replace(s, seats=tuple(seats))
+    if dirk is not None:
+        back_tiles += list(s.dirk)
+        s = replace(s, dirk=tuple(dirk))
+    if display is not None:
+        back_cards += list(s.display)
+        s = replace(s, display=tuple(display))
+    if market is not None:
+        back_tiles += [t for t in s.market if t]
+        s = replace(s, market=tuple(market))
+    if bag is not None:
+        back_tiles += list(s.bag)
+        s = replace(s, bag=tuple(bag), removed=s.removed + tuple(back_tiles))  # nowhere else to keep them
+    else:
+        s = replace(s, bag=tuple(back_tiles) + s.bag)
+    s = replace(s, deck=tuple(back_cards) + s.deck)
+    if market is None:
+        m = list(s.market)
+        b = list(s.bag)
+        for i in range(4):
+            if m[i] is None and b:
+                m[i] = b.pop()
+        s = replace(s, market=tuple(m), bag=tuple(b))
+    s = replace(s, **fields)
+    problem = state_problem(s)
+    assert problem is None, problem
+    return s
+
+
+def act(s: GameState, action, player: str | None = None) -> GameState:
+    """Apply `action` for `player` (default: the one to move)."""
+    return R.apply(s, player or R.to_move(s)[0], action)

@@ -1,0 +1,1 @@
+"""Tests of The Gardens of the Alhambra engine (G-rules)."""

@@ -1,0 +1,57 @@
+"""The contract every game keeps (ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
+
+import json
+
+import pytest
+
+from engine import GAMES, Option, get_rules
+from tests.engine.playout import players_for
+
+pytestmark = pytest.mark.parametrize("game", GAMES)
+
+
+def test_bad_player_count_is_a_clear_value_error(game):
+    rules = get_rules(game)
+    too_many = rules.player_counts[-1] + 1
+    with pytest.raises(ValueError, match="players"):
+        rules.new_game(players_for(too_many), {}, 1)
+    with pytest.raises(ValueError):
+        rules.new_game(players_for(1), {}, 1)
+
+
+def test_unknown_option_is_a_clear_value_error(game):
+    rules = get_rules(game)
+    with pytest.raises(ValueError, match="Unknown option"):
+        rules.new_game(players_for(rules.player_counts[0]), {"no_such_option": True}, 1)
+
+
+def test_options_fit_discord_choices(game):
+    """Options describe themselves well enough for the bot to build its choices (Discord: ≤ 100 characters)."""
+    for name, opt in get_rules(game).options.items():
+        assert isinstance(opt, Option) and opt.name == name
+        assert 0 < len(opt.description) <= 100
+        opt.validate(opt.default)
+
+
+def test_same_seed_same_game_and_json_text(game):
+    rules = get_rules(game)
+    players = players_for(rules.player_counts[-1])
+    a, b = rules.new_game(players, {}, 7), rules.new_game(players, {}, 7)
+    assert a == b
+    assert json.dumps(rules.to_json(a), sort_keys=True) == json.dumps(rules.to_json(b), sort_keys=True)
+
+
+def test_new_game_has_movers_and_is_not_over(game):
+    rules = get_rules(game)
+    for n in rules.player_counts:
+        state = rules.new_game(players_for(n), {}, n)
+        assert not rules.is_over(state)
+        movers = rules.to_move(state)
+        assert movers and all(p in players_for(n) for p in movers)
+        assert rules.legal_actions(state, movers[0])
+        assert rules.winners(state) == []
+
+
+def test_summary_is_markdown_text(game):
+    text = get_rules(game).summary({})
+    assert isinstance(text, str) and 100 < len(text) <= 4000
