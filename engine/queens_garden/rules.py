@@ -46,7 +46,7 @@ from engine.queens_garden.components import (
     kind_name,
     provisional,
 )
-from engine.queens_garden.geometry import AREAS, SPACE_COORD, printed_space
+from engine.queens_garden.geometry import AREAS, NEIGHBOURS, SPACE_COORD, printed_space
 from engine.queens_garden.state import (
     ACTION_TYPES,
     HIDDEN,
@@ -138,8 +138,10 @@ class QueensGardenRules(Rules):
         firsts: dict[Kind, int] = {}
         for t in seat.tiles:  # sorted: the lowest id of each kind represents its copies
             firsts.setdefault(TILE_KIND[t], t)
+        # a free space with no neighbouring hexagon takes any hexagon (Q26a; it joins no group)
+        lonely = {sp for sp in free if not any(n in hexmap for n in NEIGHBOURS[sp])}
         for kind, t in firsts.items():
-            spaces = [sp for sp in free if G.placement_problem(hexmap, sp, kind) is None]
+            spaces = [sp for sp in free if sp in lonely or G.placement_problem(hexmap, sp, kind) is None]
             if not spaces:
                 continue
             payments = payment_options(seat, kind, tile=t)
@@ -166,28 +168,31 @@ class QueensGardenRules(Rules):
 
     def _acquire_options(self, state: QGState, seat: Seat) -> Iterator[Acquire]:
         """Q19–Q21: every colour/pattern in the display, every choice among identical hexagons, if it fits."""
-        sources = _display_tiles(state)
-        face_up = [p.expansion for p in state.display if p.face_up]
+        # criterion -> kind -> the distinct ways to take that kind: a tile per source (copies on one source are
+        # interchangeable, Q20) or the face-up expansion
+        tables: tuple[dict[int, dict[Kind, list[tuple[str, int]]]], ...] = ({}, {})
+        seen: set[tuple[Kind, int]] = set()
+        for t, src in _display_tiles(state).items():
+            k = TILE_KIND[t]
+            if (k, src) not in seen:
+                seen.add((k, src))
+                for idx in (0, 1):
+                    tables[idx].setdefault(k[idx], {}).setdefault(k, []).append(("t", t))
+        for p in state.display:
+            if p.face_up:
+                k = EXPANSION_KIND[p.expansion]
+                for idx in (0, 1):
+                    tables[idx].setdefault(k[idx], {}).setdefault(k, []).append(("e", p.expansion))
         room_tiles = STORAGE_TILES - len(seat.tiles) - seat.jokers
         room_exps = STORAGE_EXPANSIONS - len(seat.expansions)
-        for by, idx in (("colour", 0), ("pattern", 1)):
-            values = {TILE_KIND[t][idx] for t in sources} | {EXPANSION_KIND[e][idx] for e in face_up}
-            for value in sorted(values):
-                options: dict[Kind, list[tuple[str, int]]] = {}
-                seen: set[tuple[Kind, int]] = set()
-                for t, src in sources.items():  # Q20: copies on one source are interchangeable
-                    k = TILE_KIND[t]
-                    if k[idx] == value and (k, src) not in seen:
-                        seen.add((k, src))
-                        options.setdefault(k, []).append(("t", t))
-                for e in face_up:
-                    k = EXPANSION_KIND[e]
-                    if k[idx] == value:
-                        options.setdefault(k, []).append(("e", e))
-                for choice in product(*options.values()):
+        for by, table in zip(("colour", "pattern"), tables, strict=True):
+            for value in sorted(table):
+                for choice in product(*table[value].values()):
                     tiles = tuple(sorted(i for s, i in choice if s == "t"))
+                    if len(tiles) > room_tiles:  # Q21
+                        continue
                     exps = tuple(sorted(i for s, i in choice if s == "e"))
-                    if len(tiles) <= room_tiles and len(exps) <= room_exps:  # Q21
+                    if len(exps) <= room_exps:
                         yield Acquire(by, value, tiles, exps)
 
     # ------------------------------------------------------------------------------------------ checking
