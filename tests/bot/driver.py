@@ -1,0 +1,88 @@
+"""Play whole games through the harness the way people would: only slash commands, button clicks and menu
+choices, reading who is to move from the mentions in the public posts."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.bot.harness import CHANNEL_ID, Harness, Interaction, Msg, User
+
+MENTION = re.compile(r"<@(\d+)>")
+NAV = {"Back", "◀ Previous", "Next ▶"}
+
+
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def movers(post: Msg, players: list[User]) -> list[int]:
+    """The players the post's last line names as to move (mentioned, or named when they carry on)."""
+    last = post.content.splitlines()[-1]
+    by_name = {p.name: p.id for p in players}
+    return [int(m) for m in MENTION.findall(last)] + [by_name[n] for n in BOLD.findall(last) if n in by_name]
+
+
+async def create_and_start(h: Harness, game: str, players: list[User], *, options: str | None = None,
+                           channel_id: int = CHANNEL_ID) -> Msg:
+    """`/game create`, everyone clicks Join, the creator clicks Start. Returns the first table post."""
+    values = {"game": game} | ({"options": options} if options else {})
+    r = await h.run_command(players[0], "game create", channel_id=channel_id, **values)
+    assert r.message.ephemeral and "is set up" in r.message.content, r.message.content
+    lobby = h.last_public(channel_id)
+    assert "a new game" in lobby.content, lobby.content
+    for p in players[1:]:
+        await h.click(p, lobby, "Join")
+    await h.click(players[0], lobby, "Start")
+    post = h.last_public(channel_id)
+    assert "begins" in post.content, post.content
+    return post
+
+
+async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random, *, page_chance: float = 0.1,
+                          trace: list[str] | None = None) -> Interaction:
+    """Open the panel from `post`, pick a random legal move through the menus, confirm. Returns the Confirm
+    interaction (its `source` is the panel)."""
+    r = await h.click(user, post, "Play my turn")
+    panel = r.message
+    assert panel is not None and panel.ephemeral and panel.visible_to == user.id, panel
+    for _ in range(40):
+        if trace is not None:
+            trace.append(panel.content)
+        labels = panel.labels()
+        if "Confirm" in labels:
+            return await h.click(user, panel, "Confirm")
+        nav = [b for b in labels if b in ("◀ Previous", "Next ▶")]
+        if nav and rnd.random() < page_chance:
+            await h.click(user, panel, rnd.choice(nav))
+            continue
+        if panel.selects():
+            options = panel.selects()[0]["options"]
+            await h.choose(user, panel, 0, rnd.choice(options)["value"])
+            continue
+        kinds = [b for b in labels if b not in NAV]
+        assert kinds, f"panel offers nothing: {panel.content!r} {labels}"
+        await h.click(user, panel, rnd.choice(kinds))
+    raise AssertionError(f"panel never reached Confirm: {panel.content}")
+
+
+async def play_to_end(h: Harness, players: list[User], post: Msg, rnd: random.Random, *,
+                      max_actions: int = 5000, channel_id: int = CHANNEL_ID) -> tuple[Msg, int]:
+    """Keep playing random moves until a post announces the end. Returns (final post, actions played)."""
+    by_id = {p.id: p for p in players}
+    for n in range(max_actions):
+        if "Game over" in post.content:
+            return post, n
+        ids = movers(post, players)
+        assert ids, f"nobody named to move in {post.content!r}"
+        await play_one_action(h, by_id[rnd.choice(ids)], post, rnd)
+        post = h.last_public(channel_id)
+    raise AssertionError(f"game not over after {max_actions} actions")
+
+
+SCORE = re.compile(r"\*\*(?P<name>[^*]+)\*\* (?P<points>-?\d+)")
+
+
+def announced_scores(final: Msg) -> dict[str, int]:
+    """The scores line of the final post, as {display name: points}."""
+    line = next(line for line in final.content.splitlines() if line.startswith("**Scores:**"))
+    return {m["name"]: int(m["points"]) for m in SCORE.finditer(line.removeprefix("**Scores:**"))}

@@ -1,0 +1,45 @@
+"""Message texts stay within Discord's limits whatever the engine reports, and the harness's limit checks work."""
+
+from cogs import _ui
+from cogs._session import MoveResult
+from storage import GameRow, Seat
+from tests.bot.harness import _check_commands, _check_components, _check_message
+
+
+def row(status="active") -> GameRow:
+    return GameRow(id=1, guild_id=1, channel_id=2, game="gardens", options={}, seed=1, status=status,
+                   seats=(Seat("11", "Ana"), Seat("22", "Bo")), state={}, version=40, creator_id="11",
+                   lobby_message_id=None, reminder_hours=24, created_at=0.0, updated_at=3600.0,
+                   turn_started_at=0.0, reminded_at=None, nudged_at=None)
+
+
+def test_a_flood_of_events_never_hides_the_results():
+    result = MoveResult(row=row("finished"), player="11", action_text="places a tile", before=("11",),
+                        events=tuple(("22", f"scores {n} points for a long reason " * 3) for n in range(100)),
+                        private_events=(), to_move=(), finished=True, scores={"11": 10, "22": 12},
+                        winners=("22",), image=None)
+    text = _ui.move_content(result)
+    assert len(text) <= 2000
+    assert text.splitlines()[-1] == "**Scores:** **Bo** 12 · **Ana** 10"
+    assert "more (see `/game log`" in text
+
+
+def test_turn_line_pings_only_players_whose_turn_begins():
+    r = row()
+    assert _ui.turn_line(r, ["22"], ["11"]) == "Your turn, <@22>."
+    assert _ui.turn_line(r, ["11"], ["11"]) == "**Ana** continues."
+    assert _ui.turn_line(r, ["22", "11"], ["11"]) == "To move: <@22>, **Ana**."
+
+
+def test_harness_catches_discord_limit_breaches():
+    out: list[str] = []
+    _check_message({"content": "x" * 2001}, "m", out)
+    _check_components([{"type": 1, "components": []}] * 6, "m", out)
+    _check_components([{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": f"b{i}", "label": "b"}
+                                                  for i in range(6)]}], "m", out)
+    _check_components([{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+        {"label": str(i), "value": str(i)} for i in range(26)]}]}], "m", out)
+    _check_components([{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "x" * 101, "label": "b"}]}],
+                      "m", out)
+    _check_commands([{"name": "Bad Name", "description": "", "options": []}], out)
+    assert len(out) == 7, out

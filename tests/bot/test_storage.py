@@ -1,0 +1,98 @@
+"""storage.py: schema versioning, one open game per channel, one transaction per move with a version check."""
+
+import sqlite3
+
+import pytest
+
+import storage
+from storage import ChannelBusy, Seat, StaleVersion, Storage
+
+
+@pytest.fixture
+async def db(tmp_path):
+    s = await Storage.open(str(tmp_path / "t.sqlite3"))
+    yield s
+    await s.close()
+
+
+async def new_game(db, channel=1):
+    return await db.create_game(guild_id=9, channel_id=channel, game="fake", options={"target": 30}, seed=5,
+                                creator=Seat("1", "Ana"))
+
+
+async def test_schema_is_versioned_and_in_wal_mode(db, tmp_path):
+    assert await db.schema_version() == storage.SCHEMA_VERSION
+    con = sqlite3.connect(tmp_path / "t.sqlite3")
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    con.close()
+
+
+async def test_reopening_keeps_games_and_runs_no_migration_twice(tmp_path):
+    path = str(tmp_path / "t.sqlite3")
+    s = await Storage.open(path)
+    g = await new_game(s)
+    await s.close()
+    s = await Storage.open(path)
+    assert (await s.load_game(g.id)).options == {"target": 30}
+    await s.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version = {storage.SCHEMA_VERSION + 1}")
+    con.close()
+    with pytest.raises(storage.StorageError, match="newer than this bot knows"):
+        await Storage.open(str(path))
+
+
+async def test_one_open_game_per_channel(db):
+    g = await new_game(db)
+    with pytest.raises(ChannelBusy):
+        await new_game(db)
+    assert await new_game(db, channel=2)
+    await db.cancel_game(g.id)
+    assert await new_game(db)  # free again once cancelled
+
+
+async def test_commit_move_checks_the_version_and_writes_move_and_state_together(db):
+    g = await new_game(db)
+    g = await db.start_game(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={"s": 0})
+    g1 = await db.commit_move(g.id, expected_version=0, player="1", action={"kind": "add", "n": 3},
+                              state={"s": 3}, finished=False)
+    assert g1.version == 1 and g1.state == {"s": 3}
+    with pytest.raises(StaleVersion):
+        await db.commit_move(g.id, expected_version=0, player="2", action={"kind": "add", "n": 4},
+                             state={"s": 7}, finished=False)
+    moves = await db.moves(g.id)
+    assert [(m.move_number, m.player, m.action) for m in moves] == [(1, "1", {"kind": "add", "n": 3})]
+    assert (await db.load_game(g.id)).state == {"s": 3}
+    done = await db.commit_move(g.id, expected_version=1, player="2", action={"kind": "add", "n": 30},
+                                state={"s": 33}, finished=True)
+    assert done.status == "finished"
+    with pytest.raises(StaleVersion):  # a finished game takes no more moves
+        await db.commit_move(g.id, expected_version=2, player="1", action={}, state={}, finished=True)
+
+
+async def test_lobby_updates_only_while_in_the_lobby(db):
+    g = await new_game(db)
+    g = await db.update_lobby(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], lobby_message_id=77)
+    assert g.player_ids == ("1", "2") and g.lobby_message_id == 77
+    await db.start_game(g.id, seats=g.seats, state={})
+    with pytest.raises(StaleVersion):
+        await db.update_lobby(g.id, seats=[])
+    with pytest.raises(StaleVersion):
+        await db.start_game(g.id, seats=g.seats, state={})
+
+
+async def test_lists_and_idle_games(db):
+    a = await new_game(db, channel=1)
+    b = await new_game(db, channel=2)
+    await db.update_lobby(b.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")])
+    await db.start_game(b.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={}, now=1000.0)
+    assert [g.id for g in await db.list_games(guild_id=9)] == [a.id, b.id]
+    assert [g.id for g in await db.list_games(player="2")] == [b.id]
+    assert await db.idle_games(now=1000.0 + 23 * 3600) == []
+    assert [g.id for g in await db.idle_games(now=1000.0 + 24 * 3600)] == [b.id]
+    await db.mark_reminded(b.id, now=1000.0 + 24 * 3600)
+    assert await db.idle_games(now=1000.0 + 48 * 3600) == []  # one reminder per turn
