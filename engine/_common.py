@@ -115,12 +115,26 @@ def to_jsonable(obj: Any) -> Any:
     """Plain JSON values for a tree of frozen dataclasses, tuples, frozensets, dicts and scalars.
 
     Dicts with string keys become objects; dicts with other keys become lists of [key, value] pairs.
-    Frozensets become sorted lists so the output is stable.
+    Frozensets become sorted lists so the output is stable. Dispatches on the exact type first: this runs
+    on every stored move and in every property-test step.
     """
-    if obj is None or isinstance(obj, (bool, int, float, str)):
+    t = type(obj)
+    if t in _SCALARS:
         return obj
+    if t is tuple or t is list:
+        return [to_jsonable(x) for x in obj]
+    if t is dict:
+        if all(type(k) is str for k in obj):
+            return {k: to_jsonable(v) for k, v in obj.items()}
+        return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
+    names = _FIELD_NAMES.get(t)
+    if names is not None:
+        return {n: to_jsonable(getattr(obj, n)) for n in names}
     if dataclasses.is_dataclass(obj):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in _fields(type(obj))}
+        names = _FIELD_NAMES[t] = tuple(f.name for f in _fields(t))
+        return {n: to_jsonable(getattr(obj, n)) for n in names}
+    if isinstance(obj, (bool, int, float, str)):
+        return obj
     if isinstance(obj, (tuple, list)):
         return [to_jsonable(x) for x in obj]
     if isinstance(obj, frozenset):
@@ -130,6 +144,10 @@ def to_jsonable(obj: Any) -> Any:
             return {k: to_jsonable(v) for k, v in obj.items()}
         return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
     raise TypeError(f"cannot encode {type(obj).__name__} as JSON")
+
+
+_SCALARS = frozenset({type(None), bool, int, float, str})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def from_jsonable(tp: Any, data: Any) -> Any:

@@ -4,6 +4,12 @@ The three turn actions (A18) are TakeMoney, BuyTile and the three Redesign kinds
 actions after an exact purchase (A22) or when nothing is possible (A26). At turn end each bought tile is
 placed with PlaceTile, ReserveTile or (2 players) GiveToDirk (A27, A66); the same PlaceTile/ReserveTile place
 leftover tiles received at game end (A51).
+
+The Vizier's Favour modules add VizierBuy (V3–V7, out of turn, placed at once with PlaceTile/ReserveTile/
+GiveToDirk), ReactivateVizier (V8), TakeHut (V22) and the free bonus-card actions PlayBonus (V62) and
+SetBonusAutoplay (V66), which are not turn actions: they are listed by `rules.free_actions`, never by
+`legal_actions`, and apply accepts them from their holder at any time. An exchange card (V43/V45) rides in
+TakeMoney and BuyTile/VizierBuy card lists.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.alhambra.components import PRICE, cards_text, cell_name, tile_name, value_of
+from engine.alhambra.components import PRICE, card_name, cards_text, cell_name, is_money, tile_name, value_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +95,76 @@ class GiveToDirk:
     tile: str
 
 
+@dataclass(frozen=True, slots=True)
+class VizierBuy:
+    """V3–V7: out of turn, flip one's active vizier and buy a market tile at exactly its price (an exchange card
+    may help, V11); the tile is placed at once (PlaceTile/ReserveTile/GiveToDirk in the VIZIER phase)."""
+
+    kind: ClassVar[str] = "vizier_buy"
+    tile: str
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReactivateVizier:
+    """V8: on one's own turn, as the action, turn one's inactive vizier back to active."""
+
+    kind: ClassVar[str] = "reactivate_vizier"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeHut:
+    """V22: as the action, take a face-up Worker's Hut (the top of its stack); placed at turn end (V24)."""
+
+    kind: ClassVar[str] = "take_hut"
+    hut: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayBonus:
+    """V62: play a bonus card face up once its building is in one's Alhambra. Free: not an action, any time."""
+
+    kind: ClassVar[str] = "play_bonus"
+    card: str  # the depicted tile's id
+
+
+@dataclass(frozen=True, slots=True)
+class SetBonusAutoplay:
+    """V66 [BOT]: one's standing order for unplayed bonus cards before scoring rounds (free, private)."""
+
+    kind: ClassVar[str] = "set_bonus_autoplay"
+    mode: str  # state.AUTOPLAY_MODES: "every", "final" or "never"
+
+
 ACTION_TYPES = (TakeMoney, BuyTile, RedesignAdd, RedesignRemove, RedesignSwap, Pass, PlaceTile, ReserveTile,
-                GiveToDirk)
+                GiveToDirk, VizierBuy, ReactivateVizier, TakeHut, PlayBonus, SetBonusAutoplay)
 Action = (TakeMoney | BuyTile | RedesignAdd | RedesignRemove | RedesignSwap | Pass | PlaceTile | ReserveTile
-          | GiveToDirk)
+          | GiveToDirk | VizierBuy | ReactivateVizier | TakeHut | PlayBonus | SetBonusAutoplay)
+FREE_ACTIONS = (PlayBonus, SetBonusAutoplay)  # not turn actions: rules.free_actions lists them
+AUTOPLAY_TEXT = {"every": "before every scoring round", "final": "only before the final scoring",
+                 "never": "never (only by hand)"}
 
 
 def describe(action) -> str:
     """One short sentence without the player's name, e.g. 'buys the Tower (9) with 5+4 florin'."""
     if isinstance(action, TakeMoney):
+        if len(action.cards) == 1 and not is_money(action.cards[0]):
+            return f"takes the {card_name(action.cards[0])}"
         return f"takes {cards_text(action.cards)}"
     if isinstance(action, BuyTile):
-        paid = sum(value_of(c) for c in action.cards)
+        paid = sum(value_of(c) for c in action.cards if is_money(c))
         extra = " (exact: acts again)" if paid == PRICE.get(action.tile) else ""
         return f"buys the {tile_name(action.tile)} with {cards_text(action.cards)}{extra}"
+    if isinstance(action, VizierBuy):
+        return f"uses the vizier to buy the {tile_name(action.tile)} with {cards_text(action.cards)}"
+    if isinstance(action, ReactivateVizier):
+        return "turns the vizier back to its active side"
+    if isinstance(action, TakeHut):
+        return f"takes the {tile_name(action.hut)}"
+    if isinstance(action, PlayBonus):
+        return f"plays the bonus card for the {tile_name(action.card)}: one more {_type_word(action.card)}"
+    if isinstance(action, SetBonusAutoplay):
+        return f"sets bonus cards to play automatically {AUTOPLAY_TEXT.get(action.mode, action.mode)}"
     if isinstance(action, RedesignAdd):
         return f"redesigns: moves the {tile_name(action.tile)} from the reserve to {cell_name(action.cell)}"
     if isinstance(action, RedesignRemove):
@@ -119,3 +181,9 @@ def describe(action) -> str:
     if isinstance(action, GiveToDirk):
         return f"gives the {tile_name(action.tile)} to Dirk"
     raise TypeError(f"not an Alhambra action: {action!r}")
+
+
+def _type_word(tile: str) -> str:
+    from engine.alhambra.components import TYPE_NAMES, TYPE_OF
+
+    return TYPE_NAMES.get(TYPE_OF.get(tile, ""), "building")

@@ -1,5 +1,6 @@
 """Alhambra components as fast lookup tables: building tiles (from data/alhambra_tiles.json), money cards,
-scoring cards, the points table, and the human cell notation ("M13" is the fountain).
+scoring cards, the points table, the human cell notation ("M13" is the fountain), and the components of the
+Vizier's Favour modules (data/alhambra_vizier_components.json): Worker's Huts, exchange cards, bonus cards.
 
 Everything here is immutable and computed once at import time; the rules and the renderers import it.
 """
@@ -37,6 +38,7 @@ class Tile:
     price: int
     walls: int
     color: str
+    hut: bool = False  # V20: a Worker's Hut (type = its colour's building type; it is not itself a building)
 
     @property
     def name(self) -> str:
@@ -62,9 +64,36 @@ def _load_tiles() -> tuple[dict[str, Tile], tuple[str, ...], tuple[str, ...]]:
 
 TILES, BUILDING_TILES, START_TILES = _load_tiles()
 assert len(BUILDING_TILES) == 54, "A2/A3: the base game has 54 building tiles"
+
+VIZIER_DATA = load_data("alhambra_vizier_components.json")
+HUT = "hut"  # TYPE_OF of every hut: never counted as a building (V27), so counting code can ignore huts
+
+
+def _load_huts() -> tuple[str, ...]:
+    """V20: the 24 Worker's Huts. Their wall layouts are a STAND-IN in the data file (no source lists them)."""
+    huts = []
+    for raw in VIZIER_DATA["worker_huts"]["huts"]:
+        walls = 0
+        for side in raw["walls"]:
+            walls |= SIDE_BITS[side]
+        assert walls, "V20: every hut has at least one wall"
+        TILES[raw["id"]] = Tile(raw["id"], raw["type"], 0, walls, "", hut=True)
+        huts.append(raw["id"])
+    return tuple(huts)
+
+
+HUTS = _load_huts()
+assert len(HUTS) == VIZIER_DATA["worker_huts"]["count"] == 24, "V20: 24 huts"
+HUT_TYPE: dict[str, str] = {h: TILES[h].type for h in HUTS}  # the building type whose colour the hut has
+HUT_LIMIT = VIZIER_DATA["worker_huts"]["max_per_player_per_game"]  # V25: 3 per player per game
+
 WALLS: dict[str, int] = {tid: t.walls for tid, t in TILES.items()}
-TYPE_OF: dict[str, str] = {tid: t.type for tid, t in TILES.items()}
+TYPE_OF: dict[str, str] = {tid: (HUT if t.hut else t.type) for tid, t in TILES.items()}
 PRICE: dict[str, int] = {tid: t.price for tid, t in TILES.items()}
+
+
+def is_hut(tile_id: str) -> bool:
+    return tile_id in HUT_TYPE
 
 
 def _names() -> dict[str, str]:
@@ -83,6 +112,13 @@ def _names() -> dict[str, str]:
                 names[tid] = f"{TYPE_NAMES[typ]} ({price}, {'walls ' + w if w else 'no walls'})"
     for tid in START_TILES:
         names[tid] = "Fountain"
+    hut_names: dict[str, list[str]] = {}
+    for tid in HUTS:
+        w = "".join(s for s, bit in SIDE_BITS.items() if WALLS[tid] & bit)
+        hut_names.setdefault(f"{TYPE_NAMES[HUT_TYPE[tid]]} hut (walls {w})", []).append(tid)
+    for name, ids in hut_names.items():  # a replaced data file may repeat a layout: number those huts
+        for k, tid in enumerate(ids, 1):
+            names[tid] = name if len(ids) == 1 else name.replace(" (", f" {k} (")
     return names
 
 
@@ -130,7 +166,27 @@ def card_key(card: int) -> tuple[int, int]:
     return card // 27, (card % 27) // 3 + 1
 
 
+# V40: the six exchange cards (Bureau de Change), one per pair of currencies; ids 2001.. in data-file order.
+# They travel like money cards (deck, display, hands, discard) but are never money (V48).
+EXCHANGE_PAIRS: dict[int, tuple[int, int]] = {
+    2001 + i: (CURRENCIES.index(raw["currencies"][0]), CURRENCIES.index(raw["currencies"][1]))
+    for i, raw in enumerate(VIZIER_DATA["exchange_cards"]["cards"])}
+EXCHANGE_CARDS = tuple(EXCHANGE_PAIRS)
+assert len(EXCHANGE_CARDS) == 6 and len(set(EXCHANGE_PAIRS.values())) == 6, "V40: six different pairs"
+
+
+def is_exchange(card: int) -> bool:
+    return card in EXCHANGE_PAIRS
+
+
+def exchange_name(card: int) -> str:
+    a, b = EXCHANGE_PAIRS[card]
+    return f"{CURRENCIES[a]}/{CURRENCIES[b]} exchange card"
+
+
 def card_name(card: int) -> str:
+    if card in EXCHANGE_PAIRS:
+        return exchange_name(card)
     if card in SCORING_CARDS:
         return f"scoring card {SCORING_CARDS.index(card) + 1}"
     if card == HIDDEN_CARD:
@@ -139,12 +195,24 @@ def card_name(card: int) -> str:
 
 
 def cards_text(cards) -> str:
-    """'5+4 florin' for one currency, '3 denar + 2 ducat' for several."""
+    """'5+4 florin' for one currency, '3 denar + 2 ducat' for several; an exchange card is named after them."""
+    exchange = [c for c in cards if c in EXCHANGE_PAIRS]
+    if exchange:
+        money = [c for c in cards if c not in EXCHANGE_PAIRS]
+        names = ", ".join(exchange_name(c) for c in exchange)
+        return f"{cards_text(money)} and the {names}" if money else f"the {names}"
     cards = sorted(cards, key=lambda c: (currency_of(c), -value_of(c)))
     currencies = {currency_of(c) for c in cards}
     if len(currencies) == 1:
         return "+".join(str(value_of(c)) for c in cards) + " " + CURRENCIES[currency_of(cards[0])]
     return " + ".join(card_name(c) for c in cards)
+
+
+# V60/V61: the bonus cards, named by the wall-less building tile each depicts; how many each player gets.
+BONUS_CARDS: tuple[str, ...] = tuple(raw["depicts"] for raw in VIZIER_DATA["bonus_cards"]["cards_known"])
+assert len(BONUS_CARDS) == VIZIER_DATA["bonus_cards"]["count"] == 10, "V60: 10 bonus cards"
+assert all(t in BUILDING_TILES and not WALLS[t] for t in BONUS_CARDS), "V60: one per wall-less building"
+BONUS_DEAL: dict[int, int] = {int(n): k for n, k in VIZIER_DATA["bonus_cards"]["deal_per_player"].items()}
 
 
 # --------------------------------------------------------------------------------------------- scoring table

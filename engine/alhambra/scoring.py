@@ -1,14 +1,15 @@
-"""Alhambra scoring rounds (A43–A49, A65): majorities per building type with shared tied places, and walls.
+"""Alhambra scoring rounds (A43–A49, A65): majorities per building type with shared tied places, and walls;
+with the Vizier's Favour modules, huts (V27) and played bonus cards (V63) add buildings.
 
-Pure functions of the public board (A83): the counts come from the Alhambras (and Dirk's tiles), never from
-hands or the reserve.
+Pure functions of the public board (A83): the counts come from the Alhambras (and Dirk's tiles) and played
+bonus cards, never from hands or the reserve.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from engine.alhambra.components import POINTS, TYPE_NAMES, TYPE_OF, TYPES
+from engine.alhambra.components import HUT_TYPE, NEIGHBOURS, POINTS, TYPE_NAMES, TYPE_OF, TYPES, WALLS
 from engine.alhambra.geometry import longest_wall
 from engine.alhambra.state import ScoreLine, ScoringRound
 
@@ -21,6 +22,34 @@ def count_types(tiles: Iterable[str]) -> dict[str, int]:
         if typ in counts:
             counts[typ] += 1
     return counts
+
+
+def hut_counts(alhambra: Mapping[tuple[int, int], str]) -> dict[str, int]:
+    """V27/V28: each hut in the Alhambra counts one building of its colour for every orthogonal neighbour that is
+    a real building tile of that type sharing an open side with it (by A31.2 the hut's side is then open too;
+    a wall between them gives nothing). The hut itself and neighbouring huts never count."""
+    out: dict[str, int] = {}
+    for (x, y), tile in alhambra.items():
+        typ = HUT_TYPE.get(tile)
+        if typ is None:
+            continue
+        walls = WALLS[tile]
+        n = 0
+        for dx, dy, side, _ in NEIGHBOURS:
+            other = alhambra.get((x + dx, y + dy))
+            if other is not None and not walls & side and TYPE_OF[other] == typ:
+                n += 1
+        if n:
+            out[typ] = out.get(typ, 0) + n
+    return out
+
+
+def bonus_counts(played: Iterable[str]) -> dict[str, int]:
+    """V63: each played bonus card is one more building of the depicted tile's type."""
+    out: dict[str, int] = {}
+    for card in played:
+        out[TYPE_OF[card]] = out.get(TYPE_OF[card], 0) + 1
+    return out
 
 
 def majority_points(counts: Sequence[int], table: Sequence[int]) -> list[int]:
@@ -42,11 +71,17 @@ def majority_points(counts: Sequence[int], table: Sequence[int]) -> list[int]:
     return points
 
 
-def score_round(rnd: int, participants: Sequence[tuple[str | None, Iterable[str], dict | None, int]]
-                ) -> ScoringRound:
+def score_round(rnd: int, participants: Sequence[tuple[str | None, Iterable[str], dict | None, int]],
+                extras: Sequence[tuple[dict[str, int], dict[str, int]]] | None = None) -> ScoringRound:
     """One scoring round. `participants`: (player or None for Dirk, tiles counted, Alhambra for walls or
-    None, score before). Returns the breakdown with running totals."""
+    None, score before); `extras`: per participant (hut buildings V27, bonus-card buildings V63) added to the
+    counts. Returns the breakdown with running totals."""
     counts = [count_types(tiles) for _, tiles, _, _ in participants]
+    extra_of: list[tuple[dict[str, int], dict[str, int]]] = list(extras or ())
+    extra_of += [({}, {})] * (len(participants) - len(extra_of))
+    for c, (huts, bonus) in zip(counts, extra_of, strict=True):
+        for typ, k in (*huts.items(), *bonus.items()):
+            c[typ] += k
     table = POINTS[rnd]
     majorities: list[dict[str, int]] = [{} for _ in participants]
     for typ in TYPES:
@@ -58,7 +93,8 @@ def score_round(rnd: int, participants: Sequence[tuple[str | None, Iterable[str]
     for i, (who, _, alhambra, before) in enumerate(participants):
         wall = longest_wall(alhambra) if alhambra is not None else 0  # A48: Dirk never scores walls
         total = sum(majorities[i].values()) + wall
-        lines.append(ScoreLine(who, counts[i], majorities[i], wall, total, before + total))
+        lines.append(ScoreLine(who, counts[i], majorities[i], wall, total, before + total, dict(extra_of[i][0]),
+                               dict(extra_of[i][1])))
     return ScoringRound(rnd, tuple(lines))
 
 
@@ -68,4 +104,8 @@ def line_text(line: ScoreLine) -> str:
     if line.wall:
         parts.append(f"walls {line.wall}")
     detail = f" ({', '.join(parts)})" if parts else ""
+    added = [f"{k} {TYPE_NAMES[t]} from huts" for t, k in line.huts.items()]
+    added += [f"{k} {TYPE_NAMES[t]} from bonus cards" for t, k in line.bonus.items()]
+    if added:
+        detail += f"; counted {', '.join(added)}"
     return f"scores {line.total} point{'s' if line.total != 1 else ''}{detail}, {line.score} in total"

@@ -7,6 +7,19 @@ Conventions (see also components.py):
 - An Alhambra is {(x, y): tile id} with the fountain at (0, 0), x east, y south; `cell_name` gives "M13".
 - `deck` and `bag` are drawn from the END (last item = top). In a view the deck is hidden cards and the bag
   is sorted (its contents are public knowledge, its order is not).
+
+The Vizier's Favour modules (options `vizier`, `huts`, `exchange`, `bonus`) add fields with neutral defaults,
+so base-game states (and stored JSON from before the modules) are unchanged:
+- vizier: `PlayerState.vizier` (active side up), `GameState.window` (the V12 window after a turn is open) and
+  the VIZIER phase, in which `claimant` places the tile bought with their vizier (V6);
+- huts: `GameState.huts` (six stacks by type, top = last = face up; hidden below the top in a view) and
+  `PlayerState.huts_taken` (V25 counts acquisitions); huts are tile ids ("hut-garden-NE") and lie in
+  Alhambras, reserves and `pending` like tiles;
+- exchange: exchange cards are ints 2001–2006 (components.EXCHANGE_PAIRS) that travel like money cards
+  through deck, display, hands and discard;
+- bonus: `PlayerState.bonus_hand` (unplayed, hidden from others), `bonus_played` (public), `bonus_auto`
+  (the standing order, private) and `GameState.bonus_aside` (set aside unseen, V61). A bonus card is named by
+  the tile it depicts.
 """
 
 from __future__ import annotations
@@ -23,7 +36,15 @@ ACTION = "action"  # the current player chooses an action (A18), or another one 
 PLACE = "place"  # the current player places the tiles bought this turn (A24, A27)
 FINAL = "final"  # the game has ended (A50): players who received leftover market tiles place them (A51)
 OVER = "over"  # final scoring done (A52)
-PHASES = (ACTION, PLACE, FINAL, OVER)
+VIZIER = "vizier"  # V6: `claimant` places the tile just bought with their vizier; nobody else acts meanwhile
+PHASES = (ACTION, PLACE, FINAL, OVER, VIZIER)
+
+# V66 standing orders for unplayed bonus cards, applied right before each scoring round [BOT]
+AUTO_EVERY = "every"  # play every playable card before every scoring round (the default)
+AUTO_FINAL = "final"  # keep them until the final scoring
+AUTO_NEVER = "never"  # only play them by hand (PlayBonus)
+AUTOPLAY_MODES = (AUTO_EVERY, AUTO_FINAL, AUTO_NEVER)
+HIDDEN = "hidden"  # what view() shows for a hut or bonus card the viewer may not see
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +56,11 @@ class PlayerState:
     reserve: tuple[str, ...] = ()  # A8: tiles on the reserve board (no scoring)
     score: int = 0
     pending: tuple[str, ...] = ()  # A27/A28: bought this turn (or received at game end, A51), not placed yet
+    vizier: bool = False  # V1/V2: the vizier shows its active side (only with the vizier module)
+    huts_taken: int = 0  # V25: huts acquired in this game (at most 3)
+    bonus_hand: tuple[str, ...] = ()  # V61/V64: unplayed bonus cards (HIDDEN in other players' views)
+    bonus_played: tuple[str, ...] = ()  # V62/V63: played face up, each one extra building while it stays
+    bonus_auto: str = AUTO_EVERY  # V66 [BOT]: the standing order ("" in other players' views)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +73,8 @@ class ScoreLine:
     wall: int  # A48: segments of the longest outer wall = wall points (always 0 for Dirk)
     total: int  # points this round
     score: int  # running total after this round (A49)
+    huts: dict[str, int] = field(default_factory=dict)  # V27: buildings counted for huts, per type (in counts)
+    bonus: dict[str, int] = field(default_factory=dict)  # V63: played bonus cards per type (in counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +104,14 @@ class GameState:
     scorings: tuple[ScoringRound, ...] = ()  # every scoring round so far, with its breakdown
     turn: int = 1  # number of the current turn (1 = first)
     log: tuple[Event, ...] = field(default=())
+    window: bool = False  # V12: a turn has ended and the current player has not acted yet (vizier window)
+    claimant: int = -1  # V6: in the VIZIER phase, the seat placing its vizier purchase
+    huts: tuple[tuple[str, ...], ...] = ()  # V21: six stacks in TYPES order, top (face up) = last
+    bonus_aside: tuple[str, ...] = ()  # V61: bonus cards not dealt, unseen for the whole game
+
+    def module(self, name: str) -> bool:
+        """Whether an expansion module (`vizier`, `huts`, `exchange`, `bonus`) is on in this game."""
+        return bool(self.options.get(name))
 
     def seat(self, player: str) -> PlayerState:
         return self.seats[self.players.index(player)]

@@ -29,8 +29,10 @@ def json_round_trip(rules, state) -> None:
     assert rules.from_json(data) == state, "from_json(to_json(s)) != s"
 
 
-def assert_rejected(rules, state, player, action, why: str = "") -> None:
-    before = rules.to_json(state)
+def assert_rejected(rules, state, player, action, why: str = "", before: dict | None = None) -> None:
+    """`action` raises IllegalAction with a message and leaves `state` as it was (`before`: its JSON, if known)."""
+    if before is None:
+        before = rules.to_json(state)
     try:
         rules.apply(state, player, action)
     except IllegalAction as exc:
@@ -82,12 +84,13 @@ def play_random_game(
         assert isinstance(text, str) and text
 
         # illegal actions: an outsider playing this action, and the game's own illegal candidates
+        before = rules.to_json(state)
         outsiders = [p for p in players if p not in movers]
         if outsiders:
-            assert_rejected(rules, state, rnd.choice(outsiders), action, "player not to move")
+            assert_rejected(rules, state, rnd.choice(outsiders), action, "player not to move", before)
         if illegal:
             for bad in illegal(rules, state, player, rnd):
-                assert_rejected(rules, state, player, bad, "game-specific")
+                assert_rejected(rules, state, player, bad, "game-specific", before)
         try:
             rules.action_from_json({"kind": "no_such_action"})
         except MalformedAction:
@@ -95,7 +98,6 @@ def play_random_game(
         else:
             raise AssertionError("unknown action kind accepted")
 
-        before = rules.to_json(state)
         new = rules.apply(state, player, action)
         assert rules.to_json(state) == before, "apply changed its input state"
         if invariants:

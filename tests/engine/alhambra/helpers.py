@@ -1,5 +1,7 @@
 """Builders for Alhambra test positions: start from new_game and move named tiles and cards where a test
-wants them, keeping every tile and card exactly once (A80, A81), so from_json/validate accepts the result."""
+wants them, keeping every tile and card exactly once (A80, A81), so from_json/validate accepts the result.
+With the Vizier's Favour modules the same holds for huts (V20, kept in their stacks, `huts_taken` following
+what each player holds), exchange cards (V40, like money cards) and bonus cards (V60)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ def players(n: int) -> list[str]:
     return [str(111 * (i + 1)) for i in range(n)]
 
 
-def new(n: int = 3, seed: int = 1) -> GameState:
-    return R.new_game(players(n), {}, seed)
+def new(n: int = 3, seed: int = 1, **modules: bool) -> GameState:
+    """A new game; modules as keywords, e.g. new(3, 1, vizier=True, huts=True)."""
+    return R.new_game(players(n), modules, seed)
 
 
 def card(currency: str, value: int, copy: int = 0) -> int:
@@ -42,7 +45,14 @@ def _strip_tiles(s: GameState, tiles: set[str]) -> GameState:
     return replace(s, seats=seats, bag=tuple(t for t in s.bag if t not in tiles),
                    market=tuple(None if t in tiles else t for t in s.market),
                    dirk=tuple(t for t in s.dirk if t not in tiles),
-                   removed=tuple(t for t in s.removed if t not in tiles))
+                   removed=tuple(t for t in s.removed if t not in tiles),
+                   huts=tuple(tuple(h for h in stack if h not in tiles) for stack in s.huts))
+
+
+def _strip_bonus(s: GameState, cards: set[str]) -> GameState:
+    seats = tuple(replace(seat, bonus_hand=tuple(c for c in seat.bonus_hand if c not in cards),
+                          bonus_played=tuple(c for c in seat.bonus_played if c not in cards)) for seat in s.seats)
+    return replace(s, seats=seats, bonus_aside=tuple(c for c in s.bonus_aside if c not in cards))
 
 
 def _strip_cards(s: GameState, cards: set[int]) -> GameState:
@@ -53,12 +63,31 @@ def _strip_cards(s: GameState, cards: set[int]) -> GameState:
 
 
 def arrange(s: GameState, *, market=None, display=None, hands=None, alhambras=None, reserves=None,
-            pending=None, dirk=None, bag=None, **fields) -> GameState:
+            pending=None, dirk=None, bag=None, bonus_hands=None, bonus_played=None, **fields) -> GameState:
     """Put the named tiles/cards where given (seat indexes as dict keys; alhambras as {'N13': tile}).
 
-    What a given place held before goes back to the bottom of the bag/deck; emptied market spaces are
-    refilled from the bag unless `market` is given. Other GameState fields can be passed as keywords.
+    What a given place held before goes back to the bottom of the bag/deck (huts: of their stack; bonus
+    cards: aside); emptied market spaces are refilled from the bag unless `market` is given. Huts may be
+    placed like tiles; each player's `huts_taken` becomes the number of huts they hold. Other GameState
+    fields can be passed as keywords.
     """
+    from engine.alhambra.components import HUT_TYPE, TYPES
+
+    bonus: set[str] = set()
+    for group in (bonus_hands, bonus_played):
+        for cs in (group or {}).values():
+            bonus |= set(cs)
+    if bonus:
+        s = _strip_bonus(s, bonus)
+        seats = list(s.seats)
+        back = []
+        for i, cs in (bonus_hands or {}).items():
+            back += list(seats[i].bonus_hand)
+            seats[i] = replace(seats[i], bonus_hand=tuple(cs))
+        for i, cs in (bonus_played or {}).items():
+            back += list(seats[i].bonus_played)
+            seats[i] = replace(seats[i], bonus_played=tuple(cs))
+        s = replace(s, seats=tuple(seats), bonus_aside=s.bonus_aside + tuple(back))
     tiles: set[str] = set()
     cards_: set[int] = set()
     if market is not None:
@@ -100,6 +129,14 @@ def arrange(s: GameState, *, market=None, display=None, hands=None, alhambras=No
     if market is not None:
         back_tiles += [t for t in s.market if t]
         s = replace(s, market=tuple(market))
+    back_huts = [t for t in back_tiles if t in HUT_TYPE]
+    back_tiles = [t for t in back_tiles if t not in HUT_TYPE]
+    if back_huts:
+        s = replace(s, huts=tuple(tuple(h for h in back_huts if HUT_TYPE[h] == typ) + stack
+                                  for typ, stack in zip(TYPES, s.huts, strict=True)))
+    if s.huts:
+        s = replace(s, seats=tuple(replace(seat, huts_taken=sum(
+            t in HUT_TYPE for t in (*seat.alhambra.values(), *seat.reserve, *seat.pending))) for seat in s.seats))
     if bag is not None:
         back_tiles += list(s.bag)
         s = replace(s, bag=tuple(bag), removed=s.removed + tuple(back_tiles))  # nowhere else to keep them

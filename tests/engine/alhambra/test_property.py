@@ -70,7 +70,7 @@ def illegal(rules, s, player, rnd: random.Random):
         out.append(TakeMoney(()))
         out.append(RedesignRemove(seat.alhambra[(0, 0)]))  # A32
         for tile in seat.reserve[:2]:
-            far = (rnd.randint(5, 9), rnd.randint(-9, 9))
+            far = (max(x for x, _ in seat.alhambra) + 2, rnd.randint(-9, 9))  # beyond the east edge
             out.append(RedesignAdd(tile, far))  # A31.1
             out.append(RedesignAdd(tile, (0, 0)))
             out.append(RedesignSwap(tile, seat.alhambra[(0, 0)]))

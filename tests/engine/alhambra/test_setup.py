@@ -25,12 +25,14 @@ from tests.engine.alhambra.helpers import new, players
 
 
 def test_registry_and_metadata():
-    """get_rules('alhambra') is this engine; 2–6 players; no options in the base game."""
+    """get_rules('alhambra') is this engine; 2–6 players; the only options are the four Vizier's Favour modules,
+    all off by default (so the base game is played unless asked)."""
     rules = get_rules("alhambra")
     assert rules is RULES
     assert (rules.name, rules.title) == ("alhambra", "Alhambra")
     assert list(rules.player_counts) == [2, 3, 4, 5, 6]
-    assert dict(rules.options) == {}
+    assert {k: o.default for k, o in rules.options.items()} == dict.fromkeys(("vizier", "huts", "exchange",
+                                                                               "bonus"), False)
 
 
 @pytest.mark.parametrize("n", [1, 7])
@@ -41,7 +43,7 @@ def test_bad_player_count_is_refused(n):
 
 def test_unknown_option_is_refused():
     with pytest.raises(ValueError, match="Unknown option"):
-        RULES.new_game(players(3), {"vizier": True}, 1)
+        RULES.new_game(players(3), {"wesir": True}, 1)
 
 
 def test_A1_A2_A3_tiles():
