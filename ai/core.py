@@ -1,0 +1,235 @@
+"""The game-independent half of the AI players: budgets, the per-game adapter base class, and the three levels.
+
+A decision only ever starts from `rules.view(state, seat)`: what that seat may see. Everything the seat cannot see
+(other hands, deck or bag order, the seed) is re-dealt by the game's adapter (`GameAI.determinise`) into a full,
+plausible state; the levels then use the engine contract only (`to_move`, `legal_actions`, `step`, `is_over`,
+`scores`, `winners`) plus the adapter's evaluation.
+
+- easy:   a random move among the adapter's "sensible" moves (obviously wasteful moves filtered out).
+- normal: one-move lookahead: every legal move is played on a determinised state and scored by the adapter's
+          evaluation (points now + game-specific potential), the best margin over the strongest opponent wins.
+- hard:   determinised flat Monte Carlo with UCB1 at the root: each iteration samples a fresh determinisation
+          (so hidden information is handled honestly: the search averages over what the seat cannot know),
+          plays one of the best `normal` candidates, then a cheap greedy playout for a limited number of actions,
+          and scores the result as a win (game over) or a squashed evaluation margin. The `normal` evaluation
+          also seeds each candidate as a prior, so few iterations never play worse than `normal` by much.
+
+Pure: no discord, no asyncio, no I/O. Deterministic for a seed when the budget counts iterations (a time budget
+stops at a wall-clock moment, so its result may vary).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Budget:
+    """How long `hard` may think: a number of search iterations, a number of seconds, or both (first one wins).
+
+    Tests use iterations (deterministic); the bot uses seconds.
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("A budget needs iterations or seconds.")
+
+    @classmethod
+    def of(cls, budget: Budget | int | float | None, default: Budget) -> Budget:
+        """`budget` as a Budget: an int counts iterations, a float counts seconds, None gives `default`."""
+        if budget is None:
+            return default
+        if isinstance(budget, Budget):
+            return budget
+        if isinstance(budget, bool):
+            raise ValueError("A budget is a Budget, an int (iterations) or a float (seconds).")
+        if isinstance(budget, int):
+            return cls(iterations=budget)
+        if isinstance(budget, float):
+            return cls(seconds=budget)
+        raise ValueError("A budget is a Budget, an int (iterations) or a float (seconds).")
+
+
+# A decision of `hard` must take at most 1.5 s at p95 on the 2-core reference machine (issue 8): a second of
+# search leaves room for the set-up (ranking every legal move) and for the last iteration running over.
+DEFAULT_BUDGET = Budget(seconds=1.0)
+
+
+class GameAI:
+    """What the levels need to know about one game. Subclasses live in `ai/<game>.py` as `ADAPTER`.
+
+    Only `determinise` and `evaluate` are required. `determinise` may read the game's state fields, but must use
+    only what the view shows plus random sampling consistent with it.
+    """
+
+    game: str = ""
+    #: evaluation margin (points) that counts as "clearly ahead": the squashing scale of playout rewards
+    margin_scale: float = 10.0
+    #: how many of `normal`'s best moves the `hard` search considers
+    root_width: int = 10
+    #: how many actions a `hard` playout plays before it is scored by `evaluate` (0 = only the root action)
+    playout_depth: int = 20
+    #: how many random legal actions the greedy playout policy compares per step (1 = pure random, 0 = all:
+    #: the playout plays `normal`'s move)
+    playout_sample: int = 4
+    #: the weight, in playouts, of `normal`'s opinion of each root move (a prior for the UCB statistics)
+    prior_weight: float = 2.0
+    #: UCB1 exploration constant for rewards in [0, 1]
+    exploration: float = 0.6
+    #: a reward for a finished game: this much for the win/draw/loss, the rest for the squashed margin
+    win_weight: float = 0.7
+
+    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+        """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
+        raise NotImplementedError
+
+    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+        """Each player's expected final points: points so far plus the game's potential (the heuristic)."""
+        raise NotImplementedError
+
+    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+        """The moves `easy` picks from: `actions` without the obviously wasteful ones (never empty)."""
+        return actions
+
+    def margins(self, rules: Any, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+        """`margin` of `evaluate` after each action: what `normal` and the playouts maximise.
+
+        A game may override this with an incremental version that gives the same numbers faster.
+        """
+        return [margin(self.evaluate(rules, rules.step(state, player, a)), player) for a in actions]
+
+    def playout_action(self, rules: Any, state: Any, player: str, actions: list[Any], rnd: random.Random) -> Any:
+        """The playout policy: the best by `margins` among a few random legal actions (all if sample is 0)."""
+        if len(actions) == 1:
+            return actions[0]
+        k = self.playout_sample
+        sample = actions if k <= 0 or len(actions) <= k else rnd.sample(actions, k)
+        if len(sample) == 1:
+            return sample[0]
+        values = self.margins(rules, state, player, sample)
+        best = max(values)
+        return rnd.choice([a for a, v in zip(sample, values, strict=True) if v == best])
+
+
+def margin(values: dict[str, float], player: str) -> float:
+    """`player`'s value minus the best opponent's: what a player who wants to win maximises."""
+    mine = values.get(player, 0.0)
+    others = [v for p, v in values.items() if p != player]
+    return mine - max(others) if others else mine
+
+
+def squash(x: float, scale: float) -> float:
+    """A margin mapped to (0, 1): 0.5 is level, `scale` points ahead is about 0.73."""
+    return 1.0 / (1.0 + math.exp(-x / scale))
+
+
+def action_key(rules: Any, action: Any) -> str:
+    """A stable sort key (the action's JSON text): the order of legal_actions may depend on set iteration."""
+    return json.dumps(rules.action_to_json(action), sort_keys=True)
+
+
+# --------------------------------------------------------------------------------------------- the decision
+
+
+def decide(
+    rules: Any,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    level: str,
+    seed: int,
+    budget: Budget | int | float | None = None,
+) -> Any:
+    """The move `seat` makes at `level`, from `view` (what the seat may see) alone."""
+    if level not in LEVELS:
+        raise ValueError(f"Unknown AI level '{level}' (levels: {', '.join(LEVELS)}).")
+    start = time.perf_counter()
+    rnd = random.Random(seed)
+    base = ai.determinise(rules, view, seat, rnd)
+    if seat not in rules.to_move(base):
+        raise ValueError(f"{seat} is not to move.")
+    actions = sorted(rules.legal_actions(base, seat), key=lambda a: action_key(rules, a))
+    if not actions:
+        raise ValueError(f"{seat} has no legal action.")
+    if len(actions) == 1:
+        return actions[0]
+    if level == "easy":
+        return rnd.choice(ai.sensible(rules, base, seat, actions) or actions)
+    ranked = rank(rules, ai, base, seat, actions, rnd)
+    if level == "normal":
+        return ranked[0][1]
+    return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
+
+
+def rank(rules: Any, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], rnd: random.Random):
+    """[(margin after the move, action)], best first; equal margins in random order (so `normal` varies)."""
+    values = ai.margins(rules, state, seat, actions)
+    scored = [(v, rnd.random(), a) for v, a in zip(values, actions, strict=True)]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [(m, a) for m, _, a in scored]
+
+
+def search(rules, ai: GameAI, view, seat: str, ranked, rnd: random.Random, budget: Budget, start: float):
+    """Determinised flat Monte Carlo with UCB1 over `normal`'s best `root_width` moves.
+
+    (Paired rounds, every candidate played from the same determinisation, did no better in the arena.)
+    """
+    cands = ranked[: ai.root_width]
+    if len(cands) == 1:
+        return cands[0][1]
+    # prior: normal's evaluation, squashed, counted as `prior_weight` playouts
+    visits = [ai.prior_weight] * len(cands)
+    totals = [ai.prior_weight * squash(m, ai.margin_scale) for m, _ in cands]
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else math.inf
+    done = 0
+    while done < limit and time.perf_counter() < deadline:
+        n = sum(visits)
+        log_n = math.log(n)
+        best_i, best_u = 0, -math.inf
+        for i in range(len(cands)):
+            u = totals[i] / visits[i] + ai.exploration * math.sqrt(log_n / visits[i])
+            if u > best_u:
+                best_i, best_u = i, u
+        # a fresh determinisation each iteration: the seat's uncertainty is averaged over, never resolved
+        state = ai.determinise(rules, view, seat, rnd)
+        state = rules.step(state, seat, cands[best_i][1])
+        totals[best_i] += playout(rules, ai, state, seat, rnd)
+        visits[best_i] += 1
+        done += 1
+    best = max(range(len(cands)), key=lambda i: (visits[i], totals[i] / visits[i]))
+    return cands[best][1]
+
+
+def playout(rules, ai: GameAI, state, seat: str, rnd: random.Random) -> float:
+    """Play on with the playout policy for `playout_depth` actions; the reward for `seat` in [0, 1]."""
+    for _ in range(ai.playout_depth):
+        if rules.is_over(state):
+            break
+        movers = rules.to_move(state)
+        # several movers (out-of-turn windows): let them act in the engine's order
+        player = movers[0]
+        actions = rules.legal_actions(state, player)
+        state = rules.step(state, player, ai.playout_action(rules, state, player, actions, rnd))
+    return reward(rules, ai, state, seat)
+
+
+def reward(rules, ai: GameAI, state, seat: str) -> float:
+    """A finished game: mostly the result (shared wins split); otherwise the squashed evaluation margin."""
+    if rules.is_over(state):
+        winners = rules.winners(state)
+        won = 1.0 / len(winners) if seat in winners else 0.0
+        scores = {p: float(v) for p, v in rules.scores(state).items()}
+        return ai.win_weight * won + (1 - ai.win_weight) * squash(margin(scores, seat), ai.margin_scale)
+    return squash(margin(ai.evaluate(rules, state), seat), ai.margin_scale)

@@ -1,0 +1,165 @@
+"""The AI's knowledge of The Gardens of the Alhambra: re-dealing hidden tiles and judging a position.
+
+Hidden from a seat (G19): the other players' hand tiles and the supply order. Everything else (the board, the
+building values, the scores, which kinds each player owns) is public.
+
+Evaluation: each player's points so far plus, for every building that is started but not complete, a share of
+the points it should be worth when it completes (G26–G31): the expected number of owned kinds around it times its
+value, shared among the accounts (kinds) by a soft majority of their trees facing it — softer the more gardens
+around it are still empty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ai.core import GameAI
+from engine.gardens.board import (
+    BUILDING_GARDENS,
+    FACING,
+    GARDEN_BUILDINGS,
+    GARDEN_INDEX,
+    KIND_INDEX,
+    N_BUILDINGS,
+    TILE_IDS,
+    TILE_TREES,
+)
+from engine.gardens.scoring import building_points
+from engine.gardens.state import HIDDEN, PLAY, PlaceTile
+
+_BUILDING_SLOTS = tuple(BUILDING_GARDENS[b] for b in range(N_BUILDINGS))
+
+
+class GardensAI(GameAI):
+    game = "gardens"
+    margin_scale = 8.0
+    root_width = 8
+    # Playouts: the opponent's best reply and our answer to it, each chosen like `normal` (all moves compared:
+    # the incremental `margins` makes that cheap). Longer random playouts were weaker (arena, issue 8).
+    playout_depth = 2
+    playout_sample = 0
+
+    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+        """G18/G19: deal the tiles the seat has not seen (36 minus board minus own hand) to hidden places."""
+        seen = {cell[0] for cell in view.board if cell is not None}
+        seen.update(t for hand in view.hands for t in hand if t != HIDDEN)
+        seen.update(t for t in view.supply if t != HIDDEN)
+        unseen = [t for t in TILE_IDS if t not in seen]
+        rnd.shuffle(unseen)
+        deal = iter(unseen)
+        hands = tuple(tuple(next(deal) if t == HIDDEN else t for t in hand) for hand in view.hands)
+        supply = tuple(next(deal) if t == HIDDEN else t for t in view.supply)
+        return dataclasses.replace(view, hands=hands, supply=supply, seed=rnd.getrandbits(48))
+
+    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+        accounts = _accounts(state)
+        value = [float(x) for x in state.kind_scores]
+        if state.phase == PLAY and accounts:
+            for b in range(N_BUILDINGS):
+                counts, empty = _counts(state.board, b)
+                if empty == 0:
+                    continue  # scored already: in kind_scores (G26, G32)
+                for k, v in _share(counts, empty, len(_BUILDING_SLOTS[b]), state.buildings[b], accounts):
+                    value[k] += v
+        return _per_player(state, value)
+
+    def margins(self, rules: Any, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+        """The same numbers as step + evaluate, recomputing only the four buildings a placement touches."""
+        accounts = _accounts(state)
+        if state.phase != PLAY or not accounts or not all(isinstance(a, PlaceTile) for a in actions):
+            return super().margins(rules, state, player, actions)
+        board, buildings = state.board, state.buildings
+        value = [float(x) for x in state.kind_scores]
+        before: dict[int, tuple[list[int], int, list[tuple[int, float]]]] = {}
+        for b in range(N_BUILDINGS):
+            counts, empty = _counts(board, b)
+            if empty == 0:
+                continue  # scored already: in kind_scores; no placement touches it
+            shares = _share(counts, empty, len(_BUILDING_SLOTS[b]), buildings[b], accounts)
+            before[b] = (counts, empty, shares)
+            for k, v in shares:
+                value[k] += v
+        mine = [KIND_INDEX[k] for k in state.colours[state.players.index(player)]]
+        others = [[KIND_INDEX[k] for k in ks] for p, ks in zip(state.players, state.colours, strict=True)
+                  if p != player]
+        out = []
+        for a in actions:
+            g = GARDEN_INDEX[a.space]
+            facing = FACING[a.tile][a.rotation]
+            trees = TILE_TREES[a.tile]
+            v = value[:]
+            for d, b in enumerate(GARDEN_BUILDINGS[g]):
+                counts, empty, shares = before[b]
+                for k, x in shares:
+                    v[k] -= x
+                after = counts[:]
+                after[facing[d]] += trees
+                for k, x in _share(after, empty - 1, len(_BUILDING_SLOTS[b]), buildings[b], accounts):
+                    v[k] += x
+            best_other = max((sum(v[k] for k in ks) for ks in others), default=0.0)
+            out.append(sum(v[k] for k in mine) - best_other)
+        return out
+
+    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+        """Easy avoids placements that hand points to an opponent at once (completing a building they win)."""
+        i = state.players.index(seat)
+        mine = {KIND_INDEX[k] for k in state.colours[i]}
+        others = [k for k in range(4) if k not in mine]
+        keep = []
+        for a in actions:
+            after = rules.step(state, seat, a)
+            if all(after.kind_scores[k] == state.kind_scores[k] for k in others):
+                keep.append(a)
+        return keep or actions
+
+
+def _accounts(state: Any) -> list[int]:
+    """The owned kinds (G31: only they take part in scoring), as kind indices."""
+    return sorted({KIND_INDEX[k] for kinds in state.colours for k in kinds})
+
+
+def _per_player(state: Any, value: list[float]) -> dict[str, float]:
+    """G37: a player's value is the sum over their kinds."""
+    return {p: sum(value[KIND_INDEX[k]] for k in ks) for p, ks in zip(state.players, state.colours, strict=True)}
+
+
+def _counts(board: tuple, b: int) -> tuple[list[int], int]:
+    """G28: trees of each kind facing building b, and how many of its gardens are still empty."""
+    counts = [0, 0, 0, 0]
+    empty = 0
+    for g, d in _BUILDING_SLOTS[b]:
+        placed = board[g]
+        if placed is None:
+            empty += 1
+        else:
+            counts[FACING[placed[0]][placed[1]][d]] += TILE_TREES[placed[0]]
+    return counts, empty
+
+
+def _share(counts: list[int], empty: int, slots: int, value: int, accounts: list[int]) -> list[tuple[int, float]]:
+    """What building b is worth to each account: [(kind, points)].
+
+    Complete (empty == 0): the real scoring (G29–G31); the caller counts it only when it is not yet in
+    kind_scores. Untouched: nothing (no kind is ahead). Otherwise: the expected points, split by a soft majority.
+    """
+    if empty == 0:
+        winner, _, points = building_points(counts, tuple(accounts), value)
+        return [(winner, float(points))] if winner is not None else []
+    if empty == slots:
+        return []
+    present = sum(1 for k in accounts if counts[k] > 0)
+    # G30: points = owned kinds present × value; an empty garden may still bring a missing kind
+    kinds = present + (len(accounts) - present) * (1.0 - 0.6**empty)
+    points = value * max(kinds, 1.0)
+    # G29: the unique majority wins; soft, since each empty garden can still add 1–6 trees of any kind
+    temp = 1.5 + 2.0 * empty
+    weights = [math.exp(counts[k] / temp) for k in accounts]
+    total = sum(weights)
+    return [(k, points * w / total) for k, w in zip(accounts, weights, strict=True)]
+
+
+ADAPTER = GardensAI()
