@@ -42,6 +42,8 @@ RESERVE_WEIGHT = 1.0  # a reserve tile can still be built in by a redesign
 BONUS_ACTION = 3.0  # A22: an extra action after an exact purchase
 START_HAND_CARDS = 4.6  # A13: the average number of cards in a starting hand (deal until worth ≥ 20)
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
+# The Vizier's Favour modules with hidden components of their own (V-rules); `vizier` itself hides nothing.
+UNSUPPORTED_MODULES = ("huts", "exchange", "bonus")
 
 
 class AlhambraAI(GameAI):
@@ -53,6 +55,11 @@ class AlhambraAI(GameAI):
 
     def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
         """Deal the cards the seat has not seen to the other hands and the deck, scoring cards per A16."""
+        hidden_modules = [m for m in UNSUPPORTED_MODULES if view.options.get(m)]
+        if hidden_modules:
+            # These modules hide components of their own (hut stacks, exchange and bonus cards) that this
+            # re-deal does not know yet; refusing is better than searching impossible worlds.
+            raise NotImplementedError(f"The AI does not play Alhambra with {', '.join(hidden_modules)} yet.")
         n = len(view.players)
         me = view.players.index(seat)
         seen = set(view.seats[me].hand) | set(view.display) | set(view.discard)

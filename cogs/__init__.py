@@ -1,4 +1,4 @@
-"""The Discord layer: extensions loaded by bot.py (`games`, `turns`) and their private helpers (`_session`,
-`_ui`, `_menus`; the underscore keeps them out of the extension list)."""
+"""The Discord layer: extensions loaded by bot.py (`games`, `turns`, `ai_seats`) and their private helpers
+(`_session`, `_ui`, `_menus`; the underscore keeps them out of the extension list)."""
 
-EXTENSIONS: tuple[str, ...] = ("cogs.games", "cogs.turns")
+EXTENSIONS: tuple[str, ...] = ("cogs.games", "cogs.turns", "cogs.ai_seats")

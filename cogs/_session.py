@@ -7,8 +7,10 @@ records; the cogs turn them into messages. `act` is the heart of it:
     per-game asyncio lock -> load the row -> rules.apply -> store move + state in ONE transaction (optimistic
     version check) -> render the public image off the event loop -> MoveResult (what happened, who is to move)
 
-AI seats (a later issue) are seats whose id marks them as AI (`is_ai`); they submit actions through `act` exactly
-like a click does.
+AI seats are seats whose id marks them as AI (`ai.is_ai`: "ai:normal:1"); the lobby adds and removes them here
+(`add_ai`, `remove_ai`), and `cogs.ai_seats` submits their actions through `act` exactly like a click does. After
+every committed move (and after a start, via `changed`) the session calls its `listeners` with the game id: that
+is how the AI player learns it may be its turn, whatever path the move came by.
 """
 
 from __future__ import annotations
@@ -22,17 +24,22 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import ai
 import engine
 from storage import ChannelBusy, GameRow, Seat, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
 
-AI_PREFIX = "ai:"
+is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
 
 
-def is_ai(player: str) -> bool:
-    """AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)."""
-    return player.startswith(AI_PREFIX)
+def ai_available(game: str) -> bool:
+    """True if there is an AI player for `game` (the test game of tests/bot has none)."""
+    try:
+        ai.adapter(game)
+    except Exception:
+        return False
+    return True
 
 
 class GameError(Exception):
@@ -92,6 +99,8 @@ class Session:
         self._images: collections.OrderedDict[tuple[int, int, str | None], bytes | None] = collections.OrderedDict()
         self._state_cache_size = state_cache_size
         self._image_cache_size = image_cache_size
+        # called with a game id after each committed move, and after a start once its first post is out
+        self.listeners: list[Callable[[int], None]] = []
 
     # -- helpers -----------------------------------------------------------------------------------------
 
@@ -123,6 +132,14 @@ class Session:
         cache.move_to_end(key)
         while len(cache) > size:
             cache.popitem(last=False)
+
+    def changed(self, game_id: int) -> None:
+        """Tell the listeners (the AI player) that `game_id` moved on. They only schedule work; never raises."""
+        for listener in list(self.listeners):
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a listener failed for game %s", game_id)
 
     @staticmethod
     def names(row: GameRow) -> dict[str, str]:
@@ -272,6 +289,54 @@ class Session:
                 raise GameError("You created this game: use Cancel to call it off.")
             return await self.storage.update_lobby(game_id, seats=[s for s in row.seats if s.id != player])
 
+    async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
+        """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "lobby":
+                raise GameError("AI players can only be added before the game starts.")
+            if player != row.creator_id:
+                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add AI players.")
+            if level not in ai.LEVELS:
+                raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
+            if not ai_available(row.game):
+                raise GameError(f"There is no AI player for {self.rules(row.game).title} yet.")
+            hi = self.rules(row.game).player_counts[-1]
+            if count < 1:
+                raise GameError("Add at least one AI player.")
+            if len(row.seats) + count > hi:
+                free = hi - len(row.seats)
+                raise GameError(f"The table is full ({hi} players)." if free <= 0 else
+                                f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players).")
+            seats = list(row.seats)
+            added = []
+            for _ in range(count):
+                pid = ai.next_ai_player_id(level, [s.id for s in seats])
+                added.append(Seat(pid, ai.display_name(pid)))
+                seats.append(added[-1])
+            return await self.storage.update_lobby(game_id, seats=seats), added
+
+    async def remove_ai(self, game_id: int, player: str, seat_id: str | None = None) -> tuple[GameRow, Seat]:
+        """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "lobby":
+                raise GameError("The game has started: its AI players stay until the end.")
+            if player != row.creator_id:
+                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can remove AI players.")
+            bots = [s for s in row.seats if is_ai(s.id)]
+            if not bots:
+                raise GameError("There is no AI player in this game.")
+            if seat_id is None:
+                gone = bots[-1]
+            else:
+                gone = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
+                if gone is None:
+                    names = ", ".join(s.name for s in bots)
+                    raise GameError(f"There is no AI player `{seat_id}` here. AI players: {names}.")
+            seats = [s for s in row.seats if s.id != gone.id]
+            return await self.storage.update_lobby(game_id, seats=seats), gone
+
     async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
         async with self.lock(game_id):
             row = await self.load(game_id)
@@ -296,6 +361,8 @@ class Session:
                 raise GameError(f"Only the creator ({creator}) can start the game.")
             rules = self.rules(row.game)
             lo = rules.player_counts[0]
+            if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
+                raise GameError("A game needs at least one human player.")
             if len(row.seats) < lo:
                 need = lo - len(row.seats)
                 raise GameError(
@@ -404,6 +471,7 @@ class Session:
                     await announce(result)
                 except Exception:
                     log.exception("announcing move %s of game %s failed", row.version, row.id)
+            self.changed(game_id)  # e.g. an AI seat is to move now: it starts thinking (it waits for this lock)
             return result
 
     # -- reminders ---------------------------------------------------------------------------------------
@@ -420,8 +488,10 @@ class Session:
             row = await self.load(game_id)
             if row.status != "active":
                 raise GameError("Only a running game can be nudged.")
-            movers = self.to_move(row)
-            if player in movers and len(movers) == 1:
+            humans = [p for p in self.to_move(row) if not is_ai(p)]
+            if not humans:  # AI seats play by themselves; nudging them would only ping nobody
+                raise GameError("An AI player is to move: it plays by itself, in a moment.")
+            if humans == [player]:
                 raise GameError("It's your own turn!")
             last = row.nudged_at or 0
             if now - last < min_gap:

@@ -5,10 +5,11 @@ Every button and select is a `discord.ui.DynamicItem` whose custom_id carries wh
 move number where a stale click could change meaning), so posts from before a restart keep working and nothing
 is kept in memory per message. Two item classes cover everything:
 
-    g:<game>:<op>                      lobby and table buttons (join, leave, start, cancel, play, hand, board,
-                                       rules, rematch)
+    g:<game>:<op>                      lobby and table buttons (join, leave, ai, start, cancel, play, hand,
+                                       board, rules, rematch)
     g:<game>:p:<move>:<op>:<arg>       move-panel buttons (kind, page, confirm, back)
     s:<game>:<move>:<op>:<arg>         move-panel selects (range of actions, action)
+    s:<game>:ai:<add|rm>               the lobby's AI panel (creator only): add an AI seat of a level, remove one
 
 All checks and changes go through the session service (`cogs._session.Session`); this module only turns its
 results into Discord messages, and its errors into short ephemeral replies.
@@ -25,8 +26,9 @@ from typing import Any
 
 import discord
 
+import ai
 from cogs import _menus
-from cogs._session import GameError, MoveResult, Session, StaleMove, is_ai
+from cogs._session import GameError, MoveResult, Session, StaleMove, ai_available, is_ai
 from engine import IllegalAction
 from storage import GameRow, Seat
 
@@ -209,11 +211,14 @@ def lobby_content(row: GameRow, note: str | None = None) -> str:
         if len(row.seats) < lo
         else f"Ready: {name_of(row, row.creator_id)} can press **Start** (or wait for more, up to {hi})."
     )
+    join = "Press **Join** to take a seat"
+    if ai_available(row.game):
+        join += " (the creator can also **Add AI** players)"
     text = (
         f"🎲 **{rules.title}**: a new game (#{row.id}) created by {name_of(row, row.creator_id)}\n"
         f"**Options:** {esc(options_text(row))}\n"
         f"**Seats** ({len(row.seats)} of {lo}–{hi}):\n{seats}\n"
-        f"Press **Join** to take a seat. {waiting}"
+        f"{join}. {waiting}"
     )
     if note:
         text += f"\n*{note}*"
@@ -224,13 +229,80 @@ def lobby_view(row: GameRow) -> discord.ui.View | None:
     if row.status != "lobby":
         return None
     g = f"g:{row.id}"
-    return new_view(
-        button(f"{g}:join", "Join", discord.ButtonStyle.primary),
-        button(f"{g}:leave", "Leave"),
-        button(f"{g}:start", "Start", discord.ButtonStyle.success),
-        button(f"{g}:cancel", "Cancel", discord.ButtonStyle.danger),
-        button(f"{g}:rules", "Rules"),
+    if not ai_available(row.game):
+        return new_view(
+            button(f"{g}:join", "Join", discord.ButtonStyle.primary),
+            button(f"{g}:leave", "Leave"),
+            button(f"{g}:start", "Start", discord.ButtonStyle.success),
+            button(f"{g}:cancel", "Cancel", discord.ButtonStyle.danger),
+            button(f"{g}:rules", "Rules"),
+        )
+    return new_view(  # seats on the first row, the game on the second
+        button(f"{g}:join", "Join", discord.ButtonStyle.primary, row=0),
+        button(f"{g}:leave", "Leave", row=0),
+        button(f"{g}:ai", "Add AI", row=0),
+        button(f"{g}:start", "Start", discord.ButtonStyle.success, row=1),
+        button(f"{g}:cancel", "Cancel", discord.ButtonStyle.danger, row=1),
+        button(f"{g}:rules", "Rules", row=1),
     )
+
+
+LEVEL_TEXT = {
+    "easy": "Plays a sensible move, picked at random.",
+    "normal": "Plays the move that looks best right now.",
+    "hard": "Looks ahead; thinks about a second per move.",
+}
+
+
+def ai_panel(row: GameRow, note: str | None = None) -> tuple[str, discord.ui.View | None]:
+    """The creator's ephemeral AI panel: a select to add an AI seat of a level, one to remove an AI seat."""
+    hi = Session.rules(row.game).player_counts[-1]
+    bots = [s for s in row.seats if is_ai(s.id)]
+    lines = [f"*{note}*"] if note else []
+    lines.append(f"🤖 **AI players** for game #{row.id} ({len(row.seats)} of {hi} seats taken). They play by "
+                 "themselves, right after the move before theirs.")
+    items: list[discord.ui.Item] = []
+    if row.status != "lobby":
+        lines.append("The game has started: AI players can only be changed in the lobby.")
+        return "\n".join(lines), None
+    if len(row.seats) < hi:
+        options = [discord.SelectOption(label=f"Add an AI ({level})", value=level, description=LEVEL_TEXT[level])
+                   for level in ai.LEVELS]
+        items.append(select(f"s:{row.id}:ai:add", options, "Add an AI player…", row=0))
+    else:
+        lines.append("The table is full.")
+    if bots:
+        options = [discord.SelectOption(label=f"Remove {s.name}", value=s.id) for s in bots]
+        items.append(select(f"s:{row.id}:ai:rm", options, "Remove an AI player…", row=1))
+    return clip("\n".join(lines)), new_view(*items) if items else None
+
+
+async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
+    if row.status != "lobby":
+        raise GameError("The game has started: AI players can only be added in the lobby.")
+    if str(interaction.user.id) != row.creator_id:
+        raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add or remove AI players.")
+    if not ai_available(row.game):
+        raise GameError(f"There is no AI player for {title_of(row.game)} yet.")
+    content, view = ai_panel(row)
+    await interaction.response.send_message(content, view=view, ephemeral=True)
+
+
+async def on_ai_select(interaction: discord.Interaction, gid: int, op: str, values: Sequence[str]) -> None:
+    """A choice in the AI panel: add or remove a seat, then edit the panel and the lobby post in place."""
+    session = session_of(interaction)
+    value = values[0] if values else ""
+    if op == "add":
+        row, added = await session.add_ai(gid, str(interaction.user.id), value)
+        note = f"Added {', '.join(s.name for s in added)}."
+    elif op == "rm":
+        row, gone = await session.remove_ai(gid, str(interaction.user.id), value)
+        note = f"Removed {gone.name}."
+    else:
+        raise GameError("That menu is from an older version of the bot; press **Add AI** again.")
+    content, view = ai_panel(row, note)
+    await interaction.response.edit_message(content=content, view=view)
+    await refresh_lobby(interaction, row)
 
 
 async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> None:
@@ -291,6 +363,8 @@ def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = ()) -
         return f"Still to move: {', '.join(name_of(row, p) for p in movers)}."
     shown = [name_of(row, p) if p in before else ping(row, p) for p in movers]
     if len(movers) == 1:
+        if is_ai(movers[0]):  # AI seats are never pinged, and play at once
+            return f"{shown[0]} moves next."
         return f"Your turn, {shown[0]}."
     return f"To move: {', '.join(shown)}."
 
@@ -311,30 +385,44 @@ def start_content(row: GameRow, movers: Sequence[str]) -> str:
     return clip(f"🎲 **{title_of(row.game)}** begins! Seat order: {order}\n{turn_line(row, movers)}")
 
 
-def move_content(result: MoveResult) -> str:
-    """What happened, the public events it caused, and who moves now (or the results): the first and last
-    parts always fit; events that would pass Discord's 2000 characters are summed up as "…and N more"."""
+def move_content(result: MoveResult, earlier: Sequence[MoveResult] = ()) -> str:
+    """What happened, the public events it caused, and who moves now (or the results): the moves and the last
+    line always fit; events that would pass Discord's 2000 characters are summed up as "…and N more".
+
+    `earlier`: moves of the same player just before this one, announced together with it (an AI seat's whole
+    turn in one post)."""
     row = result.row
-    head = clip(f"{name_of(row, result.player)} {result.action_text}.", 300)
-    events = []
-    for player, text in result.events:
-        if player == result.player and result.action_text.startswith(text.rstrip(". ")):
-            continue  # the engine's log echoing the move itself
-        events.append(clip(f"{name_of(row, player)} {text}" if player else text, 400))
+    groups: list[tuple[str, list[str]]] = []  # (the move, the public events it caused)
+    for r in (*earlier, result):
+        events = []
+        for player, text in r.events:
+            if player == r.player and r.action_text.startswith(text.rstrip(". ")):
+                continue  # the engine's log echoing the move itself
+            events.append(clip(f"{name_of(row, player)} {text}" if player else text, 400))
+        groups.append((clip(f"{name_of(row, r.player)} {r.action_text}.", 300), events))
     if result.finished:
         tail = results_text(row, dict(result.scores), result.winners)
     else:
-        tail = turn_line(row, result.to_move, result.before)
-    budget = CONTENT_LIMIT - len(head) - len(tail) - 2 - 60
-    kept = []
-    for line in events:
-        if len(line) + 1 > budget:
-            break
-        kept.append(line)
-        budget -= len(line) + 1
-    if len(kept) < len(events):
-        kept.append(f"*…and {len(events) - len(kept)} more (see `/game log` and the board).*")
-    return clip("\n".join([head, *kept, tail]))
+        tail = turn_line(row, result.to_move, earlier[0].before if earlier else result.before)
+    room = CONTENT_LIMIT - len(tail) - 120
+    skipped = 0
+    while len(groups) > 1 and sum(len(head) + 1 for head, _ in groups) > room:
+        groups.pop(0)  # only with many long moves in one post: the earliest are left to the log
+        skipped += 1
+    budget = room - sum(len(head) + 1 for head, _ in groups)
+    kept = [f"*…{skipped} earlier move{'s' if skipped > 1 else ''}: see `/game log`.*"] if skipped else []
+    dropped = 0
+    for head, events in groups:
+        kept.append(head)
+        for line in events:
+            if not dropped and len(line) + 1 <= budget:
+                kept.append(line)
+                budget -= len(line) + 1
+            else:
+                dropped += 1
+    if dropped:
+        kept.append(f"*…and {dropped} more (see `/game log` and the board).*")
+    return clip("\n".join([*kept, tail]))
 
 
 async def post_public(client: discord.Client, row: GameRow, content: str, image: bytes | None,
@@ -354,8 +442,8 @@ async def post_public(client: discord.Client, row: GameRow, content: str, image:
         return None
 
 
-async def announce_move(client: discord.Client, result: MoveResult) -> None:
-    await post_public(client, result.row, move_content(result), result.image, table_view(result.row))
+async def announce_move(client: discord.Client, result: MoveResult, earlier: Sequence[MoveResult] = ()) -> None:
+    await post_public(client, result.row, move_content(result, earlier), result.image, table_view(result.row))
 
 
 # --------------------------------------------------------------------------------------------- move panel
@@ -692,6 +780,8 @@ async def on_button(interaction: discord.Interaction, gid: int, parts: list[str]
     elif op == "leave":
         row = await session.leave(gid, str(user.id))
         await interaction.response.edit_message(content=lobby_content(row), view=lobby_view(row))
+    elif op == "ai":
+        await open_ai_panel(interaction, row)
     elif op == "start":
         await start_game(interaction, gid, edit_lobby=True)
     elif op == "cancel":
@@ -712,6 +802,9 @@ async def on_button(interaction: discord.Interaction, gid: int, parts: list[str]
 
 
 async def on_select(interaction: discord.Interaction, gid: int, parts: list[str], values: list[str]) -> None:
+    if len(parts) == 2 and parts[0] == "ai":
+        await on_ai_select(interaction, gid, parts[1], values)
+        return
     if len(parts) < 2 or not parts[0].isdigit():
         raise GameError("That menu is from an older version of the bot; press **Play my turn** again.")
     await on_panel(interaction, gid, int(parts[0]), parts[1], parts[2] if len(parts) > 2 else "", values)
@@ -734,10 +827,12 @@ async def start_game(interaction: discord.Interaction, gid: int, *, edit_lobby: 
     movers = session.rules(row.game).to_move(state)
     image = await session.public_image(row, state)
     await post_public(interaction.client, row, start_content(row, movers), image, table_view(row))
+    session.changed(row.id)  # an AI seat may move first: only now, so its post comes after this one
 
 
 async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
-    """A new lobby in the same channel with the same seats and options (by a seated player)."""
+    """A new lobby in the same channel with the same seats and options (by a seated player); AI seats are
+    seated again as they were (the creator of the new lobby can remove them)."""
     session = session_of(interaction)
     player = str(interaction.user.id)
     if player not in row.player_ids:
@@ -746,7 +841,7 @@ async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
     new = await session.create(guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
                                options=row.options, creator=me, reminder_hours=row.reminder_hours)
     for seat in row.seats:
-        if seat.id != player and not is_ai(seat.id):
+        if seat.id != player:
             new = await session.join(new.id, seat)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await post_lobby(interaction.client, session, new)

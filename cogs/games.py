@@ -1,4 +1,5 @@
-"""The `/game` command group (create, join, leave, start, cancel, status, board, hand, log, list, rules, nudge) and
+"""The `/game` command group (create, join, leave, add_ai, remove_ai, start, cancel, status, board, hand, log, list,
+rules, nudge) and
 `/move`, the typed way to play: every command is a thin translation to the session service (`cogs._session`),
 with replies built by `cogs._ui`. Also registers the persistent buttons and selects (`DynamicItem`s) once.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -15,7 +16,7 @@ from discord.ext import commands
 
 import engine
 from cogs import _menus, _ui
-from cogs._session import GameError, Session
+from cogs._session import GameError, Session, ai_available, is_ai
 from engine import IllegalAction
 from storage import GameRow
 
@@ -66,10 +67,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         options='Game options, e.g. "hand=3" or "dirk=no" (see /game rules)',
         thread="Open the game in a new thread of this channel",
         reminder_hours="Remind the player to move after this many idle hours (0 = never; default 24)",
+        ai_players="Seat this many AI players now (you can add or remove them in the lobby too)",
+        ai_level="How well the AI players play (default normal)",
     )
     async def create(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                     thread: bool = False, reminder_hours: app_commands.Range[int, 0, 720] = 24) -> None:
-        await _ui.guarded(interaction, lambda: self._create(interaction, game, options, thread, reminder_hours))
+                     thread: bool = False, reminder_hours: app_commands.Range[int, 0, 720] = 24,
+                     ai_players: app_commands.Range[int, 0, 5] = 0,
+                     ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
+        await _ui.guarded(interaction, lambda: self._create(interaction, game, options, thread, reminder_hours,
+                                                            ai_players, ai_level))
 
     @create.autocomplete("game")
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -93,7 +99,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         return out[:25]
 
     async def _create(self, interaction: discord.Interaction, game: str, options_text: str | None, thread: bool,
-                      reminder_hours: int) -> None:
+                      reminder_hours: int, ai_players: int = 0, ai_level: str = "normal") -> None:
         game = (game or "").strip().lower()
         if game not in engine.GAMES:
             by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES if _ready(g)}
@@ -102,6 +108,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             names = ", ".join(f"`{g}`" for g in engine.GAMES if _ready(g))
             raise GameError(f"I don't know the game `{game}`. Choose one of: {names}.")
         options = self.session.parse_options(game, options_text)
+        if ai_players:  # refused before anything is created, so a bad count leaves no half-made game
+            hi = engine.get_rules(game).player_counts[-1]
+            if not ai_available(game):
+                raise GameError(f"There is no AI player for {_ui.title_of(game)} yet.")
+            if ai_players + 1 > hi:
+                raise GameError(f"{_ui.title_of(game)} seats at most {hi} players: you and up to {hi - 1} AI "
+                                f"players, not {ai_players}.")
         creator = _ui.seat_of(interaction.user)
         channel = interaction.channel
         channel_id = interaction.channel_id
@@ -120,6 +133,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             channel_id = new_thread.id
         row = await self.session.create(guild_id=interaction.guild_id, channel_id=channel_id, game=game,
                                         options=options, creator=creator, reminder_hours=reminder_hours)
+        if ai_players:
+            row, _ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
         await _ui.post_lobby(interaction.client, self.session, row)
         where = f"in <#{channel_id}>" if thread else "below"
         await interaction.edit_original_response(
@@ -147,6 +162,39 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await _ui.refresh_lobby(interaction, row)
 
         await _ui.guarded(interaction, run)
+
+    @app_commands.command(name="add_ai", description="Seat AI players in this channel's lobby (creator only)")
+    @app_commands.describe(level="How well they play (default normal)", count="How many (default 1)")
+    async def add_ai(self, interaction: discord.Interaction, level: Literal["easy", "normal", "hard"] = "normal",
+                     count: app_commands.Range[int, 1, 5] = 1) -> None:
+        async def run():
+            row = await self._channel_game(interaction)
+            row, added = await self.session.add_ai(row.id, str(interaction.user.id), level, count)
+            hi = self.session.rules(row.game).player_counts[-1]
+            await _ui.reply(interaction, f"Added {', '.join(s.name for s in added)} ({len(row.seats)} of {hi} "
+                                         "seats taken).")
+            await _ui.refresh_lobby(interaction, row)
+
+        await _ui.guarded(interaction, run)
+
+    @app_commands.command(name="remove_ai", description="Take an AI player out of this channel's lobby (creator only)")
+    @app_commands.describe(player="Which AI player (default: the last one added)")
+    async def remove_ai(self, interaction: discord.Interaction, player: str | None = None) -> None:
+        async def run():
+            row = await self._channel_game(interaction)
+            row, gone = await self.session.remove_ai(row.id, str(interaction.user.id), player)
+            await _ui.reply(interaction, f"Removed {gone.name}.")
+            await _ui.refresh_lobby(interaction, row)
+
+        await _ui.guarded(interaction, run)
+
+    @remove_ai.autocomplete("player")
+    async def _remove_ai_autocomplete(self, interaction: discord.Interaction, current: str):
+        row = await self.session.storage.game_in_channel(interaction.channel_id)
+        if row is None:
+            return []
+        return [app_commands.Choice(name=s.name, value=s.id) for s in row.seats
+                if is_ai(s.id) and (current or "").lower() in s.name.lower()][:25]
 
     @app_commands.command(name="start", description="Start this channel's game (creator only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -255,7 +303,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         async def run():
             row = await self._channel_game(interaction)
             row = await self.session.nudge(row.id, str(interaction.user.id), min_gap=self.nudge_gap)
-            movers = self.session.to_move(row)
+            movers = [p for p in self.session.to_move(row) if not is_ai(p)]  # AI seats are never pinged
             pings = ", ".join(_ui.ping(row, p) for p in movers)
             await interaction.response.send_message(
                 f"⏰ {pings}: {_ui.esc(interaction.user.display_name)} is waiting for your move in "

@@ -1,5 +1,5 @@
 """Waiting well: a background loop reminds the player to move once their game has been idle for its reminder
-interval (24 h by default). Timestamps live in the database, so reminders survive restarts: a reminder that fell
+interval (24 h by default). AI seats are never reminded. Timestamps live in the database, so reminders survive restarts: a reminder that fell
 due while the bot was down goes out on the first pass after start.
 """
 
@@ -11,7 +11,7 @@ import time
 from discord.ext import commands, tasks
 
 from cogs import _ui
-from cogs._session import Session
+from cogs._session import Session, is_ai
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +50,8 @@ class TurnsCog(commands.Cog):
         sent = 0
         for row in await self.session.storage.idle_games(now):
             try:
-                movers = self.session.to_move(row)
-                if not movers:
+                movers = [p for p in self.session.to_move(row) if not is_ai(p)]
+                if not movers:  # nobody, or only AI seats: they play by themselves and are never reminded
                     continue
                 pings = ", ".join(_ui.ping(row, p) for p in movers)
                 waited = _ui.duration(now - (row.turn_started_at or now))

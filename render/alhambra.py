@@ -4,6 +4,11 @@ scores, hand sizes, deck and bag sizes, which scoring rounds have happened, Dirk
 game and the last move highlighted. A private image (viewer set) adds the viewer's hand grouped by currency.
 After the game: a results sheet with each player's points per scoring round (majorities and walls).
 
+The Vizier's Favour modules, when on: each player's vizier (active/used), huts taken (of 3) and played bonus
+cards (public; unplayed ones as a count), the hut stacks (face-up hut and how many are left), exchange cards
+in the money display; the private image adds the viewer's exchange cards, unplayed bonus cards (marking the
+playable ones) and their standing order.
+
 The engine state is read in exactly one place, `model_from_view`, which turns the view into the small
 `Board` model below; everything else draws that model. Tile facts, the points table and `cell_name` come
 from `engine.alhambra.components`, so the image names cells exactly as the commands do.
@@ -20,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from engine.alhambra import components as C
 from engine.alhambra import geometry as geo
+from engine.alhambra.scoring import bonus_counts, hut_counts
 from render import _draw as D
 
 # --------------------------------------------------------------------------------------------- colours
@@ -64,6 +70,9 @@ class PlayerBoard:
     to_move: bool = False
     last_cells: frozenset[tuple[int, int]] = frozenset()
     extras: tuple[str, ...] = ()  # short facts shown beside the hand size ("Longest wall: 5")
+    vizier: bool | None = None  # V1: active / used; None without the module
+    extra_counts: dict[str, int] = field(default_factory=dict)  # V27 huts + V63 played bonus cards, per type
+    bonus_played: tuple[str, ...] | None = None  # V62: played bonus cards (tile ids); None without the module
 
 
 @dataclass(slots=True)
@@ -93,6 +102,10 @@ class Board:
     results: Results | None = None
     market_last: frozenset[int] = frozenset()  # market spaces refilled or emptied by the last move
     notes: list[str] = field(default_factory=list)
+    huts: list[tuple[str | None, int]] | None = None  # V21: per type, the face-up hut (None: used up) and count
+    bonus_hand: list[tuple[str, bool]] | None = None  # the viewer's unplayed bonus cards (tile, playable now)
+    bonus_auto: str = ""  # the viewer's standing order (V66)
+    vizier_line: str = ""  # V12: who may use a vizier right now
 
 
 # --------------------------------------------------------------------------------------------- reading the view
@@ -101,10 +114,17 @@ class Board:
 MOVE_EVENTS = {"move", "leftover"}  # log kinds that describe a player's own move
 
 
+EXCHANGE = "exchange:"  # prefix of an exchange card's label: "exchange:denar/florin" (V40)
+AUTO_TEXT = {"every": "before every scoring", "final": "before the final scoring only", "never": "never"}
+
+
 def _card(card: int) -> tuple[str, int] | str:
     if C.is_money(card):
         cur, value = C.card_key(card)
         return C.CURRENCIES[cur], value
+    if C.is_exchange(card):
+        a, b = C.EXCHANGE_PAIRS[card]
+        return f"{EXCHANGE}{C.CURRENCIES[a]}/{C.CURRENCIES[b]}"
     return "hidden" if card == C.HIDDEN_CARD else f"card\n{card}"
 
 
@@ -146,9 +166,15 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     movers = set(rules.to_move(view))
     label = {p: D.player_label(p, view.players, names) for p in view.players}
     last_text, last_cells, last_spaces = _last_move(view, label)
+    options = view.options or {}
     players = []
     for p, seat in zip(view.players, view.seats, strict=True):
-        extras = (f"Longest wall: {geo.longest_wall(seat.alhambra)}",)
+        wall = geo.longest_wall(seat.alhambra)
+        extras = [f"Wall: {wall}" if any(options.get(m) for m in ("huts", "bonus")) else f"Longest wall: {wall}"]
+        if options.get("huts"):
+            extras.append(f"Huts {seat.huts_taken}/{C.HUT_LIMIT}")
+        if options.get("bonus"):
+            extras.append(f"Bonus: {len(seat.bonus_hand)} secret")
         players.append(PlayerBoard(
             id=p,
             name=label[p],
@@ -159,7 +185,10 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
             pending=tuple(seat.pending),
             to_move=p in movers,
             last_cells=frozenset(c for c in last_cells.get(p, ()) if c in seat.alhambra),
-            extras=extras,
+            extras=tuple(extras),
+            vizier=seat.vizier if options.get("vizier") else None,
+            extra_counts=_extra_counts(seat, options),
+            bonus_played=tuple(seat.bonus_played) if options.get("bonus") else None,
         ))
     board = Board(
         players=players,
@@ -175,11 +204,34 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
         over=rules.is_over(view),
         market_last=last_spaces,
     )
+    if options.get("huts"):
+        board.huts = [(stack[-1] if stack else None, len(stack)) for stack in view.huts]
+    if view.window and view.phase == "action":  # V12 (who could pay exactly is hidden: hands are secret)
+        board.vizier_line = (f"Vizier window: until {label[view.current_player]} acts, an active vizier may buy a "
+                             f"tile at its exact price")
+        if viewer in view.players and viewer in rules.vizier_claimants(view):
+            board.vizier_line += " (you can)"
     if viewer is not None and viewer in view.players:
-        board.hand = [_card(c) for c in view.seat(viewer).hand if c != C.HIDDEN_CARD]
+        seat = view.seat(viewer)
+        board.hand = [_card(c) for c in seat.hand if c != C.HIDDEN_CARD]
+        if options.get("bonus"):
+            built = set(seat.alhambra.values())
+            board.bonus_hand = [(c, c in built) for c in seat.bonus_hand]
+            board.bonus_auto = seat.bonus_auto
     if board.over:
         board.results = _results_from(view, rules)
     return board
+
+
+def _extra_counts(seat: Any, options: Mapping[str, Any]) -> dict[str, int]:
+    """V27, V63: buildings that huts and played bonus cards add (the engine's own scoring functions)."""
+    out: dict[str, int] = {}
+    if options.get("huts"):
+        out.update(hut_counts(seat.alhambra))
+    if options.get("bonus"):
+        for t, k in bonus_counts(seat.bonus_played).items():
+            out[t] = out.get(t, 0) + k
+    return out
 
 
 def _results_from(view: Any, rules: Any) -> Results:
@@ -259,6 +311,10 @@ def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, size - 1, size - 1), outline=D.mix(bg, D.INK, 0.55), width=max(1, size // 40))
     t = max(4, round(size * 0.13))
+    if tile.hut:  # V20: a Worker's Hut: its colour, a hut pictogram, "Hut", no price; it is not a building
+        _hut_face(d, tile.type, size, t)
+        _walls(d, tile.walls, 0, 0, size)
+        return img
     inner = size - 2 * t
     label_size = max(10, round(size * 0.19))
     show_label = size >= 56
@@ -279,6 +335,76 @@ def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
         D.text(d, (px, py), str(tile.price), ps, D.INK, bold=True, anchor="mm")
     _walls(d, tile.walls, 0, 0, size)
     return img
+
+
+HUT_BG: D.RGB = (250, 244, 230)
+
+
+def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int) -> None:
+    """A hut: a light field framed in its type's colour, a small hut (roof and door) in that colour, 'Hut'."""
+    col = TYPE_COLOURS[typ]
+    inner = size - 2 * t
+    band = max(3, round(size * 0.08))
+    d.rectangle((t, t, size - 1 - t, size - 1 - t), fill=HUT_BG, outline=col, width=band)
+    ink = D.mix(col, D.INK, 0.25) if typ == "chambers" else col
+    cx = size / 2
+    hw = inner * 0.34
+    top = t + inner * 0.16
+    base = t + inner * (0.62 if size >= 56 else 0.8)
+    roof = top + (base - top) * 0.45
+    d.polygon([(cx - hw * 1.2, roof), (cx, top), (cx + hw * 1.2, roof)], fill=ink)
+    d.rectangle((cx - hw, roof, cx + hw, base), fill=ink)
+    d.rectangle((cx - hw * 0.3, roof + (base - roof) * 0.35, cx + hw * 0.3, base), fill=HUT_BG)
+    if size >= 56:
+        name = f"{SHORT[typ]} hut" if size >= 96 else "Hut"
+        shown, fsize = D.fit_text(name, inner - 2 * band, max(10, round(size * 0.17)), bold=True, min_size=9)
+        D.text(d, (cx, size - t - band - 1), shown, fsize, D.INK, bold=True, anchor="md")
+
+
+@functools.cache
+def exchange_sprite(first: str, second: str, w: int, h: int) -> Image.Image:
+    """A Bureau de Change card (V40): its two currencies as halves, named in words, 'exchange' across."""
+    img = Image.new("RGB", (w, h), D.BG)
+    d = ImageDraw.Draw(img)
+    r = max(4, w // 8)
+    a, b = CURRENCY_COLOURS[first], CURRENCY_COLOURS[second]
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=r, fill=b)
+    d.rounded_rectangle((0, 0, w - 1, h // 2), radius=r, fill=a)
+    d.rectangle((0, r, w - 1, h // 2), fill=a)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=r, outline=D.INK, width=2)
+    band = max(14, h // 5)
+    d.rectangle((2, h // 2 - band // 2, w - 3, h // 2 + band // 2), fill=D.WHITE)
+    size = max(10, min(14, round(h * 0.15)))
+    shown, fs = D.fit_text("exchange", w - 8, size, bold=True, min_size=8)
+    D.text(d, (w / 2, h / 2), shown, fs, D.INK, bold=True, anchor="mm")
+    for name, col, y in ((first, a, h * 0.22), (second, b, h * 0.78)):
+        shown, fs = D.fit_text(name, w - 6, size + 1, bold=True, min_size=8)
+        D.text(d, (w / 2, y), shown, fs, D.contrast(col), bold=True, anchor="mm")
+    return img
+
+
+@functools.cache
+def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False) -> Image.Image:
+    """A bonus card (V60): the depicted building (type, price, no walls) and '+1', in the type's colour."""
+    tile = C.TILES[tile_id]
+    col = TYPE_COLOURS[tile.type]
+    img = Image.new("RGB", (w, h), D.BG)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 7), fill=D.WHITE, outline=col, width=3)
+    s = min(w - 10, round(h * 0.55))
+    img.paste(tile_sprite(tile_id, s), ((w - s) // 2, 5))
+    D.text(d, (w / 2, h - 4), "+1", max(12, round(h * 0.24)), D.GOOD, bold=True, anchor="md")
+    if dim:  # in hand but its building is not in the Alhambra yet: not playable (V62)
+        veil = Image.new("RGB", (w, h), D.WHITE)
+        img = Image.blend(img, veil, 0.45)
+    return img
+
+
+def _exchange_label(card: Any) -> tuple[str, str] | None:
+    if isinstance(card, str) and card.startswith(EXCHANGE):
+        first, second = card[len(EXCHANGE):].split("/")
+        return first, second
+    return None
 
 
 @functools.cache
@@ -312,6 +438,10 @@ def _other_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: s
 GAP = 14
 HEADER_H = 50
 SMALL = 48  # reserve, pending and Dirk tiles
+BONUS_W, BONUS_H = 54, 76  # bonus cards (V60)
+XW, XH = 66, 92  # exchange cards (V40), as big as the display's cards so their words fit
+HUT_STACK = 64  # the face-up huts (V21)
+HUTS_H = 40 + HUT_STACK + 14
 
 
 def _split_name(cell: tuple[int, int]) -> tuple[str, str]:
@@ -375,11 +505,14 @@ def _grid_size(bbox: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
 
 
 def _type_counts(p: PlayerBoard) -> dict[str, int]:
+    """A44 (with V27/V63: what huts and played bonus cards add), as a scoring round would count now."""
     counts = dict.fromkeys(C.TYPES, 0)
     for tid in p.grid.values():
         t = C.TYPE_OF.get(tid)
         if t in counts:
             counts[t] += 1
+    for t, k in p.extra_counts.items():
+        counts[t] += k
     return counts
 
 
@@ -463,13 +596,37 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
     cy = y + 38 + (h - 38 - ch) // 2
     for i, card in enumerate(b.display):
         cx = x + 12 + i * (cw + 8)
+        pair = _exchange_label(card)
         if isinstance(card, tuple):
             img.paste(card_sprite(card[0], card[1], cw, ch), (cx, cy))
+        elif pair:  # V42: exchange cards lie in the display like money
+            img.paste(exchange_sprite(pair[0], pair[1], cw, ch), (cx, cy))
         else:
             _other_card(d, (cx, cy, cx + cw, cy + ch), card)
     if not b.display:
         D.text(d, (x + w / 2, y + h / 2 + 10), "empty", 16, D.MUTED, bold=True, anchor="mm")
     return w
+
+
+def _hut_stacks(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> None:
+    """V21/V22: the six hut stacks: the face-up hut of each (with its walls) and how many huts are left."""
+    D.panel(d, (x, y, x + w, y + HUTS_H))
+    D.text(d, (x + 12, y + 10), "Worker's Huts", 18, D.INK, bold=True)
+    note = f"take a face-up hut as your action (free, no extra action), at most {C.HUT_LIMIT} per player"
+    tw = D.text_size("Worker's Huts", 18, True)[0]
+    shown, size = D.fit_text(note, w - tw - 40, 15, bold=True)
+    D.text(d, (x + tw + 26, y + 13), shown, size, D.MUTED, bold=True)
+    slot = (w - 24) // len(C.TYPES)
+    for i, (typ, (hut, left)) in enumerate(zip(C.TYPES, b.huts or (), strict=False)):
+        sx, sy = x + 12 + i * slot, y + 40
+        if hut is None or hut == "hidden":
+            d.rectangle((sx, sy, sx + HUT_STACK - 1, sy + HUT_STACK - 1), fill=EMPTY_CELL, outline=D.PANEL_EDGE)
+            D.text(d, (sx + HUT_STACK / 2, sy + HUT_STACK / 2), "none", 14, D.MUTED, bold=True, anchor="mm")
+        else:
+            img.paste(tile_sprite(hut, HUT_STACK), (sx, sy))
+        D.text(d, (sx + HUT_STACK + 8, sy + 14), C.TYPE_NAMES[typ], 15, D.INK, bold=True, anchor="lm")
+        D.text(d, (sx + HUT_STACK + 8, sy + 40), f"{left} left", 15, D.MUTED if left else D.HIGHLIGHT, bold=True,
+               anchor="lm")
 
 
 def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
@@ -506,10 +663,13 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
             groups[card[0]].append(card[1])
         else:
             others.append(card)
+    exchange = [pair for pair in map(_exchange_label, others) if pair]
+    others = [o for o in others if not _exchange_label(o)]
     col_w = (w - 24) // len(C.CURRENCIES)
     per_row = max(1, (col_w - 10) // (cw + 4))
     rows = max(1, *((len(v) + per_row - 1) // per_row for v in groups.values()))
-    h = 44 + 36 + rows * (ch + 6) + (30 if others else 0) + 6
+    bonus_h = 0 if b.bonus_hand is None else BONUS_H + 34
+    h = 44 + 36 + rows * (ch + 6) + (XH + 12 if exchange else 0) + bonus_h + (30 if others else 0) + 6
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
     total = sum(sum(v) for v in groups.values())
     D.text(d, (x + 12, y + 10), f"Your hand (private): {D.plural(len(b.hand or []), 'card')} worth {total}", 18,
@@ -526,8 +686,27 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
         for i, v in enumerate(vals):
             r, c = divmod(i, per_row)
             img.paste(card_sprite(cur, v, cw, ch), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
+    ry = y + 44 + 36 + rows * (ch + 6)
+    if exchange:  # V44: exchange cards are kept secret in the hand like money
+        D.text(d, (x + 12, ry + XH / 2), "Exchange cards:", 17, D.INK, bold=True, anchor="lm")
+        tx = x + 12 + D.text_size("Exchange cards:", 17, True)[0] + 12
+        for i, (first, second) in enumerate(exchange):
+            img.paste(exchange_sprite(first, second, XW, XH), (tx + i * (XW + 6), ry))
+        ry += XH + 12
+    if b.bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
+        auto = AUTO_TEXT.get(b.bonus_auto, b.bonus_auto)
+        playable = sum(ok for _, ok in b.bonus_hand)
+        title = (f"Your bonus cards (secret): {len(b.bonus_hand)}, {playable} playable now"
+                 f"  ·  automatic play: {auto}")
+        shown, size = D.fit_text(title, w - 24, 17, bold=True)
+        D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
+        for i, (tile, ok) in enumerate(b.bonus_hand):
+            img.paste(bonus_sprite(tile, BONUS_W, BONUS_H, dim=not ok), (x + 12 + i * (BONUS_W + 8), ry + 30))
+        if not b.bonus_hand:
+            D.text(d, (x + 12, ry + 30 + BONUS_H / 2), "none in hand", 15, D.MUTED, bold=True, anchor="lm")
+        ry += bonus_h
     if others:
-        D.text(d, (x + 12, y + h - 32), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16,
+        D.text(d, (x + 12, ry + 4), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16,
                D.INK, bold=True)
     return h
 
@@ -552,7 +731,40 @@ def _panel_layout(b: Board, width: int) -> tuple[int, int, int]:
 def _player_panel_height(p: PlayerBoard, panel_w: int, cell: int, grid_h: int) -> int:
     reserve_h = _tiles_rows(len(p.reserve), panel_w - 24, "Reserve:", SMALL)
     pending_h = _tiles_rows(len(p.pending), panel_w - 24, "To place:", SMALL) + 6 if p.pending else 0
-    return 52 + 28 + 40 + grid_h + 10 + reserve_h + pending_h + 14
+    bonus_h = _bonus_row_height(p, panel_w - 24) + 6 if p.bonus_played is not None else 0
+    return 52 + 28 + 40 + grid_h + 10 + reserve_h + pending_h + bonus_h + 14
+
+
+BONUS_TITLE = "Bonus cards played:"
+
+
+def _bonus_row_height(p: PlayerBoard, w: int) -> int:
+    tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
+    per_row = max(1, (w - tw) // (BONUS_W + 6))
+    n = len(p.bonus_played or ())
+    return max(20, ((n + per_row - 1) // per_row) * (BONUS_H + 4)) if n else 20
+
+
+def _bonus_row(img: Image.Image, d: ImageDraw.ImageDraw, p: PlayerBoard, x: int, y: int, w: int) -> int:
+    """V62/V63: the player's played bonus cards (public), each one more building of its type."""
+    D.text(d, (x, y), BONUS_TITLE, 15, D.INK, bold=True)
+    tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
+    cards = p.bonus_played or ()
+    if not cards:
+        D.text(d, (x + tw, y), "—", 15, D.MUTED, bold=True)
+    per_row = max(1, (w - tw) // (BONUS_W + 6))
+    for i, tid in enumerate(cards):
+        r, c = divmod(i, per_row)
+        img.paste(bonus_sprite(tid, BONUS_W, BONUS_H), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
+    return _bonus_row_height(p, w)
+
+
+def _vizier_chip(d: ImageDraw.ImageDraw, active: bool, x1: int, y: int) -> int:
+    """V1: the vizier's side: active (may be used between turns) or used (inactive). Returns its width."""
+    label = "Vizier: active" if active else "Vizier: used"
+    w = D.text_size(label, 15, True)[0] + 12
+    D.chip(d, (x1 - w, y - 3), label, D.GOOD if active else (170, 160, 150))
+    return w
 
 
 def _player_panel(
@@ -572,8 +784,9 @@ def _player_panel(
     name = p.name + ("  ▶ to move" if p.to_move else "")
     D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=f"{p.score} pts")
     y = y0 + 52
+    chip_w = _vizier_chip(d, p.vizier, x1 - 12, y) + 10 if p.vizier is not None else 0
     info = f"Hand: {D.plural(p.hand_count, 'card')}" + "".join(f"   ·   {e}" for e in p.extras)
-    shown, size = D.fit_text(info, x1 - x0 - 24, 17, bold=True)
+    shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True)
     D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
     y += 28
     _counts_strip(img, d, x0 + 12, y, _type_counts(p), x1 - x0 - 24)
@@ -586,6 +799,9 @@ def _player_panel(
     if p.pending:
         y += 6
         y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, p.pending, SMALL, "To place:")
+    if p.bonus_played is not None:
+        y += 6
+        y += _bonus_row(img, d, p, x0 + 12, y, x1 - x0 - 24)
 
 
 def _dirk_panel(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: tuple[int, int, int, int]) -> None:
@@ -698,7 +914,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     if b.hand is not None:
         hand_h = _hand_height(b, width - 2 * GAP) + GAP
     last_h = 34 if b.last_move else 0
-    height = GAP + HEADER_H + results_h + last_h + (market_h + GAP if market_h else 0) + sum(rh + GAP for rh in row_heights) + hand_h
+    last_h += 30 if b.vizier_line else 0
+    huts_h = HUTS_H + GAP if b.huts is not None and not b.over else 0
+    height = GAP + HEADER_H + results_h + last_h + (market_h + GAP if market_h else 0) + huts_h + sum(rh + GAP for rh in row_heights) + hand_h
     img, d = D.canvas(width, height)
     _header(d, b, width)
     y = GAP + HEADER_H
@@ -707,7 +925,11 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     if b.last_move:
         shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP - 10, 18, bold=True)
         D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
-        y += last_h
+        y += 34
+    if b.vizier_line:
+        shown, size = D.fit_text(b.vizier_line, width - 2 * GAP - 10, 17, bold=True)
+        D.text(d, (GAP + 4, y + 2), shown, size, D.GOOD, bold=True)
+        y += 30
     if market_h:
         mw, _ = _market(img, d, b, GAP, y, tile)
         dw = _display(img, d, b, GAP + mw + GAP, y, market_h)
@@ -715,6 +937,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         if width - GAP - px >= 260:
             _points_table(img, d, px, y, width - GAP - px, market_h)
         y += market_h + GAP
+    if huts_h:
+        _hut_stacks(img, d, b, GAP, y, width - 2 * GAP)
+        y += huts_h
     if b.hand is not None:
         y += _hand(img, d, b, GAP, y, width - 2 * GAP) + GAP
     for r, rh in enumerate(row_heights):

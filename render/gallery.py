@@ -5,7 +5,8 @@ contract, written to docs/gallery/ for review.
     python -m render.gallery alhambra   # just one
 
 For each game: the smallest and the largest player count, mid-game and at the end (public images), plus a
-private image (one player's view) mid-game. Actions are chosen at random among the legal ones, with a mild
+private image (one player's view) mid-game; games with expansion modules get their own entries (MODULE_GAMES:
+Alhambra with all four Vizier's Favour modules). Actions are chosen at random among the legal ones, with a mild
 bias toward building (buying/placing rather than hoarding), so the boards look like real games.
 `playthrough` is shared with the tests and the benchmark.
 """
@@ -24,9 +25,16 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "gallery"
 # Relative weights for action kinds when picking a random legal action (unlisted kinds weigh 1).
 BIAS: dict[str, dict[str, float]] = {
     "alhambra": {"buy_tile": 4, "place_tile": 6, "reserve_tile": 1, "give_to_dirk": 0.5, "take_money": 2,
-                 "redesign_add": 0.5, "redesign_remove": 0.05, "redesign_swap": 0.2, "pass": 0.3},
+                 "redesign_add": 0.5, "redesign_remove": 0.05, "redesign_swap": 0.2, "pass": 0.3,
+                 "vizier_buy": 2, "take_hut": 0.7, "reactivate_vizier": 0.4},
     "gardens": {},
     "queens_garden": {"place_tile": 4, "place_expansion": 3, "acquire": 2, "buy_expansion": 0.3, "pass": 0.4},
+}
+
+
+# Expansion-module sample games: game -> (player count, options, file-name tag).
+MODULE_GAMES: dict[str, tuple[int, dict[str, Any], str]] = {
+    "alhambra": (4, {"vizier": True, "huts": True, "exchange": True, "bonus": True}, "modules"),
 }
 
 
@@ -48,6 +56,14 @@ def playthrough(game: str, n_players: int, seed: int, options: dict | None = Non
     for _ in range(max_steps):
         if rules.is_over(state):
             break
+        if options and hasattr(rules, "free_actions") and rnd.random() < 0.1:
+            # free actions (Alhambra's bonus cards, V62): sometimes a player plays one by hand
+            who = rnd.choice(players)
+            plays = [a for a in rules.free_actions(state, who) if a.kind == "play_bonus"]
+            if plays:
+                state = rules.apply(state, who, rnd.choice(plays))
+                states.append(state)
+                continue
         player = rnd.choice(rules.to_move(state))
         legal = rules.legal_actions(state, player)
         action = rnd.choices(legal, weights=[weights.get(a.kind, 1.0) for a in legal])[0]
@@ -82,11 +98,29 @@ def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
                                                                     names=names)
                 images[f"{game}_{n}p_mid_focus.png"] = render_png(game, rules.view(mid, viewer), viewer=viewer,
                                                                   names=names, focus=True)
-            for name, png in images.items():
-                path = out / name
-                path.write_bytes(png)
-                written.append(path)
-                print(f"{path.relative_to(out.parent.parent)}  {len(png) // 1024} KiB")
+            written += _write(out, images)
+        if game in MODULE_GAMES:
+            n, options, tag = MODULE_GAMES[game]
+            states = playthrough(game, n, seed=200 + n, options=options)
+            names = names_for(n)
+            mid, end = mid_state(states), states[-1]
+            viewer = mid.players[0]
+            written += _write(out, {
+                f"{game}_{n}p_{tag}_mid.png": render_png(game, rules.view(mid, None), names=names),
+                f"{game}_{n}p_{tag}_mid_private.png": render_png(game, rules.view(mid, viewer), viewer=viewer,
+                                                                 names=names),
+                f"{game}_{n}p_{tag}_end.png": render_png(game, rules.view(end, None), names=names),
+            })
+    return written
+
+
+def _write(out: Path, images: dict[str, bytes]) -> list[Path]:
+    written = []
+    for name, png in images.items():
+        path = out / name
+        path.write_bytes(png)
+        written.append(path)
+        print(f"{path.relative_to(out.parent.parent)}  {len(png) // 1024} KiB")
     return written
 
 

@@ -98,8 +98,8 @@ from engine.alhambra.state import (
 START_MONEY = 20  # A13: deal until a player's cards are worth at least this
 MODULES = ("vizier", "huts", "exchange", "bonus")  # The Vizier's Favour, modules 1–4
 OPTIONS: dict[str, Option] = {
-    "vizier": Option("vizier", False, "The Vizier's Favour: once per vizier, buy a tile out of turn at the exact "
-                                      "price"),
+    "vizier": Option("vizier", False, "The Vizier's Favour: buy a tile out of turn at its exact price, then "
+                                      "re-activate"),
     "huts": Option("huts", False, "Worker's Huts: take up to 3 free huts that count beside same-type buildings"),
     "exchange": Option("exchange", False, "Bureau de Change: exchange cards let one purchase mix two "
                                           "currencies"),

@@ -208,3 +208,19 @@ def test_huts_json_round_trip_and_conservation_check():
     wrong = replace(s, seats=(replace(s.seats[0], huts_taken=0), *s.seats[1:]))
     with pytest.raises(ValueError, match="V25"):
         RULES.from_json(RULES.to_json(wrong))
+
+
+def test_V30_no_hut_during_the_end_of_game_distribution():
+    """V30 / module interactions: nothing of the modules is used during the end distribution (A51): the
+    recipients only place their leftover tiles; taking a hut is refused."""
+    hands = {0: (card("denar", 8),), 1: (card("dirham", 9), card("dirham", 5))}
+    s = arrange(huts_game(), market=MARKET, bag=(), current=0, hands=hands,
+                display=(card("denar", 1), card("dirham", 1), card("ducat", 1), card("florin", 1)))
+    s = act(s, BuyTile("pavilion-8-open", (card("denar", 8),)))
+    s = act(s, TakeHut(top(s, "garden")))  # the follow-up action (V23)
+    s = act(s, ReserveTile("pavilion-8-open"))
+    s = act(s, ReserveTile(s.seats[0].pending[0]))
+    assert s.phase == "final" and s.players[1] in RULES.to_move(s)
+    assert not any(isinstance(a, TakeHut) for a in RULES.legal_actions(s, s.players[1]))
+    with pytest.raises(IllegalAction, match="A51"):
+        act(s, TakeHut(top(s, "tower")), s.players[1])
