@@ -31,6 +31,9 @@ KIND_LABELS: dict[str, dict[str, str]] = {
         "place_tile": "Place a tile",
         "reserve_tile": "To reserve",
         "give_to_dirk": "Give to Dirk",
+        "vizier_buy": "Vizier: buy out of turn",
+        "reactivate_vizier": "Reactivate vizier",
+        "take_hut": "Take a hut",
     },
     "gardens": {"choose_colours": "Choose colours", "place_tile": "Place a tile"},
     "queens_garden": {"pass": "Pass", "place_tile": "Place a tile", "buy_expansion": "Buy expansion"},
@@ -256,13 +259,16 @@ def _diff_text(mine: Any, public: Any, path: str = "") -> str | None:
 
 
 def _alhambra_hand(view: Any, player: str) -> str | None:
-    from engine.alhambra.components import CURRENCIES, CURRENCY_COLORS, card_key
+    from engine.alhambra.components import CURRENCIES, CURRENCY_COLORS, card_key, card_name, is_money
 
-    hand = view.seat(player).hand
+    seat = view.seat(player)
+    hand = seat.hand
+    extra = _alhambra_modules(view, seat)
     if not hand:
-        return "Your hand is empty."
+        return "Your hand is empty." + extra
     by_currency: dict[int, list[int]] = {}
-    for card in hand:
+    others = [card_name(c) for c in hand if not is_money(c)]  # exchange cards (V40) are no money
+    for card in (c for c in hand if is_money(c)):
         currency, value = card_key(card)
         by_currency.setdefault(currency, []).append(value)
     parts = []
@@ -270,7 +276,24 @@ def _alhambra_hand(view: Any, player: str) -> str | None:
         name = CURRENCIES[currency]
         parts.append(f"{name} ({CURRENCY_COLORS[name]}) {'+'.join(str(v) for v in sorted(values, reverse=True))}"
                      f" = **{sum(values)}**")
-    return "Your hand: " + " · ".join(parts)
+    parts += others
+    return "Your hand: " + " · ".join(parts) + extra
+
+
+def _alhambra_modules(view: Any, seat: Any) -> str:
+    """The Vizier's Favour bits of the player's position: vizier side, huts taken, unplayed bonus cards."""
+    from engine.alhambra.components import tile_name
+
+    options = getattr(view, "options", {}) or {}
+    bits = []
+    if options.get("vizier"):
+        bits.append("vizier " + ("active" if seat.vizier else "inactive (reactivate it as an action, V8)"))
+    if options.get("huts"):
+        bits.append(f"huts taken {seat.huts_taken}/3")
+    if options.get("bonus"):
+        held = ", ".join(tile_name(t) for t in seat.bonus_hand) or "none"
+        bits.append(f"bonus cards: {held} (**Bonus cards** button)")
+    return ("\n" + " · ".join(bits)) if bits else ""
 
 
 def _gardens_hand(view: Any, player: str) -> str | None:

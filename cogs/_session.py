@@ -60,11 +60,16 @@ class MoveResult:
     events: tuple[tuple[str | None, str], ...]  # new public log entries: (player or None, text)
     private_events: tuple[str, ...]  # new log entries private to the actor, for their ephemeral reply
     to_move: tuple[str, ...]
-    before: tuple[str, ...]  # who could move before this action (to ping only players whose turn begins)
+    before: tuple[str, ...]  # who could move before this action, out-of-turn players (`side`) aside: players
+    # are pinged only when their turn begins
     finished: bool
     scores: Mapping[str, int]  # final scores once finished (else the running scores)
     winners: tuple[str, ...]
     image: bytes | None  # the public board after the move (None if rendering failed)
+    # players in to_move only because they may act out of turn (Alhambra's vizier window, V4/V12): the post
+    # names them in one line instead of pinging them after every move
+    side: tuple[str, ...] = ()
+    free: bool = False  # a free action (a bonus card, V62/V66): not a turn action, whose move it is did not change
 
 
 # --------------------------------------------------------------------------------------------- rendering
@@ -408,6 +413,41 @@ class Session:
             raise GameError(f"It's not your turn: waiting for {waiting}.")
         return state
 
+    def out_of_turn(self, row: GameRow, state: Any | None = None) -> tuple[str, ...]:
+        """Players who are in to_move only to act out of turn (the vizier claimants of Alhambra's Vizier's
+        Favour, V4/V12), not the player whose turn it is. Empty for games without such a window."""
+        if row.status != "active" and state is None:
+            return ()
+        rules = self.rules(row.game)
+        claimants = getattr(rules, "vizier_claimants", None)
+        if claimants is None:
+            return ()
+        state = self.state_of(row) if state is None else state
+        movers = rules.to_move(state)
+        side = set(claimants(state))
+        return tuple(p for p in movers[1:] if p in side)
+
+    def free_actions(self, row: GameRow, player: str) -> list[Any]:
+        """Actions `player` may take at any time, whoever is to move (Alhambra's bonus cards, V62/V66)."""
+        if row.status != "active" or player not in row.player_ids:
+            return []
+        listed = getattr(self.rules(row.game), "free_actions", None)
+        return list(listed(self.state_of(row), player)) if listed is not None else []
+
+    def is_free(self, game: str, action: Any) -> bool:
+        check = getattr(self.rules(game), "is_free_action", None)
+        return bool(check is not None and check(action))
+
+    def check_seated(self, row: GameRow, player: str) -> Any:
+        """The state, if `player` is seated in this running game (for free actions, which need no turn)."""
+        if row.status == "lobby":
+            raise GameError("This game hasn't started yet.")
+        if row.status != "active":
+            raise GameError("This game is over: no more moves.")
+        if player not in row.player_ids:
+            raise GameError("You are not playing in this game; you can watch it with the Board button.")
+        return self.state_of(row)
+
     def legal_actions(self, row: GameRow, player: str) -> list[Any]:
         """Every legal action for `player` now (empty if they may not act)."""
         if row.status != "active" or player not in row.player_ids:
@@ -435,9 +475,11 @@ class Session:
             if expected_version is not None and row.version != expected_version and row.status == "active":
                 raise StaleMove("The game has moved on since you chose that move (someone already played). "
                                 "Nothing was changed; press **Play my turn** for your current choices.")
-            state = self.check_player(row, player)
+            free = self.is_free(row.game, action)  # a bonus card may be played by its holder at any time (V62)
+            state = self.check_seated(row, player) if free else self.check_player(row, player)
             rules = self.rules(row.game)
             new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
+            before_side = self.out_of_turn(row, state)  # out-of-turn players were never pinged: not "before"
             finished = rules.is_over(new)
             try:
                 row = await self.storage.commit_move(
@@ -460,11 +502,13 @@ class Session:
                 events=tuple((e.player, e.text) for e in fresh if e.private_to is None),
                 private_events=tuple(e.text for e in fresh if e.private_to == player),
                 to_move=tuple(rules.to_move(new)),
-                before=tuple(rules.to_move(state)),
+                before=tuple(p for p in rules.to_move(state) if p not in before_side),
                 finished=finished,
                 scores=rules.scores(new),
                 winners=tuple(rules.winners(new)) if finished else (),
                 image=await self.public_image(row, new),
+                side=self.out_of_turn(row, new) if not finished else (),
+                free=free,
             )
             if announce is not None:
                 try:

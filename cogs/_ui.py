@@ -344,12 +344,15 @@ def table_view(row: GameRow) -> discord.ui.View:
             button(f"{g}:board", "Results"),
             button(f"{g}:rematch", "Rematch", discord.ButtonStyle.primary),
         )
-    return new_view(
+    items = [
         button(f"{g}:play", "Play my turn", discord.ButtonStyle.success),
         button(f"{g}:hand", "My hand"),
         button(f"{g}:board", "Board"),
         button(f"{g}:rules", "Rules"),
-    )
+    ]
+    if row.options.get("bonus"):  # The Vizier's Favour bonus cards (V62/V66): free actions, any time
+        items.insert(2, button(f"{g}:bonus", "Bonus cards"))
+    return new_view(*items)
 
 
 def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = ()) -> str:
@@ -367,6 +370,16 @@ def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = ()) -
             return f"{shown[0]} moves next."
         return f"Your turn, {shown[0]}."
     return f"To move: {', '.join(shown)}."
+
+
+def vizier_line(row: GameRow, side: Sequence[str], movers: Sequence[str]) -> str:
+    """The Vizier's Favour window (V4/V12) in one line, named without pings: it opens after every turn."""
+    if not side:
+        return ""
+    who = ", ".join(name_of(row, p) for p in side)
+    main = [p for p in movers if p not in side]
+    until = f" until {name_of(row, main[0])} acts" if main else ""
+    return f"🧞 Vizier: {who} may buy out of turn{until}."
 
 
 def results_text(row: GameRow, scores: dict[str, int], winners: Sequence[str]) -> str:
@@ -403,7 +416,15 @@ def move_content(result: MoveResult, earlier: Sequence[MoveResult] = ()) -> str:
     if result.finished:
         tail = results_text(row, dict(result.scores), result.winners)
     else:
-        tail = turn_line(row, result.to_move, earlier[0].before if earlier else result.before)
+        before = earlier[0].before if earlier else result.before
+        if result.player not in before:  # a vizier buyer placing their tile is named, not pinged
+            before = (*before, result.player)
+        main = [p for p in result.to_move if p not in result.side]
+        tail = turn_line(row, main, before)
+        if result.free:  # a bonus card changes nobody's turn: name who we wait for, ping nobody
+            tail = f"Still to move: {', '.join(name_of(row, p) for p in main)}." if main else ""
+        if result.side:  # before the turn line, which stays the post's last line
+            tail = f"{vizier_line(row, result.side, result.to_move)}\n{tail}"
     room = CONTENT_LIMIT - len(tail) - 120
     skipped = 0
     while len(groups) > 1 and sum(len(head) + 1 for head, _ in groups) > room:
@@ -610,6 +631,10 @@ async def on_panel(interaction: discord.Interaction, gid: int, mv: int, op: str,
     if op == "c":
         await confirm_move(interaction, row, mv, int(arg))
         return
+    if op in ("b", "bc"):  # the bonus-card panel: free actions, usable whoever is to move
+        await on_bonus(interaction, row, mv, op, int(arg) if op == "bc" else
+                       (int(values[0]) if values and values[0].isdigit() else -1))
+        return
     if row.version != mv or row.status != "active":
         if row.status != "active":
             await interaction.response.edit_message(content="This game is over: no more moves.", view=None,
@@ -703,6 +728,69 @@ async def finish_move(interaction: discord.Interaction, result: MoveResult) -> N
     await interaction.edit_original_response(content=clip(done), view=view, attachments=files)
 
 
+# --------------------------------------------------------------------------------------------- bonus cards
+
+
+def bonus_panel(session: Session, row: GameRow, player: str, note: str | None = None) -> dict[str, Any]:
+    """The ephemeral bonus-card panel (The Vizier's Favour, V62/V66): the holder's cards and standing order,
+    and a select of `rules.free_actions` (play a card whose building is built, change the autoplay order).
+    Any seated holder may use it at any time; the chosen action goes through `Session.act` like any move."""
+    session.check_seated(row, player)
+    state = session.state_of(row)
+    seat = state.seat(player)
+    from engine.alhambra.actions import AUTOPLAY_TEXT
+    from engine.alhambra.components import tile_name
+
+    def names(tiles: Sequence[str]) -> str:
+        return ", ".join(tile_name(t) for t in tiles) or "none"
+
+    lines = [f"*{note}*"] if note else []
+    lines += [
+        "🔒 **Your bonus cards** (a played card counts as one more building of its type, V62):",
+        f"In hand: {names(seat.bonus_hand)} · played: {names(seat.bonus_played)}.",
+        f"They play themselves {AUTOPLAY_TEXT.get(seat.bonus_auto, seat.bonus_auto)} (V66).",
+    ]
+    actions = session.free_actions(row, player)
+    if not actions:
+        return {"content": clip("\n".join(lines)), "view": None}
+    rules = session.rules(row.game)
+    options = [discord.SelectOption(label=_menus.option_texts(rules.describe(a))[0], value=str(i),
+                                    description=_menus.option_texts(rules.describe(a))[1])
+               for i, a in enumerate(actions[:25])]
+    lines.append("Play a card or change the order:")
+    view = new_view(select(f"s:{row.id}:{row.version}:b:", options, "Choose a bonus-card action", row=0))
+    return {"content": clip("\n".join(lines)), "view": view}
+
+
+async def on_bonus(interaction: discord.Interaction, row: GameRow, mv: int, op: str, i: int) -> None:
+    """A bonus-card choice ("b": show it with Confirm) or its confirmation ("bc": play it through act)."""
+    session = session_of(interaction)
+    player = str(interaction.user.id)
+    actions = session.free_actions(row, player) if row.version == mv else []
+    if not 0 <= i < len(actions):
+        content = bonus_panel(session, row, player, "The game has moved on since this panel was opened; "
+                                                    "nothing was played. Here are your choices now:")
+        await interaction.response.edit_message(**content, attachments=[])
+        return
+    if op == "b":
+        text = session.rules(row.game).describe(actions[i])
+        view = new_view(button(f"g:{row.id}:p:{mv}:bc:{i}", "Confirm", discord.ButtonStyle.success, row=0))
+        await interaction.response.edit_message(content=f"Play this? {name_of(row, player)} {esc(text)}.",
+                                                view=view, attachments=[])
+        return
+    await interaction.response.defer()
+    action = actions[i]
+    private = type(action).__name__ == "SetBonusAutoplay"  # V66: a standing order is the player's own business
+    try:
+        result = await session.act(row.id, player, action, expected_version=mv,
+                                   announce=None if private else lambda r: announce_move(interaction.client, r))
+    except StaleMove as exc:
+        await interaction.edit_original_response(content=str(exc), view=None, attachments=[])
+        return
+    done = f"✅ Done: {name_of(result.row, player)} {result.action_text}."
+    await interaction.edit_original_response(content=clip(done), view=None, attachments=[])
+
+
 # --------------------------------------------------------------------------------------------- table buttons
 
 
@@ -791,6 +879,9 @@ async def on_button(interaction: discord.Interaction, gid: int, parts: list[str]
         await open_panel(interaction, row)
     elif op == "hand":
         await show_hand(interaction, row)
+    elif op == "bonus":
+        await interaction.response.send_message(**bonus_panel(session_of(interaction), row,
+                                                              str(user.id)), ephemeral=True)
     elif op == "board":
         await show_board(interaction, row)
     elif op == "rules":

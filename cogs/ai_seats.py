@@ -112,7 +112,8 @@ class AISeatsCog(commands.Cog):
         n = 0
         for row in await self.session.storage.list_games(statuses=("active",)):
             try:
-                if any(ai.is_ai(p) for p in self.session.to_move(row)):
+                side = self.session.out_of_turn(row)
+                if any(ai.is_ai(p) and p not in side for p in self.session.to_move(row)):
                     self.kick(row.id)
                     n += 1
             except Exception:
@@ -159,7 +160,10 @@ class AISeatsCog(commands.Cog):
             row = await self.session.storage.load_game(game_id)
             if row is None or row.status != "active":
                 return
-            seats = [p for p in self.session.to_move(row) if ai.is_ai(p)]
+            # AI seats do not use the vizier out of turn (V4/V12): the claimants are optional movers, and an AI
+            # that always bought would only slow the table down; on its own turn it may still use it
+            side = self.session.out_of_turn(row)
+            seats = [p for p in self.session.to_move(row) if ai.is_ai(p) and p not in side]
             if not seats:
                 if game_id in self._again:
                     continue  # a move landed while we were looking: look again

@@ -38,10 +38,20 @@ async def create_and_start(h: Harness, game: str, players: list[User], *, option
     return post
 
 
+def _pick(rnd: random.Random, items: list, text, prefer, chance: float):
+    """A random item; with `prefer` (a test on an item's text), a preferred one with probability `chance`."""
+    if prefer is not None:
+        liked = [x for x in items if prefer(text(x))]
+        if liked and rnd.random() < chance:
+            return rnd.choice(liked)
+    return rnd.choice(items)
+
+
 async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random, *, page_chance: float = 0.1,
-                          trace: list[str] | None = None) -> Interaction:
+                          trace: list[str] | None = None, prefer=None, prefer_chance: float = 0.8) -> Interaction:
     """Open the panel from `post`, pick a random legal move through the menus, confirm. Returns the Confirm
-    interaction (its `source` is the panel)."""
+    interaction (its `source` is the panel). `prefer(text)` steers the choice toward kind buttons and menu
+    options whose text it accepts (with probability `prefer_chance` at each step)."""
     r = await h.click(user, post, "Play my turn")
     panel = r.message
     assert panel is not None and panel.ephemeral and panel.visible_to == user.id, panel
@@ -57,11 +67,13 @@ async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random,
             continue
         if panel.selects():
             options = panel.selects()[0]["options"]
-            await h.choose(user, panel, 0, rnd.choice(options)["value"])
+            choice = _pick(rnd, options, lambda o: f"{o['label']} {o.get('description') or ''}", prefer,
+                           prefer_chance)
+            await h.choose(user, panel, 0, choice["value"])
             continue
         kinds = [b for b in labels if b not in NAV]
         assert kinds, f"panel offers nothing: {panel.content!r} {labels}"
-        await h.click(user, panel, rnd.choice(kinds))
+        await h.click(user, panel, _pick(rnd, kinds, str, prefer, prefer_chance))
     raise AssertionError(f"panel never reached Confirm: {panel.content}")
 
 
@@ -77,6 +89,14 @@ async def play_to_end(h: Harness, players: list[User], post: Msg, rnd: random.Ra
         await play_one_action(h, by_id[rnd.choice(ids)], post, rnd)
         post = h.last_public(channel_id)
     raise AssertionError(f"game not over after {max_actions} actions")
+
+
+def out_of_turn(post: Msg, players: list[User]) -> list[int]:
+    """The players a move post names in its vizier line (Alhambra, The Vizier's Favour) as free to buy out of
+    turn: the bold names before "may buy"."""
+    line = next((x for x in post.content.splitlines() if "Vizier:" in x), "")
+    by_name = {p.name: p.id for p in players}
+    return [by_name[n] for n in BOLD.findall(line.split("may buy")[0]) if n in by_name]
 
 
 SCORE = re.compile(r"\*\*(?P<name>[^*]+)\*\* (?P<points>-?\d+)")

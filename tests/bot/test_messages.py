@@ -43,3 +43,11 @@ def test_harness_catches_discord_limit_breaches():
                       "m", out)
     _check_commands([{"name": "Bad Name", "description": "", "options": []}], out)
     assert len(out) == 7, out
+
+
+def test_vizier_line_names_out_of_turn_buyers_without_pings():
+    """V4/V12: the vizier window is one line naming the claimants (no mentions) and whose turn it is."""
+    r = row("active")
+    line = _ui.vizier_line(r, ["22"], ["11", "22"])
+    assert line == "🧞 Vizier: **Bo** may buy out of turn until **Ana** acts."
+    assert "<@" not in line and _ui.vizier_line(r, [], ["11"]) == ""
