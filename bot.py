@@ -42,7 +42,7 @@ class Settings:
         token = os.environ.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise SystemExit("DISCORD_TOKEN is not set: put your bot token in .env (copy .env.example) or the "
-                             "environment. See docs/bot.md for how to get one.")
+                             "environment. See 'Running the bot on your server' in README.md.")
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}; or leave it empty.")
