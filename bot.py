@@ -16,6 +16,7 @@ import dataclasses
 import logging
 import os
 
+import aiohttp
 import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
@@ -109,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
                          "(Bot > Reset Token) into .env.") from None
     except discord.PrivilegedIntentsRequired:
         raise SystemExit("Discord refused a privileged intent; this bot needs none. Check the bot's code.") from None
+    except (aiohttp.ClientConnectorError, OSError) as exc:
+        raise SystemExit(f"Cannot reach Discord ({exc}). Check this machine's internet connection.") from None
     except KeyboardInterrupt:
         pass
 
