@@ -32,6 +32,7 @@ __all__ = [
     "is_ai",
     "level_of",
     "next_ai_player_id",
+    "supports",
 ]
 
 _AI_ID = re.compile(r"ai:(?P<level>[a-z]+):(?P<n>[0-9]+)")
@@ -41,6 +42,16 @@ def adapter(game: str) -> GameAI:
     """The AI adapter of `game` (determinisation and evaluation). ValueError for an unknown game."""
     get_rules(game)  # the engine's own check of the name
     return importlib.import_module(f"ai.{game}").ADAPTER
+
+
+def supports(game: str, options: dict[str, Any] | None = None) -> bool:
+    """True if the AI can play `game` with these options (Alhambra's huts, exchange and bonus modules hide
+    components the AI's re-deal does not model yet)."""
+    if game == "alhambra":
+        from ai.alhambra import UNSUPPORTED_MODULES
+
+        return not any((options or {}).get(m) for m in UNSUPPORTED_MODULES)
+    return True
 
 
 def choose(

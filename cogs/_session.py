@@ -33,13 +33,13 @@ log = logging.getLogger(__name__)
 is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
 
 
-def ai_available(game: str) -> bool:
-    """True if there is an AI player for `game` (the test game of tests/bot has none)."""
+def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
+    """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
     try:
         ai.adapter(game)
     except Exception:
         return False
-    return True
+    return ai.supports(game, options)
 
 
 class GameError(Exception):
@@ -304,7 +304,7 @@ class Session:
                 raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add AI players.")
             if level not in ai.LEVELS:
                 raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
-            if not ai_available(row.game):
+            if not ai_available(row.game, row.options):
                 raise GameError(f"There is no AI player for {self.rules(row.game).title} yet.")
             hi = self.rules(row.game).player_counts[-1]
             if count < 1:

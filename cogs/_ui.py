@@ -212,7 +212,7 @@ def lobby_content(row: GameRow, note: str | None = None) -> str:
         else f"Ready: {name_of(row, row.creator_id)} can press **Start** (or wait for more, up to {hi})."
     )
     join = "Press **Join** to take a seat"
-    if ai_available(row.game):
+    if ai_available(row.game, row.options):
         join += " (the creator can also **Add AI** players)"
     text = (
         f"🎲 **{rules.title}**: a new game (#{row.id}) created by {name_of(row, row.creator_id)}\n"
@@ -229,7 +229,7 @@ def lobby_view(row: GameRow) -> discord.ui.View | None:
     if row.status != "lobby":
         return None
     g = f"g:{row.id}"
-    if not ai_available(row.game):
+    if not ai_available(row.game, row.options):
         return new_view(
             button(f"{g}:join", "Join", discord.ButtonStyle.primary),
             button(f"{g}:leave", "Leave"),
@@ -282,7 +282,7 @@ async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
         raise GameError("The game has started: AI players can only be added in the lobby.")
     if str(interaction.user.id) != row.creator_id:
         raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add or remove AI players.")
-    if not ai_available(row.game):
+    if not ai_available(row.game, row.options):
         raise GameError(f"There is no AI player for {title_of(row.game)} yet.")
     content, view = ai_panel(row)
     await interaction.response.send_message(content, view=view, ephemeral=True)

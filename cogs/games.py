@@ -110,7 +110,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         options = self.session.parse_options(game, options_text)
         if ai_players:  # refused before anything is created, so a bad count leaves no half-made game
             hi = engine.get_rules(game).player_counts[-1]
-            if not ai_available(game):
+            if not ai_available(game, options):
                 raise GameError(f"There is no AI player for {_ui.title_of(game)} yet.")
             if ai_players + 1 > hi:
                 raise GameError(f"{_ui.title_of(game)} seats at most {hi} players: you and up to {hi - 1} AI "

@@ -46,3 +46,12 @@ def test_budget_forms():
         Budget()
     with pytest.raises(ValueError):
         Budget.of("fast", default)
+
+
+def test_ai_supports_alhambra_only_without_modules_that_hide_components():
+    """The bot offers AI seats only where the AI can play: not yet with huts, exchange or bonus cards."""
+    from ai import supports
+
+    assert supports("gardens", {}) and supports("alhambra", {}) and supports("alhambra", {"vizier": True})
+    assert not supports("alhambra", {"huts": True})
+    assert not supports("alhambra", {"exchange": True, "bonus": False})
