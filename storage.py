@@ -61,6 +61,13 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, move_number)
     );
     """,
+    # 2: `turns` counts turn actions only (free actions such as Alhambra's bonus cards, V62/V66, leave it alone),
+    # so an open move panel stays valid while others play free actions. Existing games start it at their
+    # version, which keeps every panel posted before the upgrade exactly as valid as it was.
+    """
+    ALTER TABLE games ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET turns = version;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -87,7 +94,8 @@ class Seat:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameRow:
-    """One stored game. `state` is the engine's JSON (None while in the lobby); `version` counts moves."""
+    """One stored game. `state` is the engine's JSON (None while in the lobby); `version` counts every stored
+    move, `turns` only the turn actions (not free actions: Alhambra's bonus cards, V62/V66)."""
 
     id: int
     guild_id: int | None
@@ -107,6 +115,7 @@ class GameRow:
     turn_started_at: float | None
     reminded_at: float | None
     nudged_at: float | None
+    turns: int = 0
 
     @property
     def player_ids(self) -> tuple[str, ...]:
@@ -130,7 +139,7 @@ class MoveRow:
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
-    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at"
+    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns"
 )
 
 
@@ -154,6 +163,7 @@ def _row(r: Sequence[Any]) -> GameRow:
         turn_started_at=r[15],
         reminded_at=r[16],
         nudged_at=r[17],
+        turns=r[18],
     )
 
 
@@ -177,14 +187,21 @@ class Storage:
     @classmethod
     async def open(cls, path: str) -> Storage:
         conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
-        await conn.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL: a crash of the bot never loses a committed move; only a power cut may lose the last
-        # one or two (the usual trade-off for WAL; FULL would fsync on every move).
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
         self = cls(conn)
-        await self._migrate()
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a crash of the bot never loses a committed move; only a power cut may lose the last
+            # one or two (the usual trade-off for WAL; FULL would fsync on every move).
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await self._migrate()
+        except BaseException:
+            # Close before raising: an unclosed connection keeps its worker thread, which aiosqlite stops only
+            # when the object is garbage-collected, possibly after the event loop is closed ("Event loop is
+            # closed" from that thread).
+            await self.close()
+            raise
         return self
 
     async def close(self) -> None:
@@ -290,9 +307,7 @@ class Storage:
             except sqlite3.IntegrityError:
                 raise ChannelBusy("This channel already has a game.") from None
             game_id = cur.lastrowid
-        row = await self.load_game(game_id)
-        assert row is not None
-        return row
+        return await self._reload(game_id)
 
     async def update_lobby(
         self,
@@ -314,29 +329,29 @@ class Storage:
         if lobby_message_id is not None:
             sets.append("lobby_message_id = ?")
             args.append(lobby_message_id)
-        async with self._write:
-            cur = await self._db.execute(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND status = 'lobby'", (*args, game_id)
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion("The game is no longer in its lobby.")
-        row = await self.load_game(game_id)
-        assert row is not None
-        return row
+        return await self._update_in_lobby(game_id, ", ".join(sets), args)
 
     async def start_game(
         self, game_id: int, *, seats: Sequence[Seat], state: dict[str, Any], now: float | None = None
     ) -> GameRow:
         """Lobby -> running with the initial state (version 0). StaleVersion if it was not in the lobby."""
         now = time.time() if now is None else now
+        return await self._update_in_lobby(
+            game_id, "status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
+            "turn_started_at = ?", (_seats_json(seats), _dumps(state), now, now))
+
+    async def _update_in_lobby(self, game_id: int, assignments: str, args: Sequence[Any]) -> GameRow:
+        """Apply `assignments` (SQL "col = ?, ...") to a game still in its lobby; StaleVersion otherwise."""
         async with self._write:
             cur = await self._db.execute(
-                "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, updated_at = ?, "
-                "turn_started_at = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), _dumps(state), now, now, game_id),
+                f"UPDATE games SET {assignments} WHERE id = ? AND status = 'lobby'", (*args, game_id)
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
+        return await self._reload(game_id)
+
+    async def _reload(self, game_id: int) -> GameRow:
+        """The game just written (it exists: games are never deleted)."""
         row = await self.load_game(game_id)
         assert row is not None
         return row
@@ -350,11 +365,14 @@ class Storage:
         action: dict[str, Any],
         state: dict[str, Any],
         finished: bool,
-        turn_changed: bool = True,
+        free: bool = False,
         now: float | None = None,
     ) -> GameRow:
         """Append the move and store the new state in one transaction, only if the game is still running at
-        `expected_version`; the move gets number expected_version + 1. StaleVersion otherwise, nothing written."""
+        `expected_version`; the move gets number expected_version + 1. StaleVersion otherwise, nothing written.
+
+        A `free` action (not a turn action: Alhambra's bonus cards, V62/V66) counts as a move but not as a turn:
+        `turns` and the idle clock of the player to move (`turn_started_at`, for reminders) stay as they were."""
         now = time.time() if now is None else now
         status = "finished" if finished else "active"
         async with self._write:
@@ -362,9 +380,10 @@ class Storage:
             try:
                 cur = await self._db.execute(
                     "UPDATE games SET state = ?, version = version + 1, status = ?, updated_at = ?, "
-                    "turn_started_at = CASE WHEN ? THEN ? ELSE turn_started_at END "
+                    "turns = turns + CASE WHEN ? THEN 0 ELSE 1 END, "
+                    "turn_started_at = CASE WHEN ? THEN turn_started_at ELSE ? END "
                     "WHERE id = ? AND version = ? AND status = 'active'",
-                    (_dumps(state), status, now, turn_changed, now, game_id, expected_version),
+                    (_dumps(state), status, now, free, free, now, game_id, expected_version),
                 )
                 if cur.rowcount != 1:
                     raise StaleVersion("The game has moved on since this move was chosen.")
@@ -376,9 +395,7 @@ class Storage:
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
-        row = await self.load_game(game_id)
-        assert row is not None
-        return row
+        return await self._reload(game_id)
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         """Cancel a game in the lobby or running; False if it was already over."""

@@ -4,6 +4,7 @@
     seat = ai_player_id("normal", 1)                 # "ai:normal:1", a player id like any other
     action = choose("gardens", state, seat, level_of(seat), seed=move_number)
     state = rules.apply(state, seat, action)         # the same path a click takes
+    action = choose("alhambra", state, claimant, "hard", seed, optional=True)   # may act, need not: None = pass
 
 `choose` looks at `rules.view(state, seat)` only, so handing it the full state is safe: the AI never sees other
 hands, the deck or bag order, or the seed. Levels: "easy", "normal", "hard" (see `ai/core.py`). Pure: no discord,
@@ -45,12 +46,8 @@ def adapter(game: str) -> GameAI:
 
 
 def supports(game: str, options: dict[str, Any] | None = None) -> bool:
-    """True if the AI can play `game` with these options (Alhambra's huts, exchange and bonus modules hide
-    components the AI's re-deal does not model yet)."""
-    if game == "alhambra":
-        from ai.alhambra import UNSUPPORTED_MODULES
-
-        return not any((options or {}).get(m) for m in UNSUPPORTED_MODULES)
+    """True if the AI can play `game` with these options: today every game with every option (Alhambra with any
+    combination of the Vizier's Favour modules). Kept so the bot asks before it offers AI seats."""
     return True
 
 
@@ -61,16 +58,24 @@ def choose(
     level: str,
     seed: int,
     budget: Budget | int | float | None = None,
+    *,
+    optional: bool = False,
 ) -> Any:
     """The action `seat` plays now at `level`, decided from what `seat` may see of `state`.
 
     `seed` makes the choice reproducible (use e.g. the move number). `budget` only matters for "hard": an int
     counts search iterations (deterministic), a float counts seconds, None is `DEFAULT_BUDGET` (≤ 1.5 s a move).
     ValueError if `seat` is not to move or the level is unknown.
+
+    `optional=True` says the seat MAY act but need not, e.g. an Alhambra vizier claimant out of turn (V4, V7,
+    V12: `to_move` lists the current player first, then the claimants). Then "do nothing" is a candidate too:
+    the result is None when the AI prefers to let the moment pass (or cannot act at all, e.g. the window has
+    closed), else one of `legal_actions`. A seat that must act (Alhambra: the current player, and everyone in
+    the placing phases) gets its move as with `optional=False`.
     """
     rules = get_rules(game)
     view = rules.view(state, seat)  # everything below sees only this
-    return decide(rules, adapter(game), view, seat, level, seed, budget)
+    return decide(rules, adapter(game), view, seat, level, seed, budget, optional)
 
 
 # --------------------------------------------------------------------------------------------- AI seats

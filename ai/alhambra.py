@@ -4,10 +4,19 @@ Hidden from a seat (A13, A20, view()): the other hands (their sizes are public),
 the undrawn scoring cards lie in it, the bag's order, the seed. Public: the display, the discard pile, the market,
 every Alhambra, reserve and score, Dirk's tiles, which scoring rounds have happened.
 
+The Vizier's Favour hides more (view() again): the huts below the face-up top of each stack (V21), where the
+exchange cards are that are not face up or discarded (other hands or the deck, V41/V44), the other players'
+unplayed bonus cards, their standing orders and the cards set aside (V61, V66). `determinise` re-deals all of it;
+base games (no module hiding anything) take exactly the path they always took, draw for draw.
+
 Evaluation (points a player can expect): points so far; for every scoring round still to come, the majority
 points (A45–A47, with Dirk in the 2-player game) the current buildings would earn, the next round weighted more
 than later ones since majorities still change; the longest outer wall (A48) once per remaining round; and the
-money in hand, reserve tiles and a pending extra action (A22) at a few points each.
+money in hand, reserve tiles and a pending extra action (A22) at a few points each. With the modules: huts in the
+Alhambra add the buildings V27 counts (a hut still to be placed counts one where it has a same-type neighbour to
+go to), played bonus cards and playable ones in hand add one building each (V63; the standing order plays them
+before the scoring, V66), unplayable ones a little hope, exchange cards count as money (V45), and an active vizier
+is worth a couple of points while tiles remain (V3).
 """
 
 from __future__ import annotations
@@ -17,21 +26,27 @@ import functools
 import random
 from typing import Any
 
-from ai.core import GameAI
-from engine.alhambra.actions import BuyTile, GiveToDirk, PlaceTile, RedesignRemove, ReserveTile
+from ai.core import GameAI, margin
+from engine.alhambra.actions import BuyTile, GiveToDirk, PlaceTile, RedesignRemove, ReserveTile, TakeHut, VizierBuy
 from engine.alhambra.components import (
-    HIDDEN_CARD,
+    BONUS_CARDS,
+    EXCHANGE_CARDS,
+    EXCHANGE_PAIRS,
+    HUT_TYPE,
+    HUTS,
     POINTS,
     PRICE,
     SCORING_1,
     SCORING_2,
     TYPE_OF,
     TYPES,
+    is_money,
     money_cards,
     value_of,
 )
 from engine.alhambra.geometry import longest_wall
-from engine.alhambra.scoring import majority_points
+from engine.alhambra.scoring import hut_counts, majority_points
+from engine.alhambra.state import ACTION, AUTO_EVERY, AUTO_NEVER
 
 # Weights of future scoring rounds: the next one is closest to the present counts; later ones less so.
 NEXT_ROUND_WEIGHT = 0.75
@@ -42,8 +57,13 @@ RESERVE_WEIGHT = 1.0  # a reserve tile can still be built in by a redesign
 BONUS_ACTION = 3.0  # A22: an extra action after an exact purchase
 START_HAND_CARDS = 4.6  # A13: the average number of cards in a starting hand (deal until worth ≥ 20)
 _TYPE_INDEX = {t: i for i, t in enumerate(TYPES)}
-# The Vizier's Favour modules with hidden components of their own (V-rules); `vizier` itself hides nothing.
-UNSUPPORTED_MODULES = ("huts", "exchange", "bonus")
+
+# The Vizier's Favour (only ever used when its module is on, so base games are valued as they always were)
+EXCHANGE_WEIGHT = 1.2  # V45: an exchange card in hand, in points (it turns the wrong currency into the right one)
+VIZIER_WEIGHT = 1.5  # V3: an active vizier is a purchase out of turn still to come (while tiles remain)
+BONUS_HOPE_MARKET = 1.0  # V62: an unplayable bonus card whose tile is on the market (it may still be bought)
+BONUS_HOPE_BAG = 0.4  # ... or still in the bag
+HIDDEN_MODULES = ("huts", "exchange", "bonus")  # modules whose components view() partly hides
 
 
 class AlhambraAI(GameAI):
@@ -52,14 +72,16 @@ class AlhambraAI(GameAI):
     root_width = 8
     playout_depth = 8
     playout_sample = 4
+    # V4: a vizier purchase out of turn must beat letting the window pass by this many points: the evaluation
+    # does not see the action it later costs to re-activate the vizier (V8); with 0.25, normal claiming every
+    # window lost 11/30 to a normal that never claimed, with 3.0 it scored 21/40
+    optional_threshold = 3.0
 
     def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
         """Deal the cards the seat has not seen to the other hands and the deck, scoring cards per A16."""
-        hidden_modules = [m for m in UNSUPPORTED_MODULES if view.options.get(m)]
-        if hidden_modules:
-            # These modules hide components of their own (hut stacks, exchange and bonus cards) that this
-            # re-deal does not know yet; refusing is better than searching impossible worlds.
-            raise NotImplementedError(f"The AI does not play Alhambra with {', '.join(hidden_modules)} yet.")
+        options = view.options
+        if options and any(options.get(m) for m in HIDDEN_MODULES):
+            return self._determinise_modules(rules, view, seat, rnd)
         n = len(view.players)
         me = view.players.index(seat)
         seen = set(view.seats[me].hand) | set(view.display) | set(view.discard)
@@ -112,6 +134,11 @@ class AlhambraAI(GameAI):
         remaining = [r for r in (1, 2, 3) if r not in done]
         # A44: buildings in the Alhambra; tiles waiting to be placed count as built (they mostly will be)
         counts = [_type_counts(s.alhambra, s.pending) for s in state.seats]
+        options = state.options
+        huts, bonus = options.get("huts"), options.get("bonus")
+        if huts or bonus:
+            for c, s in zip(counts, state.seats, strict=True):
+                _module_buildings(c, s, huts, bonus)
         if state.two_player:
             dirk = [0] * len(TYPES)
             for t in state.dirk:
@@ -128,26 +155,253 @@ class AlhambraAI(GameAI):
         rounds_left = len(remaining)
         for i, s in enumerate(state.seats):
             value[i] += WALL_WEIGHT * rounds_left * _wall(frozenset(s.alhambra.items()))
-            value[i] += MONEY_WEIGHT * sum(value_of(c) for c in s.hand if c != HIDDEN_CARD)
+            # money cards only (exchange cards and HIDDEN_CARD are not money; in a base game it is all money)
+            value[i] += MONEY_WEIGHT * sum(value_of(c) for c in s.hand if 0 <= c < 108)
             value[i] += RESERVE_WEIGHT * len(s.reserve)
         if state.bonus:
             value[state.current] += BONUS_ACTION
+        if options and (bonus or options.get("exchange") or options.get("vizier")):
+            for i, s in enumerate(state.seats):
+                value[i] += _module_extras(state, s)
         return dict(zip(state.players, value, strict=True))
 
     def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """Easy never tears down its Alhambra, builds tiles in rather than shelving them, and does not overpay
-        by 3 or more (A21: no change is given)."""
+        by 3 or more (A21: no change is given). With the modules it also never spends an exchange card on a
+        tile it could pay plainly (V45), nor takes a hut with no building of its colour to count beside (V27)."""
         placeable = {a.tile for a in actions if isinstance(a, PlaceTile)}
+        plain = None
         keep = []
         for a in actions:
             if isinstance(a, RedesignRemove):
                 continue
             if isinstance(a, ReserveTile | GiveToDirk) and a.tile in placeable:
                 continue
-            if isinstance(a, BuyTile) and sum(value_of(c) for c in a.cards) - PRICE[a.tile] >= 3:
+            if isinstance(a, BuyTile) and sum(value_of(c) for c in a.cards if is_money(c)) - PRICE[a.tile] >= 3:
                 continue
+            if isinstance(a, BuyTile | VizierBuy) and any(c in EXCHANGE_PAIRS for c in a.cards):
+                if plain is None:
+                    plain = {b.tile for b in actions if isinstance(b, BuyTile | VizierBuy)
+                             and not any(c in EXCHANGE_PAIRS for c in b.cards)}
+                if a.tile in plain:
+                    continue
+            if isinstance(a, TakeHut):
+                typ = HUT_TYPE[a.hut]
+                if not any(TYPE_OF[t] == typ for t in state.seat(seat).alhambra.values()):
+                    continue
             keep.append(a)
         return keep or actions
+
+    def prune(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+        """V45: with exchange cards in a big hand the mixed payments run into thousands, and the evaluation values
+        money by its total, not its currency: keep one payment (the fewest cards) per tile, exchange card and
+        amount paid. Base games (and hands without exchange cards) are never pruned."""
+        if not state.options.get("exchange"):
+            return actions
+        hand = state.seat(seat).hand
+        if not hand or hand[-1] < 2000:  # exchange cards sort last
+            return actions
+        best: dict[tuple, Any] = {}
+        for a in actions:
+            if isinstance(a, BuyTile | VizierBuy) and a.cards[-1] > 2000:  # sorted cards: the exchange card last
+                key = (type(a), a.tile, a.cards[-1], sum(value_of(c) for c in a.cards[:-1]))
+                if key not in best or len(a.cards) < len(best[key].cards):
+                    best[key] = a
+        if not best:
+            return actions
+        keep = set(map(id, best.values()))
+        return [a for a in actions if not (isinstance(a, BuyTile | VizierBuy) and a.cards[-1] > 2000)
+                or id(a) in keep]
+
+    def is_optional(self, rules: Any, state: Any, seat: str) -> bool:
+        """V4, V12: only a vizier claimant during the window, who is not the player whose turn it is, may also
+        let the moment pass; the current player (and everybody in the PLACE, VIZIER and FINAL phases) must act."""
+        return state.phase == ACTION and state.window and seat != state.players[state.current]
+
+    def playout_step(self, rules: Any, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
+        """V4, V7, V12: while the vizier window is open, each claimant (in V7 order) buys out of turn if one of a
+        few sampled exact purchases beats letting the window pass; otherwise the current player acts."""
+        if state.window and len(movers) > 1:
+            for player in movers[1:]:
+                buys = rules.legal_actions(state, player)
+                if not buys:
+                    continue
+                k = self.playout_sample
+                sample = buys if k <= 0 or len(buys) <= k else rnd.sample(buys, k)
+                values = self.margins(rules, state, player, sample)
+                best = max(values)
+                if best > margin(self.evaluate(rules, state), player) + self.optional_threshold:
+                    return player, sample[values.index(best)]
+        return GameAI.playout_step(self, rules, state, movers, rnd)
+
+    # ------------------------------------------------------------------------------------ the modules
+
+    def _determinise_modules(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+        """The re-deal with the Vizier's Favour modules that hide components (V21, V41, V44, V61, V66)."""
+        options = view.options
+        n = len(view.players)
+        me = view.players.index(seat)
+        mine = view.seats[me]
+        seen = set(mine.hand) | set(view.display) | set(view.discard)
+        money = [c for c in money_cards(n) if c not in seen]
+        exchange = [c for c in EXCHANGE_CARDS if c not in seen] if options.get("exchange") else []
+        rnd.shuffle(money)
+        rnd.shuffle(exchange)
+        done = {s.round for s in view.scorings}
+        reshuffled = any(e.kind == "reshuffle" for e in view.log)
+        scoring_left = [] if reshuffled else [c for c, r in ((SCORING_1, 1), (SCORING_2, 2))
+                                               if r not in done and len(view.deck) > 0]
+        hand_slots = sum(len(s.hand) for i, s in enumerate(view.seats) if i != me)
+        deck_slots = len(view.deck) - len(scoring_left)  # money and exchange cards in the deck
+        if len(money) + len(exchange) != hand_slots + deck_slots:
+            raise ValueError("inconsistent view: hidden card counts do not match the unseen cards")
+        # cards drawn from the split deck since set-up (A13, A15: start hands and the first display came before)
+        outside = len(money_cards(n)) + (len(EXCHANGE_CARDS) if options.get("exchange") else 0) - deck_slots
+        drawn = max(0, outside - round(START_HAND_CARDS * n) - 4)
+        fifth = (deck_slots + drawn) / 5
+        in_deck: dict[int, int] = {}  # exchange card -> depth in the deck (from the top)
+        in_hands: list[int] = []
+        if reshuffled:
+            # A41/V46: the deck was rebuilt from the shuffled discard; an unseen card is anywhere hidden
+            pool = money + exchange
+            rnd.shuffle(pool)
+            to_hands, to_deck = pool[:hand_slots], pool[hand_slots:]
+        else:
+            # V41: exchange cards went into piles 2-4 of the split deck; one whose depth has been drawn already is
+            # not face up or discarded, so another player took it (V43, V44)
+            for x in exchange:
+                depth = rnd.uniform(fifth, 4 * fifth)
+                if depth < drawn and len(in_hands) < hand_slots or len(in_deck) >= deck_slots:
+                    in_hands.append(x)
+                else:
+                    in_deck[x] = int(depth - drawn) if depth >= drawn else rnd.randint(0, deck_slots)
+            k = hand_slots - len(in_hands)
+            to_hands = in_hands + money[:k]
+            rnd.shuffle(to_hands)
+            to_deck = money[k:]
+        seats = []
+        k = 0
+        for i, s in enumerate(view.seats):
+            if i == me:
+                seats.append(s)
+                continue
+            hand = tuple(sorted(to_hands[k:k + len(s.hand)]))  # sorted: exchange cards last, as the engine keeps them
+            k += len(s.hand)
+            seats.append(dataclasses.replace(s, hand=hand))
+        top_first = list(to_deck)
+        # deeper first keeps the indices right; scoring cards last, so they land at their own depth
+        for x in sorted(in_deck, key=lambda c: -in_deck[c]):
+            top_first.insert(min(in_deck[x], len(top_first)), x)
+        if scoring_left:
+            positions = _scoring_positions(scoring_left, len(top_first), drawn, fifth, rnd)
+            for card in sorted(positions, key=lambda c: -positions[c]):
+                top_first.insert(positions[card], card)
+        deck = tuple(reversed(top_first))  # top = last
+        bag = list(view.bag)
+        rnd.shuffle(bag)
+        changes: dict[str, Any] = {}
+        if view.huts:
+            changes["huts"] = _redeal_huts(view, rnd)
+        if options.get("bonus"):
+            seats, changes["bonus_aside"] = _redeal_bonus(view, seats, me, rnd)
+        return dataclasses.replace(view, seed=rnd.getrandbits(48), seats=tuple(seats), deck=deck, bag=tuple(bag),
+                                   **changes)
+
+
+def _scoring_positions(cards: list[int], deck_size: int, drawn: int, fifth: float,
+                       rnd: random.Random) -> dict[int, int]:
+    """A16: depths (from the top) of the undrawn scoring cards: card 1 in the 2nd fifth of the split deck, card 2
+    in the 4th, less what has been drawn since; card 1 never below card 2."""
+    positions = {}
+    for card in cards:
+        pile = 1 if card == SCORING_1 else 3
+        lo = int(pile * fifth) - drawn
+        hi = int((pile + 1) * fifth) - drawn
+        lo, hi = max(0, min(lo, deck_size)), max(0, min(hi, deck_size))
+        positions[card] = rnd.randint(lo, max(lo, hi))
+    if SCORING_1 in positions and SCORING_2 in positions:
+        positions[SCORING_1] = min(positions[SCORING_1], positions[SCORING_2])
+    return positions
+
+
+def _redeal_huts(view: Any, rnd: random.Random) -> tuple[tuple[str, ...], ...]:
+    """V21: below each face-up hut lie, in unknown order, the huts of its colour that are nowhere in sight."""
+    visible = {stack[-1] for stack in view.huts if stack}
+    for s in view.seats:
+        visible.update(t for t in (*s.alhambra.values(), *s.reserve, *s.pending) if t in HUT_TYPE)
+    stacks = []
+    for typ, stack in zip(TYPES, view.huts, strict=True):
+        if not stack:
+            stacks.append(())
+            continue
+        below = [h for h in HUTS if HUT_TYPE[h] == typ and h not in visible]
+        if len(below) != len(stack) - 1:
+            raise ValueError("inconsistent view: a hut stack does not match the huts out of sight")
+        rnd.shuffle(below)
+        stacks.append(tuple(below) + stack[-1:])
+    return tuple(stacks)
+
+
+def _redeal_bonus(view: Any, seats: list[Any], me: int, rnd: random.Random) -> tuple[list[Any], tuple[str, ...]]:
+    """V61: the bonus cards not in the seat's hand nor played by anyone go to the other hands (their sizes are
+    public) and to the cards set aside; V66: the others' standing orders are taken to be the default."""
+    known = set(view.seats[me].bonus_hand)
+    for s in view.seats:
+        known.update(s.bonus_played)
+    unseen = [c for c in BONUS_CARDS if c not in known]
+    rnd.shuffle(unseen)
+    if len(unseen) != sum(len(s.bonus_hand) for i, s in enumerate(seats) if i != me) + len(view.bonus_aside):
+        raise ValueError("inconsistent view: hidden bonus cards do not match the cards out of sight")
+    k = 0
+    out = []
+    for i, s in enumerate(seats):
+        if i != me:
+            s = dataclasses.replace(s, bonus_hand=tuple(unseen[k:k + len(s.bonus_hand)]),
+                                    bonus_auto=s.bonus_auto or AUTO_EVERY)
+            k += len(s.bonus_hand)
+        out.append(s)
+    return out, tuple(unseen[k:])
+
+
+def _module_buildings(counts: list[int], seat: Any, huts: bool, bonus: bool) -> None:
+    """Add the buildings the modules give `seat` at a scoring to `counts` (TYPES order): V27 huts in the
+    Alhambra (a hut still to be placed counts one if a building of its colour is there to lie beside), V63
+    played bonus cards, and bonus cards in hand whose building is built (the standing order plays them, V66)."""
+    if huts and seat.huts_taken:
+        for typ, k in hut_counts(seat.alhambra).items():
+            counts[_TYPE_INDEX[typ]] += k
+        for t in seat.pending:
+            typ = HUT_TYPE.get(t)
+            if typ is not None and any(TYPE_OF[b] == typ for b in seat.alhambra.values()):
+                counts[_TYPE_INDEX[typ]] += 1
+    if bonus:
+        for card in seat.bonus_played:
+            counts[_TYPE_INDEX[TYPE_OF[card]]] += 1
+        if seat.bonus_hand and seat.bonus_auto != AUTO_NEVER:
+            built = set(seat.alhambra.values()).union(seat.pending)
+            for card in seat.bonus_hand:
+                if card in built:
+                    counts[_TYPE_INDEX[TYPE_OF[card]]] += 1
+
+
+def _module_extras(state: Any, seat: Any) -> float:
+    """Points for module components that are not buildings: exchange cards (V45), an active vizier (V3) while
+    tiles remain, and the hope of bonus cards whose tile may still be bought (V62)."""
+    value = 0.0
+    if state.options.get("exchange"):
+        value += EXCHANGE_WEIGHT * sum(1 for c in seat.hand if c in EXCHANGE_PAIRS)
+    if seat.vizier and state.bag:
+        value += VIZIER_WEIGHT
+    if seat.bonus_hand:
+        built = set(seat.alhambra.values()).union(seat.pending)
+        for card in seat.bonus_hand:
+            if card in built and seat.bonus_auto != AUTO_NEVER:
+                continue  # counted as a building already
+            if card in state.market:
+                value += BONUS_HOPE_MARKET
+            elif card in state.bag:
+                value += BONUS_HOPE_BAG
+    return value
 
 
 def _type_counts(alhambra: dict, pending: tuple[str, ...]) -> list[int]:
@@ -157,7 +411,9 @@ def _type_counts(alhambra: dict, pending: tuple[str, ...]) -> list[int]:
         if i is not None:  # the fountain has no type (A1)
             counts[i] += 1
     for t in pending:
-        counts[_TYPE_INDEX[TYPE_OF[t]]] += 1
+        i = _TYPE_INDEX.get(TYPE_OF[t])
+        if i is not None:  # a hut is no building (V27): the modules' code counts what it adds
+            counts[i] += 1
     return counts
 
 

@@ -14,6 +14,11 @@ plausible state; the levels then use the engine contract only (`to_move`, `legal
           and scores the result as a win (game over) or a squashed evaluation margin. The `normal` evaluation
           also seeds each candidate as a prior, so few iterations never play worse than `normal` by much.
 
+Optional movers (`decide(..., optional=True)`, e.g. Alhambra's vizier claimants out of turn, V4/V12) may also do
+nothing: each level compares its best move with the position as it stands (by the same evaluation; `hard` searches
+"do nothing" as one more candidate) and returns None when doing nothing is better. `optional=False` never takes
+that path, so ordinary decisions are exactly what they were.
+
 Pure: no discord, no asyncio, no I/O. Deterministic for a seed when the budget counts iterations (a time budget
 stops at a wall-clock moment, so its result may vary).
 """
@@ -89,6 +94,8 @@ class GameAI:
     exploration: float = 0.6
     #: a reward for a finished game: this much for the win/draw/loss, the rest for the squashed margin
     win_weight: float = 0.7
+    #: an optional mover (see `decide`) acts only if its best move beats doing nothing by this margin
+    optional_threshold: float = 0.0
 
     def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
         """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
@@ -108,6 +115,23 @@ class GameAI:
         A game may override this with an incremental version that gives the same numbers faster.
         """
         return [margin(self.evaluate(rules, rules.step(state, player, a)), player) for a in actions]
+
+    def prune(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+        """The legal actions worth ranking (never empty; by default all): a game whose listing can explode may
+        drop actions its evaluation cannot tell apart."""
+        return actions
+
+    def is_optional(self, rules: Any, state: Any, seat: str) -> bool:
+        """Whether `seat`, asked with `optional=True`, may really also do nothing now. By default the first
+        player in `to_move` must act and the others may; a game with other obligations overrides this."""
+        return rules.to_move(state)[:1] != [seat]
+
+    def playout_step(self, rules: Any, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
+        """Who acts next in a playout, and with what: by default the first mover, by `playout_action`. A game
+        with optional movers (out-of-turn windows) may let them act first."""
+        player = movers[0]
+        actions = rules.legal_actions(state, player)
+        return player, self.playout_action(rules, state, player, actions, rnd)
 
     def playout_action(self, rules: Any, state: Any, player: str, actions: list[Any], rnd: random.Random) -> Any:
         """The playout policy: the best by `margins` among a few random legal actions (all if sample is 0)."""
@@ -150,18 +174,30 @@ def decide(
     level: str,
     seed: int,
     budget: Budget | int | float | None = None,
+    optional: bool = False,
 ) -> Any:
-    """The move `seat` makes at `level`, from `view` (what the seat may see) alone."""
+    """The move `seat` makes at `level`, from `view` (what the seat may see) alone.
+
+    With `optional`, the seat may also do nothing (e.g. an out-of-turn vizier claimant): None when that is what
+    the AI prefers, or when the seat cannot act at all (any more).
+    """
     if level not in LEVELS:
         raise ValueError(f"Unknown AI level '{level}' (levels: {', '.join(LEVELS)}).")
     start = time.perf_counter()
     rnd = random.Random(seed)
     base = ai.determinise(rules, view, seat, rnd)
     if seat not in rules.to_move(base):
+        if optional:
+            return None
         raise ValueError(f"{seat} is not to move.")
-    actions = sorted(rules.legal_actions(base, seat), key=lambda a: action_key(rules, a))
+    actions = ai.prune(rules, base, seat, sorted(rules.legal_actions(base, seat), key=lambda a: action_key(rules, a)))
     if not actions:
+        if optional:
+            return None
         raise ValueError(f"{seat} has no legal action.")
+    if optional and ai.is_optional(rules, base, seat):
+        return decide_optional(rules, ai, view, base, seat, level, actions, rnd, Budget.of(budget, DEFAULT_BUDGET),
+                               start)
     if len(actions) == 1:
         return actions[0]
     if level == "easy":
@@ -170,6 +206,26 @@ def decide(
     if level == "normal":
         return ranked[0][1]
     return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
+
+
+def decide_optional(rules, ai: GameAI, view, base, seat: str, level: str, actions: list, rnd: random.Random,
+                    budget: Budget, start: float) -> Any:
+    """An optional mover's choice: the best action if it beats doing nothing (the position as it is, by the same
+    evaluation), else None. easy: a random one of the actions that beat it; normal: the best of them; hard: the
+    search, with "do nothing" as one more candidate whose playouts start with the obliged mover's move (unless
+    every action is clearly worse than doing nothing)."""
+    stay = margin(ai.evaluate(rules, base), seat) + ai.optional_threshold
+    if level == "easy":
+        values = ai.margins(rules, base, seat, actions)
+        better = [a for a, v in zip(actions, values, strict=True) if v > stay]
+        return rnd.choice(better) if better else None
+    ranked = rank(rules, ai, base, seat, actions, rnd)
+    if level == "normal":
+        return ranked[0][1] if ranked[0][0] > stay else None
+    if ranked[0][0] < stay - ai.margin_scale / 2:
+        return None  # clearly worse than doing nothing: not worth a search (optional movers are asked often)
+    cands = ranked[: max(1, ai.root_width - 1)] + [(stay, None)]
+    return search(rules, ai, view, seat, cands, rnd, budget, start)
 
 
 def rank(rules: Any, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], rnd: random.Random):
@@ -181,7 +237,8 @@ def rank(rules: Any, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], 
 
 
 def search(rules, ai: GameAI, view, seat: str, ranked, rnd: random.Random, budget: Budget, start: float):
-    """Determinised flat Monte Carlo with UCB1 over `normal`'s best `root_width` moves.
+    """Determinised flat Monte Carlo with UCB1 over `normal`'s best `root_width` moves (a None "move": an optional
+    mover does nothing).
 
     (Paired rounds, every candidate played from the same determinisation, did no better in the arena.)
     """
@@ -204,7 +261,13 @@ def search(rules, ai: GameAI, view, seat: str, ranked, rnd: random.Random, budge
                 best_i, best_u = i, u
         # a fresh determinisation each iteration: the seat's uncertainty is averaged over, never resolved
         state = ai.determinise(rules, view, seat, rnd)
-        state = rules.step(state, seat, cands[best_i][1])
+        action = cands[best_i][1]
+        if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
+            first = rules.to_move(state)[0]
+            action = ai.playout_action(rules, state, first, rules.legal_actions(state, first), rnd)
+            state = rules.step(state, first, action)
+        else:
+            state = rules.step(state, seat, action)
         totals[best_i] += playout(rules, ai, state, seat, rnd)
         visits[best_i] += 1
         done += 1
@@ -217,11 +280,9 @@ def playout(rules, ai: GameAI, state, seat: str, rnd: random.Random) -> float:
     for _ in range(ai.playout_depth):
         if rules.is_over(state):
             break
-        movers = rules.to_move(state)
-        # several movers (out-of-turn windows): let them act in the engine's order
-        player = movers[0]
-        actions = rules.legal_actions(state, player)
-        state = rules.step(state, player, ai.playout_action(rules, state, player, actions, rnd))
+        # several movers (out-of-turn windows): the game's playout_step decides who acts (by default the first)
+        player, action = ai.playout_step(rules, state, rules.to_move(state), rnd)
+        state = rules.step(state, player, action)
     return reward(rules, ai, state, seat)
 
 

@@ -8,7 +8,8 @@
 Seats alternate between games (the first level sits first in even games). A shared win counts as half. Prints,
 per game and pair, the first level's score rate with a Wilson 95% interval, and per level the decision times
 (median, p95, max). Targets (issue 8): normal beats easy in ≥ 90% of games, hard beats normal in ≥ 65%, hard
-decides in ≤ 1.5 s at p95. Decision times are only meaningful with at most one process per core.
+decides in ≤ 1.5 s at p95. Decision times are only meaningful with at most one process per core. Players who may
+act out of turn (Alhambra's vizier claimants) are asked first, once per position, as the bot asks AI seats.
 """
 
 from __future__ import annotations
@@ -39,8 +40,25 @@ def play_one(task: tuple) -> dict:
     state = rules.new_game(players, options, seed)
     started = time.perf_counter()
     moves = 0
+    declined: set[tuple[int, str]] = set()  # (move, seat): an out-of-turn chance let go, as the bot remembers it
     while not rules.is_over(state):
-        player = rules.to_move(state)[0]
+        movers = rules.to_move(state)
+        # optional movers first (Alhambra's vizier claimants, V7 order), asked once per position as the bot does
+        claim = None
+        for seat in movers[1:]:
+            if (moves, seat) in declined:
+                continue
+            t = time.perf_counter()
+            claim = choose(game, state, seat, levels[seat], seed * 100_003 + moves + 50_000, budget, optional=True)
+            times[seat].append(time.perf_counter() - t)
+            if claim is not None:
+                state = rules.apply(state, seat, claim)
+                moves += 1
+                break
+            declined.add((moves, seat))
+        if claim is not None:
+            continue
+        player = movers[0]
         t = time.perf_counter()
         action = choose(game, state, player, levels[player], seed * 100_003 + moves, budget)
         times[player].append(time.perf_counter() - t)

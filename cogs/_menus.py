@@ -283,6 +283,7 @@ def _alhambra_hand(view: Any, player: str) -> str | None:
 def _alhambra_modules(view: Any, seat: Any) -> str:
     """The Vizier's Favour bits of the player's position: vizier side, huts taken, unplayed bonus cards."""
     from engine.alhambra.components import tile_name
+    from engine.alhambra.state import OVER
 
     options = getattr(view, "options", {}) or {}
     bits = []
@@ -292,7 +293,8 @@ def _alhambra_modules(view: Any, seat: Any) -> str:
         bits.append(f"huts taken {seat.huts_taken}/3")
     if options.get("bonus"):
         held = ", ".join(tile_name(t) for t in seat.bonus_hand) or "none"
-        bits.append(f"bonus cards: {held} (**Bonus cards** button)")
+        over = getattr(view, "phase", None) == OVER
+        bits.append(f"bonus cards: {held}" + ("" if over or not seat.bonus_hand else " (**Bonus cards** button)"))
     return ("\n" + " · ".join(bits)) if bits else ""
 
 

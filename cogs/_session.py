@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+import zlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import ai
@@ -31,6 +33,25 @@ from storage import ChannelBusy, GameRow, Seat, StaleVersion, Storage
 log = logging.getLogger(__name__)
 
 is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
+
+# The log kind the engines write for every turn action (text = describe(action), data["action"] = its JSON) so
+# the images can mark the last move. The bot already prints the action's own text: such entries are never
+# turned into lines.
+MOVE_EVENT = "move"
+
+# Action kinds whose very choice is private (the player's own business): never announced, and shown to others
+# only as "changes a private setting" in /game log. V66: the standing order for bonus cards.
+PRIVATE_KINDS: dict[str, frozenset[str]] = {"alhambra": frozenset({"set_bonus_autoplay"})}
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out
 
 
 def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
@@ -156,9 +177,19 @@ class Session:
             raise GameError("I can't find that game any more.")
         return row
 
-    async def in_channel(self, channel_id: int) -> GameRow:
+    async def in_channel(self, channel_id: int, *, finished_too: bool = False) -> GameRow:
+        """The channel's game in its lobby or running (with `finished_too`, else its most recent game). If there
+        is none, a GameError that says so, and what became of the last game here."""
         row = await self.storage.game_in_channel(channel_id)
+        last = row or await self.storage.last_game_in_channel(channel_id)
+        if row is None and finished_too and last is not None:
+            return last
         if row is None:
+            if last is not None and last.status in ("finished", "cancelled"):
+                what = f"{self.rules(last.game).title} (#{last.id})"
+                how = "is over: `/game status` shows the results" if last.status == "finished" else "was cancelled"
+                raise GameError(f"There is no game running in this channel: the last one, {what}, {how}. "
+                                "Start a new one with `/game create`.")
             raise GameError("There is no game in this channel. Start one with `/game create`.")
         return row
 
@@ -294,14 +325,20 @@ class Session:
                 raise GameError("You created this game: use Cancel to call it off.")
             return await self.storage.update_lobby(game_id, seats=[s for s in row.seats if s.id != player])
 
+    @staticmethod
+    def _creator_in_lobby(row: GameRow, player: str, started: str, to_do: str) -> None:
+        """Lobby changes only the creator may make: GameError `started` after the start, or naming the creator."""
+        if row.status != "lobby":
+            raise GameError(started)
+        if player != row.creator_id:
+            raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can {to_do}.")
+
     async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
         """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("AI players can only be added before the game starts.")
-            if player != row.creator_id:
-                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add AI players.")
+            self._creator_in_lobby(row, player, "AI players can only be added before the game starts.",
+                                   "add AI players")
             if level not in ai.LEVELS:
                 raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
             if not ai_available(row.game, row.options):
@@ -325,10 +362,8 @@ class Session:
         """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("The game has started: its AI players stay until the end.")
-            if player != row.creator_id:
-                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can remove AI players.")
+            self._creator_in_lobby(row, player, "The game has started: its AI players stay until the end.",
+                                   "remove AI players")
             bots = [s for s in row.seats if is_ai(s.id)]
             if not bots:
                 raise GameError("There is no AI player in this game.")
@@ -345,10 +380,8 @@ class Session:
     async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
         async with self.lock(game_id):
             row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("Options can only be changed before the game starts.")
-            if player != row.creator_id:
-                raise GameError("Only the creator of the game can change its options.")
+            self._creator_in_lobby(row, player, "Options can only be changed before the game starts.",
+                                   "change its options")
             try:
                 merged = self.rules(row.game).normalise_options({**row.options, **options})
             except ValueError as exc:
@@ -359,11 +392,7 @@ class Session:
         """Deal the game (seats in joining order). Only the creator may start."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("This game has already started.")
-            if player != row.creator_id:
-                creator = row.seat_name(row.creator_id)
-                raise GameError(f"Only the creator ({creator}) can start the game.")
+            self._creator_in_lobby(row, player, "This game has already started.", "start the game")
             rules = self.rules(row.game)
             lo = rules.player_counts[0]
             if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
@@ -400,13 +429,7 @@ class Session:
 
     def check_player(self, row: GameRow, player: str) -> Any:
         """The state, if `player` may act in this game now; else a GameError saying why."""
-        if row.status == "lobby":
-            raise GameError("This game hasn't started yet.")
-        if row.status != "active":
-            raise GameError("This game is over: no more moves.")
-        if player not in row.player_ids:
-            raise GameError("You are not playing in this game; you can watch it with the Board button.")
-        state = self.state_of(row)
+        state = self.check_seated(row, player)
         movers = self.rules(row.game).to_move(state)
         if player not in movers:
             waiting = ", ".join(row.seat_name(p) for p in movers) or "nobody"
@@ -438,8 +461,32 @@ class Session:
         check = getattr(self.rules(game), "is_free_action", None)
         return bool(check is not None and check(action))
 
+    @staticmethod
+    def is_private(game: str, action: Any) -> bool:
+        """True for an action nobody else may learn about (see PRIVATE_KINDS)."""
+        return getattr(action, "kind", None) in PRIVATE_KINDS.get(game, ())
+
+    def position(self, row: GameRow, actions: Sequence[Any]) -> str:
+        """What a move panel (or a /move suggestion) was built on, as a short token for its custom_ids: the
+        number of turn actions so far and a fingerprint of the listed actions, e.g. "12.1x3k9f".
+
+        A click is served only if the token is the same now: any turn action since makes the panel stale (even
+        one that leaves the list alike), and an index into `actions` always means the action it meant when the
+        panel was drawn. A free action (a bonus card, V62/V66) does not count as a turn and, with our engines,
+        changes nobody's turn actions, so it leaves every open panel valid; should an engine's free action ever
+        change someone's list, the fingerprint makes that panel stale rather than wrong.
+        """
+        return f"{row.turns}.{self.fingerprint(row.game, actions)}"
+
+    def fingerprint(self, game: str, actions: Sequence[Any]) -> str:
+        """A short digest of a list of actions (their JSON, so it is the same after a restart)."""
+        rules = self.rules(game)
+        data = json.dumps([rules.action_to_json(a) for a in actions], sort_keys=True, separators=(",", ":"))
+        return _base36(zlib.crc32(data.encode()))
+
     def check_seated(self, row: GameRow, player: str) -> Any:
-        """The state, if `player` is seated in this running game (for free actions, which need no turn)."""
+        """The state, if `player` is seated in this running game (free actions need no turn); else a GameError
+        saying why."""
         if row.status == "lobby":
             raise GameError("This game hasn't started yet.")
         if row.status != "active":
@@ -461,18 +508,24 @@ class Session:
         action: Any,
         *,
         expected_version: int | None = None,
+        expected_turns: int | None = None,
         announce: Callable[[MoveResult], Awaitable[None]] | None = None,
     ) -> MoveResult:
         """Apply `action` for `player`: checked by the rules, stored in one transaction, then announced.
 
-        `expected_version` is the move number the action was chosen at (a button's or panel's); if the game
-        has moved on since, StaleMove and nothing changes. IllegalAction propagates with the engine's message.
+        `expected_version` is the move number the action was chosen at; if any move (free actions included) was
+        stored since, StaleMove and nothing changes. `expected_turns` is the weaker check of the move panels:
+        only a turn action since makes it stale, not someone's free action (V62/V66); the action itself is
+        checked against the newest state either way. The transaction checks the version it loaded here, so two
+        racing submissions never both apply. IllegalAction propagates with the engine's message.
         `announce` (the public post) runs while the game's lock is still held, so posts appear in move order
         even when two players act at nearly the same moment; a failing announcement never undoes the move.
         """
         async with self.lock(game_id):
             row = await self.load(game_id)
-            if expected_version is not None and row.version != expected_version and row.status == "active":
+            moved = ((expected_version is not None and row.version != expected_version)
+                     or (expected_turns is not None and row.turns != expected_turns))
+            if moved and row.status == "active":
                 raise StaleMove("The game has moved on since you chose that move (someone already played). "
                                 "Nothing was changed; press **Play my turn** for your current choices.")
             free = self.is_free(row.game, action)  # a bonus card may be played by its holder at any time (V62)
@@ -489,12 +542,14 @@ class Session:
                     action=rules.action_to_json(action),
                     state=rules.to_json(new),
                     finished=finished,
+                    free=free,
                     now=time.time(),
                 )
             except StaleVersion:
                 raise StaleMove("Someone else moved first; nothing was changed. Have another look.") from None
             self._remember(self._states, (row.id, row.version), new, self._state_cache_size)
-            fresh = new.log[len(state.log):]
+            # the engines' "move" entries repeat the action (for the images' last-move mark): we print action_text
+            fresh = [e for e in new.log[len(state.log):] if e.kind != MOVE_EVENT]
             result = MoveResult(
                 row=row,
                 player=player,

@@ -1,15 +1,19 @@
 """The table's messages and components: lobby post, move posts, the ephemeral move panel, and the persistent
 buttons and selects behind them.
 
-Every button and select is a `discord.ui.DynamicItem` whose custom_id carries what it needs (the game id, and the
-move number where a stale click could change meaning), so posts from before a restart keep working and nothing
-is kept in memory per message. Two item classes cover everything:
+Every button and select is a `discord.ui.DynamicItem` whose custom_id carries what it needs (the game id, and
+where a stale click could change meaning, the position the panel was drawn at), so posts from before a restart
+keep working and nothing is kept in memory per message. Two item classes cover everything:
 
     g:<game>:<op>                      lobby and table buttons (join, leave, ai, start, cancel, play, hand,
-                                       board, rules, rematch)
-    g:<game>:p:<move>:<op>:<arg>       move-panel buttons (kind, page, confirm, back)
-    s:<game>:<move>:<op>:<arg>         move-panel selects (range of actions, action)
+                                       bonus, board, rules, rematch)
+    g:<game>:p:<pos>:<op>:<arg>        move-panel buttons (kind, page, confirm, back; bc: confirm a bonus card)
+    s:<game>:<pos>:<op>:<arg>          move-panel selects (range of actions, action; b: a bonus-card action)
     s:<game>:ai:<add|rm>               the lobby's AI panel (creator only): add an AI seat of a level, remove one
+
+<pos> is `Session.position` for the move panel (turn actions so far + a fingerprint of the player's legal
+actions: someone else's bonus card does not make the panel stale, a real move does) and a fingerprint of the
+player's free actions for the bonus-card panel.
 
 All checks and changes go through the session service (`cogs._session.Session`); this module only turns its
 results into Discord messages, and its errors into short ephemeral replies.
@@ -59,6 +63,33 @@ def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 2].rstrip() + " …"
 
 
+def plural(n: int, word: str) -> str:
+    """"1 more player", "2 more players"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def chunks(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """`text` in pieces of at most `limit` characters, cut between lines where possible (long rules summaries
+    go out as several messages instead of being cut off)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single line longer than a message: cut it where it must be cut
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current or not out:
+        out.append(current)
+    return out
+
+
 def title_of(game: str) -> str:
     return Session.rules(game).title
 
@@ -69,7 +100,7 @@ def options_text(row: GameRow) -> str:
     for name, opt in rules.options.items():
         value = row.options.get(name, opt.default)
         shown = ("yes" if value else "no") if not opt.choices else str(value)
-        parts.append(f"{name} = {shown}")
+        parts.append(f"{name.replace('_', ' ')} = {shown}")  # typed either way (Session.parse_options)
     return " · ".join(parts) if parts else "none"
 
 
@@ -99,39 +130,40 @@ def duration(seconds: float) -> str:
 # --------------------------------------------------------------------------------------------- dynamic items
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<gid>[0-9]+):(?P<rest>[a-z0-9:.\-]+)"):
+class _Routed:
+    """What the two dynamic items share: rebuilt from any matching custom_id (after a restart too), which the
+    callback parses into the game id and the route."""
+
+    template: re.Pattern[str]
+    custom_id: str
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(item)  # type: ignore[call-arg]
+
+    def route(self) -> tuple[int, list[str]]:
+        match = self.template.fullmatch(self.custom_id)
+        assert match is not None
+        return int(match["gid"]), match["rest"].split(":")
+
+
+class GameButton(_Routed, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"g:(?P<gid>[0-9]+):(?P<rest>[a-z0-9:.\-]+)"):
     """Every button the bot posts. The callback routes on the custom_id; nothing lives in memory."""
 
-    def __init__(self, item: discord.ui.Button):
-        super().__init__(item)
+    async def callback(self, interaction: discord.Interaction) -> None:
+        gid, parts = self.route()
+        await guarded(interaction, lambda: on_button(interaction, gid, parts))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item)
+
+class GameSelect(_Routed, discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"s:(?P<gid>[0-9]+):(?P<rest>[a-z0-9:.\-]+)"):
+    """Every select menu the bot posts (the move panel's menus, the bonus cards, the lobby's AI panel)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        gid, rest = int(match["gid"]), match["rest"]
-        await guarded(interaction, lambda: on_button(interaction, gid, rest.split(":")))
-
-
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"s:(?P<gid>[0-9]+):(?P<rest>[a-z0-9:.\-]+)"):
-    """Every select menu the bot posts (the move panel's range and action menus)."""
-
-    def __init__(self, item: discord.ui.Select):
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        gid, rest = int(match["gid"]), match["rest"]
+        gid, parts = self.route()
         values = list(self.item.values)
-        await guarded(interaction, lambda: on_select(interaction, gid, rest.split(":"), values))
+        await guarded(interaction, lambda: on_select(interaction, gid, parts, values))
 
 
 DYNAMIC_ITEMS = (GameButton, GameSelect)
@@ -207,7 +239,7 @@ def lobby_content(row: GameRow, note: str | None = None) -> str:
         status = "The game has started: see below." if row.status == "active" else "This game is over."
         return clip(f"🎲 **{rules.title}** (game #{row.id})\n**Players:**\n{seats}\n{status}")
     waiting = (
-        f"Waiting for {lo - len(row.seats)} more player(s)."
+        f"Waiting for {plural(lo - len(row.seats), 'more player')}."
         if len(row.seats) < lo
         else f"Ready: {name_of(row, row.creator_id)} can press **Start** (or wait for more, up to {hi})."
     )
@@ -355,13 +387,14 @@ def table_view(row: GameRow) -> discord.ui.View:
     return new_view(*items)
 
 
-def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = ()) -> str:
+def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = (), actor: str | None = None) -> str:
     """Who moves now. Players only get a mention when the move passes to them: someone who simply carries on
-    (an exact purchase, tiles to place) is named without a ping."""
+    (an exact purchase, tiles to place: the `actor`) is named without a ping, and so is anyone who could already
+    move before this action (they were pinged then)."""
     if not movers:
         return ""
-    if list(movers) == list(before):
-        if len(movers) == 1:
+    if all(p in before for p in movers):
+        if len(movers) == 1 and actor in (None, movers[0]):
             return f"{name_of(row, movers[0])} continues."
         return f"Still to move: {', '.join(name_of(row, p) for p in movers)}."
     shown = [name_of(row, p) if p in before else ping(row, p) for p in movers]
@@ -420,7 +453,7 @@ def move_content(result: MoveResult, earlier: Sequence[MoveResult] = ()) -> str:
         if result.player not in before:  # a vizier buyer placing their tile is named, not pinged
             before = (*before, result.player)
         main = [p for p in result.to_move if p not in result.side]
-        tail = turn_line(row, main, before)
+        tail = turn_line(row, main, before, result.player)
         if result.free:  # a bonus card changes nobody's turn: name who we wait for, ping nobody
             tail = f"Still to move: {', '.join(name_of(row, p) for p in main)}." if main else ""
         if result.side:  # before the turn line, which stays the post's last line
@@ -480,17 +513,17 @@ class Panel:
         self.state = session.check_player(row, player)
         self.actions = session.legal_actions(row, player)
         self.kinds = _menus.kinds(self.actions)
-        self.mv = row.version
+        self.key = session.position(row, self.actions)  # in every custom_id: a click is served only at this key
         self.preview_of: int | None = None  # set when the panel shows a placement to confirm
 
     def cid(self, op: str, arg: str = "", kind: str = "g") -> str:
         if kind == "g":
-            return f"g:{self.row.id}:p:{self.mv}:{op}:{arg}"
-        return f"s:{self.row.id}:{self.mv}:{op}:{arg}"
+            return f"g:{self.row.id}:p:{self.key}:{op}:{arg}"
+        return f"s:{self.row.id}:{self.key}:{op}:{arg}"
 
     def header(self) -> str:
         hand = _menus.private_text(self.row.game, self.rules, self.state, self.player)
-        text = f"**Your move** in {title_of(self.row.game)} (move {self.mv + 1})."
+        text = f"**Your move** in {title_of(self.row.game)} (move {self.row.version + 1})."
         return f"{text}\n{hand}" if hand else text
 
     def of_kind(self, k: int) -> list[tuple[int, Any]]:
@@ -610,39 +643,35 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
     await interaction.edit_original_response(content=content, view=view, attachments=await preview_files(panel))
 
 
-async def panel_stale(interaction: discord.Interaction, row: GameRow) -> None:
-    """A click on a panel from an earlier move: say so, and show the current choices if it is still their turn."""
-    note = "The game has moved on since this panel was opened; nothing was played."
-    session = session_of(interaction)
-    try:
-        panel = Panel(session, row, str(interaction.user.id))
-    except GameError as exc:
-        await interaction.response.edit_message(content=f"*{note}*\n{exc}", view=None, attachments=[])
-        return
-    content, view = panel.home(note + " Here are your choices now:")
-    await show_panel(interaction, panel, content, view)
+STALE_NOTE = "The game has moved on since this panel was opened; nothing was played."
+GAME_OVER = "This game is over: no more moves."
 
 
-async def on_panel(interaction: discord.Interaction, gid: int, mv: int, op: str, arg: str,
+async def on_panel(interaction: discord.Interaction, gid: int, key: str, op: str, arg: str,
                    values: Sequence[str] = ()) -> None:
+    """A click in a move panel drawn at position `key`: served only if the player's position is still the same
+    (see `Session.position`); otherwise they are told and shown their choices now."""
     session = session_of(interaction)
     row = await session.load(gid)
-    player = str(interaction.user.id)
-    if op == "c":
-        await confirm_move(interaction, row, mv, int(arg))
-        return
     if op in ("b", "bc"):  # the bonus-card panel: free actions, usable whoever is to move
-        await on_bonus(interaction, row, mv, op, int(arg) if op == "bc" else
+        await on_bonus(interaction, row, key, op, int(arg) if op == "bc" and arg.isdigit() else
                        (int(values[0]) if values and values[0].isdigit() else -1))
         return
-    if row.version != mv or row.status != "active":
-        if row.status != "active":
-            await interaction.response.edit_message(content="This game is over: no more moves.", view=None,
-                                                    attachments=[])
-            return
-        await panel_stale(interaction, row)
+    if op == "c":
+        await confirm_move(interaction, row, key, int(arg) if arg.isdigit() else -1)
         return
-    panel = Panel(session, row, player)
+    if row.status != "active":
+        await interaction.response.edit_message(content=GAME_OVER, view=None, attachments=[])
+        return
+    try:
+        panel = Panel(session, row, str(interaction.user.id))
+    except GameError as exc:  # no longer their turn: the game moved on
+        await interaction.response.edit_message(content=f"*{STALE_NOTE}*\n{exc}", view=None, attachments=[])
+        return
+    if panel.key != key:
+        content, view = panel.home(f"{STALE_NOTE} Here are your choices now:")
+        await show_panel(interaction, panel, content, view)
+        return
     if op == "h":
         content, view = panel.home()
     elif op == "k":
@@ -683,28 +712,32 @@ async def preview_files(panel: Panel) -> list[discord.File]:
     return [file] if file else []
 
 
-async def confirm_move(interaction: discord.Interaction, row: GameRow, mv: int, i: int) -> None:
-    """Play the confirmed action (chosen at move `mv`), announce it, and show what comes next in the panel."""
+async def confirm_move(interaction: discord.Interaction, row: GameRow, key: str, i: int) -> None:
+    """Play the confirmed action (chosen at position `key`), announce it, and show what comes next in the panel.
+
+    Someone else's free action since the panel was drawn (a bonus card) changes nothing here; a turn action
+    does, and the click is refused. The session re-checks under the game's lock (`expected_turns`)."""
     session = session_of(interaction)
     player = str(interaction.user.id)
     await interaction.response.defer()  # applying + rendering may take a moment; the panel is edited below
     if row.status != "active":
-        await interaction.edit_original_response(content="This game is over: no more moves.", view=None,
-                                                 attachments=[])
+        await interaction.edit_original_response(content=GAME_OVER, view=None, attachments=[])
         return
-    if row.version != mv:
+    try:
+        panel: Panel | None = Panel(session, row, player)
+    except GameError:
+        panel = None  # not their turn any more: someone moved
+    if panel is None or panel.key != key:
         await interaction.edit_original_response(
             content="That move can't be played any more: the game has moved on since you chose it (someone "
                     "already played). Nothing was changed; press **Play my turn** to see your choices now.",
             view=None, attachments=[],
         )
         return
-    actions = session.legal_actions(row, player)
-    if not 0 <= i < len(actions):
-        session.check_player(row, player)  # says why (not your turn...) if that is the reason
+    if not 0 <= i < len(panel.actions):
         raise GameError("That choice is not available. Press **Play my turn** again.")
     try:
-        result = await session.act(row.id, player, actions[i], expected_version=mv,
+        result = await session.act(row.id, player, panel.actions[i], expected_turns=row.turns,
                                    announce=lambda r: announce_move(interaction.client, r))
     except StaleMove as exc:
         await interaction.edit_original_response(content=str(exc), view=None, attachments=[])
@@ -758,31 +791,37 @@ def bonus_panel(session: Session, row: GameRow, player: str, note: str | None = 
                                     description=_menus.option_texts(rules.describe(a))[1])
                for i, a in enumerate(actions[:25])]
     lines.append("Play a card or change the order:")
-    view = new_view(select(f"s:{row.id}:{row.version}:b:", options, "Choose a bonus-card action", row=0))
+    key = session.fingerprint(row.game, actions)  # valid while these are still the player's free actions
+    view = new_view(select(f"s:{row.id}:{key}:b:", options, "Choose a bonus-card action", row=0))
     return {"content": clip("\n".join(lines)), "view": view}
 
 
-async def on_bonus(interaction: discord.Interaction, row: GameRow, mv: int, op: str, i: int) -> None:
-    """A bonus-card choice ("b": show it with Confirm) or its confirmation ("bc": play it through act)."""
+async def on_bonus(interaction: discord.Interaction, row: GameRow, key: str, op: str, i: int) -> None:
+    """A bonus-card choice ("b": show it with Confirm) or its confirmation ("bc": play it through act).
+
+    Free actions don't depend on whose turn it is, so the panel stays valid as long as the player's own list of
+    free actions is the one it showed (`key`), whatever the others played meanwhile."""
     session = session_of(interaction)
     player = str(interaction.user.id)
-    actions = session.free_actions(row, player) if row.version == mv else []
-    if not 0 <= i < len(actions):
-        content = bonus_panel(session, row, player, "The game has moved on since this panel was opened; "
-                                                    "nothing was played. Here are your choices now:")
+    actions = session.free_actions(row, player)
+    if session.fingerprint(row.game, actions) != key or not 0 <= i < len(actions):
+        content = bonus_panel(session, row, player, "Your bonus-card choices changed since this panel was "
+                                                    "opened; nothing was played. Here they are now:")
         await interaction.response.edit_message(**content, attachments=[])
         return
     if op == "b":
         text = session.rules(row.game).describe(actions[i])
-        view = new_view(button(f"g:{row.id}:p:{mv}:bc:{i}", "Confirm", discord.ButtonStyle.success, row=0))
+        view = new_view(button(f"g:{row.id}:p:{key}:bc:{i}", "Confirm", discord.ButtonStyle.success, row=0))
         await interaction.response.edit_message(content=f"Play this? {name_of(row, player)} {esc(text)}.",
                                                 view=view, attachments=[])
         return
     await interaction.response.defer()
     action = actions[i]
-    private = type(action).__name__ == "SetBonusAutoplay"  # V66: a standing order is the player's own business
+    private = session.is_private(row.game, action)  # V66: a standing order is the player's own business
     try:
-        result = await session.act(row.id, player, action, expected_version=mv,
+        # no staleness check: the action is exactly the one confirmed, and the rules re-check it now (a card
+        # played twice by a double click is refused as already played, V62)
+        result = await session.act(row.id, player, action,
                                    announce=None if private else lambda r: announce_move(interaction.client, r))
     except StaleMove as exc:
         await interaction.edit_original_response(content=str(exc), view=None, attachments=[])
@@ -804,7 +843,8 @@ async def show_hand(interaction: discord.Interaction, row: GameRow) -> None:
         raise GameError("The game hasn't started yet: no hands have been dealt.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = session.state_of(row)
-    text = _menus.private_text(row.game, session.rules(row.game), state, player) or "Nothing hidden: it's all on the board."
+    text = (_menus.private_text(row.game, session.rules(row.game), state, player)
+            or "Nothing hidden: it's all on the board.")
     image = await session.private_image(row, player)
     kwargs: dict[str, Any] = {"content": clip(f"🔒 Only you can see this.\n{text}")}
     file = png_file(image, "you.png")
@@ -837,10 +877,12 @@ def status_text(session: Session, row: GameRow) -> str:
     if row.status == "finished":
         return clip(results_text(row, scores, rules.winners(state)))
     movers = rules.to_move(state)
-    waiting = ", ".join(name_of(row, p) for p in movers)
+    side = session.out_of_turn(row, state)  # the vizier window (V4/V12): may buy, need not
+    waiting = ", ".join(name_of(row, p) for p in movers if p not in side)
     since = duration(time.time() - (row.turn_started_at or row.updated_at))
+    extra = vizier_line(row, side, movers)
     return clip(f"**{title}** (game #{row.id}), move {row.version + 1}. To move: {waiting} (for {since}).\n"
-                f"**Scores:** {table}")
+                + (f"{extra}\n" if extra else "") + f"**Scores:** {table}")
 
 
 async def show_rules(interaction: discord.Interaction, game: str, options: dict[str, Any] | None) -> None:
@@ -851,14 +893,17 @@ async def show_rules(interaction: discord.Interaction, game: str, options: dict[
         log.exception("summary of %s failed", game)
         text = "The rules summary is not available right now."
     head = "" if rules.title in text.split("\n", 1)[0] else f"**{rules.title}**\n"
-    await reply(interaction, f"📜 {head}{text}")
+    first, *more = chunks(f"📜 {head}{text}")
+    await reply(interaction, first)
+    for part in more:  # a long summary is sent whole, in several messages, rather than cut off
+        await interaction.followup.send(part, ephemeral=True)
 
 
 async def on_button(interaction: discord.Interaction, gid: int, parts: list[str]) -> None:
     session = session_of(interaction)
     op = parts[0]
     if op == "p" and len(parts) >= 3:
-        await on_panel(interaction, gid, int(parts[1]), parts[2], parts[3] if len(parts) > 3 else "")
+        await on_panel(interaction, gid, parts[1], parts[2], parts[3] if len(parts) > 3 else "")
         return
     row = await session.load(gid)
     user = interaction.user
@@ -896,9 +941,9 @@ async def on_select(interaction: discord.Interaction, gid: int, parts: list[str]
     if len(parts) == 2 and parts[0] == "ai":
         await on_ai_select(interaction, gid, parts[1], values)
         return
-    if len(parts) < 2 or not parts[0].isdigit():
+    if len(parts) < 2:
         raise GameError("That menu is from an older version of the bot; press **Play my turn** again.")
-    await on_panel(interaction, gid, int(parts[0]), parts[1], parts[2] if len(parts) > 2 else "", values)
+    await on_panel(interaction, gid, parts[0], parts[1], parts[2] if len(parts) > 2 else "", values)
 
 
 def can_manage(interaction: discord.Interaction) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -22,7 +23,8 @@ from storage import GameRow
 
 log = logging.getLogger(__name__)
 
-MOVE_VALUE = re.compile(r"(?P<gid>[0-9]+):(?P<mv>[0-9]+):(?P<i>[0-9]+)")
+# a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
+MOVE_VALUE = re.compile(r"(?P<gid>[0-9]+):(?P<pos>[0-9a-z.]+):(?P<i>[0-9]+)")
 
 
 def _game_choices(current: str) -> list[app_commands.Choice[str]]:
@@ -51,13 +53,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     def session(self) -> Session:
         return self.bot.session  # type: ignore[attr-defined]
 
+    async def _with_game(self, interaction: discord.Interaction, handler: Callable[[GameRow], Awaitable[None]], *,
+                         finished_too: bool = False) -> None:
+        """Run a command's `handler` on this channel's game; refusals and surprises are answered as everywhere
+        (`_ui.guarded`). `finished_too`: the last game of the channel also counts once it is over."""
+        async def run() -> None:
+            await handler(await self._channel_game(interaction, finished_too=finished_too))
+
+        await _ui.guarded(interaction, run)
+
     async def _channel_game(self, interaction: discord.Interaction, *, finished_too: bool = False) -> GameRow:
-        row = await self.session.storage.game_in_channel(interaction.channel_id)
-        if row is None and finished_too:
-            row = await self.session.storage.last_game_in_channel(interaction.channel_id)
-        if row is None:
-            raise GameError("There is no game in this channel. Start one with `/game create`.")
-        return row
+        return await self.session.in_channel(interaction.channel_id, finished_too=finished_too)
 
     # -- create ------------------------------------------------------------------------------------------
 
@@ -102,10 +108,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                       reminder_hours: int, ai_players: int = 0, ai_level: str = "normal") -> None:
         game = (game or "").strip().lower()
         if game not in engine.GAMES:
-            by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES if _ready(g)}
+            by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES if game_ready(g)}
             game = by_title.get(game, game)
-        if game not in engine.GAMES or not _ready(game):
-            names = ", ".join(f"`{g}`" for g in engine.GAMES if _ready(g))
+        if game not in engine.GAMES or not game_ready(game):
+            names = ", ".join(f"`{g}`" for g in engine.GAMES if game_ready(g))
             raise GameError(f"I don't know the game `{game}`. Choose one of: {names}.")
         options = self.session.parse_options(game, options_text)
         if ai_players:  # refused before anything is created, so a bad count leaves no half-made game
@@ -145,48 +151,44 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row = await self.session.join(row.id, _ui.seat_of(interaction.user))
             await _ui.reply(interaction, f"You're in! Seat {len(row.seats)} of {_ui.title_of(row.game)}.")
             await _ui.refresh_lobby(interaction, row)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row = await self.session.leave(row.id, str(interaction.user.id))
             await _ui.reply(interaction, "You left the game.")
             await _ui.refresh_lobby(interaction, row)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
     @app_commands.command(name="add_ai", description="Seat AI players in this channel's lobby (creator only)")
     @app_commands.describe(level="How well they play (default normal)", count="How many (default 1)")
     async def add_ai(self, interaction: discord.Interaction, level: Literal["easy", "normal", "hard"] = "normal",
                      count: app_commands.Range[int, 1, 5] = 1) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row, added = await self.session.add_ai(row.id, str(interaction.user.id), level, count)
             hi = self.session.rules(row.game).player_counts[-1]
             await _ui.reply(interaction, f"Added {', '.join(s.name for s in added)} ({len(row.seats)} of {hi} "
                                          "seats taken).")
             await _ui.refresh_lobby(interaction, row)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
     @app_commands.command(name="remove_ai", description="Take an AI player out of this channel's lobby (creator only)")
     @app_commands.describe(player="Which AI player (default: the last one added)")
     async def remove_ai(self, interaction: discord.Interaction, player: str | None = None) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row, gone = await self.session.remove_ai(row.id, str(interaction.user.id), player)
             await _ui.reply(interaction, f"Removed {gone.name}.")
             await _ui.refresh_lobby(interaction, row)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
     @remove_ai.autocomplete("player")
     async def _remove_ai_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -198,65 +200,44 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="start", description="Start this channel's game (creator only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
-            await _ui.start_game(interaction, row.id, edit_lobby=False)
-
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, lambda row: _ui.start_game(interaction, row.id, edit_lobby=False))
 
     @app_commands.command(name="cancel", description="Call off this channel's game (creator or Manage Channels)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row = await self.session.cancel(row.id, str(interaction.user.id), can_manage=_ui.can_manage(interaction))
             await interaction.response.send_message(
                 f"{_ui.name_of(row, str(interaction.user.id))} cancelled the game of {_ui.title_of(row.game)} "
                 f"(#{row.id}).", allowed_mentions=discord.AllowedMentions.none())
             await _ui.refresh_lobby(interaction, row)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
     # -- looking -----------------------------------------------------------------------------------------
 
     @app_commands.command(name="status", description="Whose turn it is and the scores so far")
     async def status(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction, finished_too=True)
-            await _ui.reply(interaction, _ui.status_text(self.session, row))
-
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, lambda row: _ui.reply(interaction, _ui.status_text(self.session, row)),
+                              finished_too=True)
 
     @app_commands.command(name="board", description="Show the board (only to you)")
     async def board(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction, finished_too=True)
-            await _ui.show_board(interaction, row)
-
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, lambda row: _ui.show_board(interaction, row), finished_too=True)
 
     @app_commands.command(name="hand", description="Your hand and anything else only you may see")
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction, finished_too=True)
-            await _ui.show_hand(interaction, row)
-
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, lambda row: _ui.show_hand(interaction, row), finished_too=True)
 
     @app_commands.command(name="play", description="Open your move panel")
     async def play(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
-            await _ui.open_panel(interaction, row)
-
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, lambda row: _ui.open_panel(interaction, row))
 
     @app_commands.command(name="log", description="The moves played so far")
     async def log(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction, finished_too=True)
-            await _ui.reply(interaction, await move_log_text(self.session, row))
+        async def run(row: GameRow) -> None:
+            await _ui.reply(interaction, await move_log_text(self.session, row, str(interaction.user.id)))
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run, finished_too=True)
 
     @app_commands.command(name="list", description="Games in this server, or the games you are in")
     @app_commands.describe(mine="Only the games you are seated in (in every server)")
@@ -288,8 +269,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             if not name:
                 row = await self._channel_game(interaction, finished_too=True)
                 name, options = row.game, row.options
-            if name not in engine.GAMES or not _ready(name):
-                raise GameError(f"I don't know the game `{name}`. Games: {', '.join(g for g in engine.GAMES if _ready(g))}.")
+            if name not in engine.GAMES or not game_ready(name):
+                known = ", ".join(f"`{g}`" for g in engine.GAMES if game_ready(g))
+                raise GameError(f"I don't know the game `{name}`. Games: {known}.")
             await _ui.show_rules(interaction, name, options)
 
         await _ui.guarded(interaction, run)
@@ -300,8 +282,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:
-        async def run():
-            row = await self._channel_game(interaction)
+        async def run(row: GameRow) -> None:
             row = await self.session.nudge(row.id, str(interaction.user.id), min_gap=self.nudge_gap)
             movers = [p for p in self.session.to_move(row) if not is_ai(p)]  # AI seats are never pinged
             pings = ", ".join(_ui.ping(row, p) for p in movers)
@@ -309,7 +290,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
                 f"⏰ {pings}: {_ui.esc(interaction.user.display_name)} is waiting for your move in "
                 f"{_ui.title_of(row.game)}.", allowed_mentions=_ui.PUBLIC_MENTIONS)
 
-        await _ui.guarded(interaction, run)
+        await self._with_game(interaction, run)
 
 
 class MoveCog(commands.Cog):
@@ -343,6 +324,7 @@ class MoveCog(commands.Cog):
                 return [app_commands.Choice(name=_menus.fit(str(exc)), value="none")]
             actions = self.session.legal_actions(row, str(interaction.user.id))
             rules = self.session.rules(row.game)
+            pos = self.session.position(row, actions)
             wanted = _words(current)
             out = []
             for i, a in enumerate(actions):
@@ -350,7 +332,7 @@ class MoveCog(commands.Cog):
                 have = _words(text)
                 # every typed word starts a word of the move ("2" finds "adds 20", not "adds 12")
                 if all(any(h.startswith(w) for h in have) for w in wanted):
-                    out.append(app_commands.Choice(name=_menus.fit(text), value=f"{row.id}:{row.version}:{i}"))
+                    out.append(app_commands.Choice(name=_menus.fit(text), value=f"{row.id}:{pos}:{i}"))
                     if len(out) == 25:
                         break
             return out
@@ -367,7 +349,7 @@ class MoveCog(commands.Cog):
         chosen: Any = None
         m = MOVE_VALUE.fullmatch(value.strip())
         if m:
-            if int(m["gid"]) != row.id or int(m["mv"]) != row.version:
+            if int(m["gid"]) != row.id or m["pos"] != self.session.position(row, actions):
                 raise GameError("That suggestion is from an earlier move: the game has moved on. "
                                 "Type the command again to see your moves now.")
             if int(m["i"]) < len(actions):
@@ -380,7 +362,7 @@ class MoveCog(commands.Cog):
             raise GameError(f"I don't recognise the move `{_menus.fit(value, 80)}`. Pick one of the suggestions "
                             "as you type, or press **Play my turn** for the menu.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.session.act(row.id, player, chosen, expected_version=row.version,
+        result = await self.session.act(row.id, player, chosen, expected_turns=row.turns,
                                         announce=lambda r: _ui.announce_move(interaction.client, r))
         await _ui.finish_move(interaction, result)
 
@@ -389,7 +371,8 @@ def _words(text: str | None) -> list[str]:
     return re.findall(r"\w+|[^\w\s]", (text or "").lower())
 
 
-def _ready(game: str) -> bool:
+def game_ready(game: str) -> bool:
+    """True if the engine of `game` loads (one still being written is not offered)."""
     try:
         engine.get_rules(game)
     except Exception:
@@ -402,13 +385,16 @@ def list_line(session: Session, row: GameRow, user: str) -> str:
     where = f"<#{row.channel_id}>"
     if row.status == "lobby":
         return f"• {where}: {title} (#{row.id}), lobby with {len(row.seats)} seated"
-    movers = session.to_move(row)
+    side = session.out_of_turn(row)  # the vizier window (V4/V12): they may buy out of turn, nobody waits for them
+    movers = [p for p in session.to_move(row) if p not in side]
     whose = ", ".join(_ui.esc(row.seat_name(p)) for p in movers)
-    mark = " ← **your turn**" if user in movers else ""
+    mark = " ← **your turn**" if user in movers else " ← you may use your vizier" if user in side else ""
     return f"• {where}: {title} (#{row.id}), move {row.version + 1}, waiting for {whose}{mark}"
 
 
-async def move_log_text(session: Session, row: GameRow) -> str:
+async def move_log_text(session: Session, row: GameRow, viewer: str | None = None) -> str:
+    """The stored moves in words, the most recent that fit one message. Private choices of others (V66) are
+    shown only as such."""
     rules = session.rules(row.game)
     moves = await session.storage.moves(row.id)
     if not moves:
@@ -416,7 +402,9 @@ async def move_log_text(session: Session, row: GameRow) -> str:
     lines = []
     for m in moves:
         try:
-            text = rules.describe(rules.action_from_json(m.action))
+            action = rules.action_from_json(m.action)
+            private = session.is_private(row.game, action) and m.player != viewer
+            text = "changes a private setting" if private else rules.describe(action)
         except IllegalAction:
             text = "(an unreadable move)"
         lines.append(f"{m.move_number}. {_ui.esc(row.seat_name(m.player))} {text}")

@@ -1,6 +1,7 @@
 """Waiting well: a background loop reminds the player to move once their game has been idle for its reminder
-interval (24 h by default). AI seats are never reminded. Timestamps live in the database, so reminders survive restarts: a reminder that fell
-due while the bot was down goes out on the first pass after start.
+interval (24 h by default). AI seats are never reminded. Timestamps live in the database, so reminders survive
+restarts: a reminder that fell due while the bot was down goes out on the first pass after start. A free action
+(a bonus card, V62/V66) does not restart the clock of the player to move (`Storage.commit_move`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""What every game engine shares: the error types, options, events, seeded randomness kept in the state,
-a JSON codec for frozen dataclasses, and the `Rules` base class that implements the common half of
-`ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON round trips).
+"""What every game engine shares: the error types, options, events, the `action` decorator and a fast `replace`
+for the frozen dataclasses, seeded randomness kept in the state, a JSON codec for them, and the `Rules` base
+class that implements the common half of `ENGINE_CONTRACT.md` (player counts, option checking,
+legal_actions/apply over one `check`, JSON round trips).
 
 Pure: no discord, no asyncio, no I/O except `load_data`, which reads the component lists in `data/` once.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import operator
 import random
 import types
 import typing
@@ -78,6 +80,66 @@ def visible_log(log: Iterable[Event], viewer: str | None) -> tuple[Event, ...]:
     return tuple(e for e in log if e.private_to is None or e.private_to == viewer)
 
 
+# --------------------------------------------------------------------------------------------- actions and states
+
+
+@typing.dataclass_transform(frozen_default=True)
+def action(kind: str) -> typing.Callable[[type], type]:
+    """Class decorator for an action type: a frozen dataclass with slots whose JSON `kind` is `kind`.
+
+        @action("take_money")
+        class TakeMoney:
+            cards: tuple[int, ...]
+
+    `kind` is a class attribute, not a field: `action_to_json` writes it beside the fields and
+    `action_from_json` dispatches on it (stored moves depend on it, so it never changes with a class name).
+    """
+
+    def make(cls: type) -> type:
+        made = dataclasses.dataclass(frozen=True, slots=True)(cls)
+        made.kind = kind
+        return made
+
+    return make
+
+
+_REPLACERS: dict[type, Any] = {}
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """`dataclasses.replace` for our frozen slots dataclasses (no __post_init__), several times as fast: states
+    are rebuilt several times per action and random playouts (AI, benchmarks) are dominated by it. Each class
+    gets a generated copier (one slot setter per field, in straight-line code), so extra fields with defaults
+    (the Alhambra modules) cost little. Unknown field names raise TypeError, as dataclasses.replace does."""
+    cls = type(obj)
+    fn = _REPLACERS.get(cls)
+    if fn is None:
+        fn = _REPLACERS[cls] = _make_replacer(cls)
+    return fn(obj, changes)
+
+
+def _make_replacer(cls: type) -> Any:
+    # all old values at once (attrgetter runs in C), the changes put in by index, then one slot setter per field
+    names = [f.name for f in dataclasses.fields(cls)]
+    env: dict[str, Any] = {"new_": object.__new__, "cls": cls, "get": operator.attrgetter(*names) if names else (lambda obj: ()),
+                           "index": {n: i for i, n in enumerate(names)}, "TypeError": TypeError, "KeyError": KeyError}
+    lines = ["def copier(obj, ch):",
+             "    v = [get(obj)]" if len(names) == 1 else "    v = list(get(obj))",
+             "    try:",
+             "        for k in ch:",
+             "            v[index[k]] = ch[k]",
+             "    except KeyError:",
+             f"        raise TypeError('unknown field(s) for {cls.__name__}: ' + ', '.join(sorted(set(ch) - set(index))))"
+             " from None",
+             "    new = new_(cls)"]
+    for i, name in enumerate(names):
+        env[f"s{i}"] = cls.__dict__[name].__set__
+        lines.append(f"    s{i}(new, v[{i}])")
+    lines.append("    return new")
+    exec("\n".join(lines), env)  # noqa: S102 (generated from the dataclass's own field names)
+    return env["copier"]
+
+
 # --------------------------------------------------------------------------------------------- randomness
 
 
@@ -118,21 +180,30 @@ def to_jsonable(obj: Any) -> Any:
     Frozensets become sorted lists so the output is stable. Dispatches on the exact type first: this runs
     on every stored move and in every property-test step.
     """
+    # Scalars inside containers are copied in place, without a call: states hold thousands of them (hands,
+    # decks, the log's events), and a state is encoded several times per property-test step.
+    scalars = _SCALARS
     t = type(obj)
-    if t in _SCALARS:
+    if t in scalars:
         return obj
     if t is tuple or t is list:
-        return [to_jsonable(x) for x in obj]
+        return [x if type(x) in scalars else to_jsonable(x) for x in obj]
     if t is dict:
-        if all(type(k) is str for k in obj):
-            return {k: to_jsonable(v) for k, v in obj.items()}
-        return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
+        out = {}
+        for k, v in obj.items():
+            if type(k) is not str:
+                return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
+            out[k] = v if type(v) in scalars else to_jsonable(v)
+        return out
     names = _FIELD_NAMES.get(t)
-    if names is not None:
-        return {n: to_jsonable(getattr(obj, n)) for n in names}
-    if dataclasses.is_dataclass(obj):
+    if names is None and dataclasses.is_dataclass(obj):
         names = _FIELD_NAMES[t] = tuple(f.name for f in _fields(t))
-        return {n: to_jsonable(getattr(obj, n)) for n in names}
+    if names is not None:
+        out = {}
+        for n in names:
+            v = getattr(obj, n)
+            out[n] = v if type(v) in scalars else to_jsonable(v)
+        return out
     if isinstance(obj, (bool, int, float, str)):
         return obj
     if isinstance(obj, (tuple, list)):
@@ -150,9 +221,14 @@ _SCALARS = frozenset({type(None), bool, int, float, str})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
+
 def from_jsonable(tp: Any, data: Any) -> Any:
     """The inverse of `to_jsonable`, guided by the type annotation `tp`. Raises ValueError on a mismatch."""
     if tp is Any:
+        return data
+    if tp is str or tp is int or tp is bool:  # the commonest leaves first: states hold thousands of them
+        if type(data) is not tp:
+            raise ValueError(f"expected {tp.__name__}, got {data!r}")
         return data
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
@@ -247,8 +323,8 @@ def _hints(cls: type) -> dict[str, Any]:
 class Rules:
     """The contract's shared half. A game subclasses it and provides:
 
-    `name`, `title`, `player_counts`, `options`, `state_type`, `action_types` (each a frozen dataclass with a
-    `kind: ClassVar[str]`), and the methods `_new_game`, `to_move`, `candidates`, `check`, `step`, `is_over`,
+    `name`, `title`, `player_counts`, `options`, `state_type`, `action_types` (each made with `@action(kind)`: a
+    frozen dataclass whose class attribute `kind` names it in JSON), and the methods `_new_game`, `to_move`, `candidates`, `check`, `step`, `is_over`,
     `scores`, `view`, `describe`, `summary`.
 
     `check(state, player, action)` is the single source of truth: None when legal, else the reason in the

@@ -86,8 +86,8 @@ def render_png(
     focus:     a small image of just the viewer's own board (and hand), for a preview panel.
     Once the game is over the image is the results sheet with every player's points broken down.
     """
-    module = _module(game)
-    if module is None:
+    img = render_image(game, view_state, viewer, names, highlight=highlight, focus=focus)
+    if img is None:
         return placeholder_png(
             [
                 GAME_TITLES[game],
@@ -95,5 +95,4 @@ def render_png(
                 "Use the text summary and the buttons to play meanwhile.",
             ]
         )
-    img = module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus)
-    return encode_png(img, getattr(module, "PALETTE", ()))
+    return encode_png(img, getattr(_module(game), "PALETTE", ()))

@@ -1,5 +1,6 @@
 """Drawing helpers shared by every game's renderer: the bundled fonts, text with an outline, panels, legend
-chips, player names, a few icons, sprite caching and PNG encoding tuned for size and speed.
+chips, player names, a few icons, the sections every board has (the last-move line, the results sheet), sprite
+stamping and PNG encoding tuned for size and speed.
 
 Everything here is pure and deterministic: the same inputs give the same pixels, so the same view gives the
 same bytes. Fonts are read from the project's `data/fonts/` (never from the system) once per process.
@@ -10,8 +11,10 @@ from __future__ import annotations
 import functools
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -268,12 +271,93 @@ def player_label(player: str, players: Sequence[str], names: Mapping[str, str] |
         return player if len(player) <= 12 else player[:10] + "…"
 
 
+# --------------------------------------------------------------------------------------------- shared sections
+
+
+LAST_MOVE_H = 34  # height of the "Last move: ..." line under the header
+
+
+def last_move_line(d: ImageDraw.ImageDraw, move: str, x: int, y: int, w: int) -> int:
+    """The "Last move: Ana buys the Tower..." line in the highlight colour (the marks on the board match it).
+    Returns the height used: 0 when there is no move yet."""
+    if not move:
+        return 0
+    shown, size = fit_text("Last move: " + move, w - 10, 18, bold=True)
+    text(d, (x + 4, y + 4), shown, size, HIGHLIGHT, bold=True)
+    return LAST_MOVE_H
+
+
+@dataclass(slots=True)
+class Results:
+    """A results sheet: column titles, per player id the numbers in each column (the total last), the winners,
+    and notes printed under the table."""
+
+    columns: tuple[str, ...]
+    rows: dict[str, tuple[int, ...]]
+    winners: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+RESULTS_ROW_H = 34
+
+
+def results_height(res: Results) -> int:
+    return 54 + 36 + RESULTS_ROW_H * len(res.rows) + 22 * len(res.notes) + 16
+
+
+def results_sheet(d: ImageDraw.ImageDraw, res: Results, names: Mapping[str, str], x: int, y: int, w: int, *,
+                  name_w: int = 200, order: Sequence[str] | None = None) -> int:
+    """The final breakdown: one row per player (best total first unless `order` is given), a column per
+    scoring part, winners named in the title and in green. Returns the height used."""
+    row_h = RESULTS_ROW_H
+    h = results_height(res)
+    panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=GOOD, width=3)
+    win = ", ".join(names.get(p, p) for p in res.winners)
+    text(d, (x + 14, y + 12), f"Final results — {'winners' if len(res.winners) > 1 else 'winner'}: {win}", 22,
+         GOOD, bold=True)
+    ncol = len(res.columns)
+    col_w = (w - 28 - name_w) / max(1, ncol)
+    hy = y + 54
+    for j, title in enumerate(res.columns):
+        shown, size = fit_text(title, int(col_w) - 4, 15, bold=True, min_size=10)
+        text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), shown, size, MUTED, bold=True, anchor="mm")
+    if order is None:
+        order = sorted(res.rows, key=lambda pid: -res.rows[pid][-1])
+    for i, pid in enumerate(order):
+        ry = hy + 36 + i * row_h
+        if i % 2 == 0:
+            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
+        nm, size = fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
+        text(d, (x + 14, ry + row_h / 2 - 5), nm, size, GOOD if pid in res.winners else INK, bold=True, anchor="lm")
+        for j, v in enumerate(res.rows[pid]):
+            text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v), 20 if j == ncol - 1 else 17,
+                 INK, bold=True, anchor="mm")
+    ny = hy + 36 + row_h * len(res.rows) + 4
+    for note in res.notes:
+        shown, size = fit_text(note, w - 28, 15, bold=True, min_size=11)
+        text(d, (x + 14, ny), shown, size, MUTED, bold=True)
+        ny += 22
+    return h
+
+
 # --------------------------------------------------------------------------------------------- images
 
 
 def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (int(width), int(height)), colour)
     return img, ImageDraw.Draw(img)
+
+
+def measure(section: Callable[..., int], *args: Any) -> int:
+    """The height `section(img, d, *args)` returns, drawn on a scratch image: for laying out a section before
+    the canvas exists (pass off-canvas coordinates)."""
+    scratch = Image.new("RGB", (1, 1))
+    return section(scratch, ImageDraw.Draw(scratch), *args)
+
+
+def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    """Paste a (cached, transparent) sprite centred on (cx, cy)."""
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
 
 BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, TURN, GOOD)

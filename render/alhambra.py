@@ -76,16 +76,6 @@ class PlayerBoard:
 
 
 @dataclass(slots=True)
-class Results:
-    """Final breakdown: column titles and, per player id, the points in each column (a total comes last)."""
-
-    columns: tuple[str, ...]
-    rows: dict[str, tuple[int, ...]]
-    winners: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(slots=True)
 class Board:
     players: list[PlayerBoard]
     market: list[tuple[str, str | None]]  # (currency, tile id or None) per space 1..4 (A6)
@@ -99,7 +89,7 @@ class Board:
     viewer: str | None = None
     last_move: str = ""
     over: bool = False
-    results: Results | None = None
+    results: D.Results | None = None  # the final breakdown: a column per scoring round part, the total last
     market_last: frozenset[int] = frozenset()  # market spaces refilled or emptied by the last move
     notes: list[str] = field(default_factory=list)
     huts: list[tuple[str | None, int]] | None = None  # V21: per type, the face-up hut (None: used up) and count
@@ -131,9 +121,11 @@ def _card(card: int) -> tuple[str, int] | str:
 def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[tuple[int, int]]], frozenset[int]]:
     """The last turn from the log: the latest move in words, the cells it filled, the market spaces it used.
 
-    Reads the events that describe a player's own move (`MOVE_EVENTS`, or any event carrying the action as
-    `data["action"]`), newest first, while they belong to the same player (that player's turn), and takes
-    `cell`/`cells` (placements) and `space` (a market space 0-3) from the event data or its action.
+    Reads the events that describe a player's own move (`MOVE_EVENTS`: the engine writes a "move" event for every
+    action, with the action's JSON as `data["action"]`; or any event carrying `data["action"]`), newest first,
+    while they belong to the same player (that player's turn; another player's free action, a bonus card
+    marked `data["free"]`, does not end it), and takes `cell`/`cells` (placements) and `space` (a market space
+    0-3) from the event data and from its action.
     """
     cells: dict[str, set[tuple[int, int]]] = {}
     spaces: set[int] = set()
@@ -141,20 +133,23 @@ def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[
     who = None
     for e in reversed(view.log):
         data = e.data or {}
-        if e.player is None or not (e.kind in MOVE_EVENTS or isinstance(data.get("action"), dict)):
+        action = data.get("action")
+        if e.player is None or not (e.kind in MOVE_EVENTS or isinstance(action, dict)):
             continue
         if who is None:
             who = e.player
             text = f"{label.get(e.player, e.player)} {e.text}"
         elif e.player != who:
+            if data.get("free"):
+                continue
             break
-        src = data["action"] if isinstance(data.get("action"), dict) else data
-        if isinstance(src.get("cell"), (list, tuple)):
-            cells.setdefault(e.player, set()).add(tuple(src["cell"]))
-        for c in src.get("cells", ()):
-            cells.setdefault(e.player, set()).add(tuple(c))
-        if isinstance(src.get("space"), int):
-            spaces.add(src["space"])
+        for src in (data, action) if isinstance(action, dict) else (data,):
+            if isinstance(src.get("cell"), (list, tuple)):
+                cells.setdefault(e.player, set()).add(tuple(src["cell"]))
+            for c in src.get("cells", ()):
+                cells.setdefault(e.player, set()).add(tuple(c))
+            if isinstance(src.get("space"), int):
+                spaces.add(src["space"])
     return text, cells, frozenset(spaces)
 
 
@@ -234,7 +229,7 @@ def _extra_counts(seat: Any, options: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
-def _results_from(view: Any, rules: Any) -> Results:
+def _results_from(view: Any, rules: Any) -> D.Results:
     """A43-A49, A52: majorities and wall points of each scoring round, per player (and Dirk), and the total."""
     columns: list[str] = []
     per: dict[str, list[int]] = {p: [] for p in view.players}
@@ -255,7 +250,7 @@ def _results_from(view: Any, rules: Any) -> Results:
         notes.append("Dirk scores for majorities only and cannot win (A65, A68).")
     if view.removed:
         notes.append("Left the game at the end (A51): " + ", ".join(C.tile_name(t) for t in view.removed))
-    return Results(columns=tuple(columns), rows={k: tuple(v) for k, v in per.items()},
+    return D.Results(columns=tuple(columns), rows={k: tuple(v) for k, v in per.items()},
                    winners=tuple(rules.winners(view)), notes=tuple(notes))
 
 
@@ -839,41 +834,15 @@ def _dirk_height(b: Board, panel_w: int) -> int:
 
 
 def _results(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
-    """Final breakdown (after A52): one row per player, a column per scoring part, the total last."""
+    """Final breakdown (after A52): one row per player, a column per scoring part, the total last; Dirk last
+    (A68: he cannot win)."""
     res = b.results
     assert res is not None
     names = {p.id: p.name for p in b.players}
     if b.dirk is not None:
         names.setdefault(DIRK, "Dirk (neutral)")
-    row_h = 34
-    h = 54 + 36 + row_h * len(res.rows) + 22 * len(res.notes) + 16
-    D.panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=D.GOOD, width=3)
-    win = ", ".join(names.get(p, p) for p in res.winners)
-    D.text(d, (x + 14, y + 12), f"Final results — winner: {win}", 22, D.GOOD, bold=True)
-    name_w = 200
-    ncol = len(res.columns)
-    col_w = (w - 28 - name_w) / max(1, ncol)
-    hy = y + 54
-    for j, title in enumerate(res.columns):
-        shown, size = D.fit_text(title, int(col_w) - 6, 15, bold=True, min_size=11)
-        D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), shown, size, D.MUTED, bold=True, anchor="mm")
-    order = sorted(res.rows, key=lambda pid: (pid == DIRK, -res.rows[pid][-1]))  # Dirk last: he cannot win
-    for i, pid in enumerate(order):
-        ry = hy + 36 + i * row_h
-        if i % 2 == 0:
-            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
-        nm, size = D.fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
-        D.text(d, (x + 14, ry + row_h / 2 - 5), nm, size, D.GOOD if pid in res.winners else D.INK, bold=True,
-               anchor="lm")
-        for j, v in enumerate(res.rows[pid]):
-            last = j == ncol - 1
-            D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v), 20 if last else 17,
-                   D.INK, bold=True, anchor="mm")
-    ny = hy + 36 + row_h * len(res.rows) + 4
-    for note in res.notes:
-        D.text(d, (x + 14, ny), note, 15, D.MUTED, bold=True)
-        ny += 22
-    return h
+    order = sorted(res.rows, key=lambda pid: (pid == DIRK, -res.rows[pid][-1]))
+    return D.results_sheet(d, res, names, x, y, w, order=order)
 
 
 # --------------------------------------------------------------------------------------------- main
@@ -897,8 +866,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     market_h = 0 if b.over else 40 + 30 + tile + 14  # after the game the market is empty: results instead
     results_h = 0
     if b.results is not None:
-        res = b.results
-        results_h = 54 + 36 + 34 * len(res.rows) + 22 * len(res.notes) + 16 + GAP
+        results_h = D.results_height(b.results) + GAP
     # panels in rows; each row as tall as its tallest panel
     slots: list[tuple[str, Any]] = [("p", i) for i in range(n)]
     if b.dirk is not None:
@@ -913,7 +881,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     hand_h = 0
     if b.hand is not None:
         hand_h = _hand_height(b, width - 2 * GAP) + GAP
-    last_h = 34 if b.last_move else 0
+    last_h = D.LAST_MOVE_H if b.last_move else 0
     last_h += 30 if b.vizier_line else 0
     huts_h = HUTS_H + GAP if b.huts is not None and not b.over else 0
     height = GAP + HEADER_H + results_h + last_h + (market_h + GAP if market_h else 0) + huts_h + sum(rh + GAP for rh in row_heights) + hand_h
@@ -922,10 +890,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     y = GAP + HEADER_H
     if b.results is not None:
         y += _results(img, d, b, GAP, y, width - 2 * GAP) + GAP
-    if b.last_move:
-        shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP - 10, 18, bold=True)
-        D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
-        y += 34
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
     if b.vizier_line:
         shown, size = D.fit_text(b.vizier_line, width - 2 * GAP - 10, 17, bold=True)
         D.text(d, (GAP + 4, y + 2), shown, size, D.GOOD, bold=True)
@@ -959,8 +924,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
 
 
 def _hand_height(b: Board, w: int) -> int:
-    img = Image.new("RGB", (1, 1))
-    return _hand(img, ImageDraw.Draw(img), b, -10_000, -10_000, w)
+    return D.measure(_hand, b, -10_000, -10_000, w)
 
 
 def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:

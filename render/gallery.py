@@ -4,8 +4,8 @@ contract, written to docs/gallery/ for review.
     python -m render.gallery            # every game whose engine exists
     python -m render.gallery alhambra   # just one
 
-For each game: the smallest and the largest player count, mid-game and at the end (public images), plus a
-private image (one player's view) mid-game; games with expansion modules get their own entries (MODULE_GAMES:
+For each game: the smallest and the largest player count, mid-game (just after a placement, so the last move is
+marked) and at the end (public images), plus a private image (one player's view) mid-game; games with expansion modules get their own entries (MODULE_GAMES:
 Alhambra with all four Vizier's Favour modules). Actions are chosen at random among the legal ones, with a mild
 bias toward building (buying/placing rather than hoarding), so the boards look like real games.
 `playthrough` is shared with the tests and the benchmark.
@@ -76,6 +76,20 @@ def mid_state(states: list[Any], fraction: float = 0.6) -> Any:
     return states[int(len(states) * fraction)]
 
 
+PLACING = {"place_tile", "place_expansion", "redesign_add", "redesign_swap"}  # action kinds that fill a position
+
+
+def showcase_state(states: list[Any], fraction: float = 0.6, within: int = 30) -> Any:
+    """The mid-game state for the gallery: the first one from `fraction` on whose last move (the engine's "move"
+    event) placed something, so the image shows the last-move marks; else the plain mid state."""
+    start = int(len(states) * fraction)
+    for state in states[start:start + within]:
+        last = next((e for e in reversed(state.log) if e.kind == "move"), None)
+        if last is not None and last.data.get("action", {}).get("kind") in PLACING:
+            return state
+    return states[start]
+
+
 def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
     from render import render_png
 
@@ -87,7 +101,7 @@ def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
         for n in sorted({counts[0], counts[-1]}):
             states = playthrough(game, n, seed=100 + n)
             names = names_for(n)
-            mid, end = mid_state(states), states[-1]
+            mid, end = showcase_state(states), states[-1]
             images = {
                 f"{game}_{n}p_mid.png": render_png(game, rules.view(mid, None), names=names),
                 f"{game}_{n}p_end.png": render_png(game, rules.view(end, None), names=names),
@@ -103,7 +117,7 @@ def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
             n, options, tag = MODULE_GAMES[game]
             states = playthrough(game, n, seed=200 + n, options=options)
             names = names_for(n)
-            mid, end = mid_state(states), states[-1]
+            mid, end = showcase_state(states), states[-1]
             viewer = mid.players[0]
             written += _write(out, {
                 f"{game}_{n}p_{tag}_mid.png": render_png(game, rules.view(mid, None), names=names),

@@ -242,22 +242,18 @@ def _board(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, ox: int, oy: int,
     for sp in b.spaces:
         cx, cy = gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S
         if sp.tile is None:
-            _stamp(img, space_sprite(sp.name, sp.open), cx, cy)
+            D.stamp(img, space_sprite(sp.name, sp.open), cx, cy)
         else:
-            _stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(b.unowned)), cx, cy)
+            D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(b.unowned)), cx, cy)
             D.text(d, (cx, cy), sp.name, 15, D.MUTED, bold=True, anchor="mm")
     for bl in b.buildings:
-        _stamp(img, building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
+        D.stamp(img, building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
                gx + bl.j * S, gy + bl.i * S)
     for name in (b.last_space, extra):
         if name is None:
             continue
         sp = b.spaces[G.GARDEN_NAMES.index(name)]
-        _stamp(img, _highlight_sprite(), gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S)
-
-
-def _stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+        D.stamp(img, _highlight_sprite(), gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S)
 
 
 @functools.cache
@@ -389,36 +385,13 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
     return h
 
 
-def _results(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+def _results(b: Board) -> D.Results:
     """Final breakdown (G34/G35): points per building type, buildings won, total."""
-    names = {p.id: p.name for p in b.players}
-    cols = [t.capitalize() for t in TYPE_SHORT] + ["Won", "Total"]
-    row_h = 34
-    h = 54 + 34 + row_h * len(b.players) + 30
-    D.panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=D.GOOD, width=3)
-    win = ", ".join(names.get(p, p) for p in b.winners)
-    D.text(d, (x + 14, y + 12), f"Final results — winner: {win}", 22, D.GOOD, bold=True)
-    name_w = 230
-    col_w = (w - 28 - name_w) / len(cols)
-    hy = y + 52
-    for j, title in enumerate(cols):
-        D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), title, 15, D.MUTED, bold=True, anchor="mm")
-    order = sorted(b.players, key=lambda p: -p.score)
-    for i, p in enumerate(order):
-        ry = hy + 34 + i * row_h
-        if i % 2 == 0:
-            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
-        colours = "/".join(KIND_LETTER[k] for k in p.colours)
-        nm, size = D.fit_text(f"{p.name} ({colours})", name_w - 10, 18, bold=True)
-        D.text(d, (x + 14, ry + row_h / 2 - 5), nm, size, D.GOOD if p.id in b.winners else D.INK, bold=True,
-               anchor="lm")
-        vals = [b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT] + [b.won_count.get(p.id, 0), p.score]
-        for j, v in enumerate(vals):
-            D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v),
-                   21 if j == len(vals) - 1 else 17, D.INK, bold=True, anchor="mm")
-    D.text(d, (x + 14, y + h - 26), "Points by building type won (G30: kinds × value); Won = buildings won.", 15,
-           D.MUTED, bold=True)
-    return h
+    rows = {p.id: (*(b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT), b.won_count.get(p.id, 0), p.score)
+            for p in b.players}
+    return D.Results(columns=(*(t.capitalize() for t in TYPE_SHORT), "Won", "Total"), rows=rows,
+                     winners=tuple(b.winners),
+                     notes=("Points by building type won (G30: kinds × value); Won = buildings won.",))
 
 
 def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Image:
@@ -433,8 +406,8 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         return _draw_focus(b, extra)
     width = BOARD_PX + 2 * GAP + GAP + SIDE_W
     header = 50
-    results_h = 54 + 34 + 34 * len(b.players) + 30 + GAP if b.over else 0
-    last_h = 34 if b.last_move else 0
+    results_h = D.results_height(_results(b)) + GAP if b.over else 0
+    last_h = D.LAST_MOVE_H if b.last_move else 0
     hand_h = 0
     if b.hand is not None:
         hand_h = _hand_h(b, width - 2 * GAP) + GAP
@@ -444,11 +417,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     D.title_bar(d, (GAP, GAP, width - GAP, GAP + header - 8), "The Gardens of the Alhambra", right=info)
     y = GAP + header
     if b.over:
-        y += _results(d, b, GAP, y, width - 2 * GAP) + GAP
-    if b.last_move:
-        shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP, 18, bold=True)
-        D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
-        y += last_h
+        names = {p.id: f"{p.name} ({'/'.join(KIND_LETTER[k] for k in p.colours)})" for p in b.players}
+        y += D.results_sheet(d, _results(b), names, GAP, y, width - 2 * GAP, name_w=230) + GAP
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
     _board(img, d, b, GAP, y, extra)
     sx = GAP + BOARD_PX + GAP
     sy = _players(img, d, b, sx, y + LABEL, SIDE_W)
@@ -460,8 +431,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
 
 
 def _hand_h(b: Board, w: int) -> int:
-    scratch = Image.new("RGB", (1, 1))
-    return _hand(scratch, ImageDraw.Draw(scratch), b, -10_000, -10_000, w)
+    return D.measure(_hand, b, -10_000, -10_000, w)
 
 
 def _draw_focus(b: Board, extra: str | None) -> Image.Image:

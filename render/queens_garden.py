@@ -86,13 +86,6 @@ class Piece:
 
 
 @dataclass(slots=True)
-class Results:
-    columns: tuple[str, ...]
-    rows: dict[str, tuple[int, ...]]
-    winners: tuple[str, ...]
-
-
-@dataclass(slots=True)
 class Board:
     players: list[Player]
     round: int
@@ -106,7 +99,7 @@ class Board:
     viewer: str | None = None
     last_move: str = ""
     over: bool = False
-    results: Results | None = None
+    results: D.Results | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -114,24 +107,29 @@ class Board:
 
 
 def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[str]]]:
-    """The last player action in the log, if the engine records it: its words and the spaces it filled.
+    """The last player action in the log: its words and the spaces it filled.
 
-    Reads `data["space"]`, `data["spaces"]` or `data["area"]` of the latest event with an acting player
-    (scorings and round starts are skipped)."""
+    The engine writes a "move" event for every action (`describe`'s words, the action's JSON as
+    `data["action"]`); the latest one is the last move. Its spaces come from `space`, `spaces` or `area` (all
+    the spaces of an expansion area) in the event data and in its action. A log without move events (a game
+    stored before they were written) falls back to the latest event with an acting player, scorings and round
+    starts skipped."""
     skip = {"round_scoring", "round_start", "final_scoring", "game_over", "jokers"}
-    for e in reversed(view.log):
-        if e.kind in skip or e.player is None:
-            continue
-        data = e.data or {}
-        action = data.get("action") if isinstance(data.get("action"), dict) else data
-        spaces = set()
-        if isinstance(action.get("space"), str):
-            spaces.add(action["space"])
-        spaces.update(s for s in action.get("spaces", ()) if isinstance(s, str))
-        if isinstance(action.get("area"), str) and action["area"] in GEO.AREA_CELLS:
-            spaces.update(GEO.AREA_CELLS[action["area"]])
-        return f"{label.get(e.player, e.player)} {e.text}", {e.player: spaces}
-    return "", {}
+    e = next((e for e in reversed(view.log) if e.kind == "move" and e.player is not None), None)
+    if e is None:
+        e = next((e for e in reversed(view.log) if e.kind not in skip and e.player is not None), None)
+    if e is None:
+        return "", {}
+    data = e.data or {}
+    action = data.get("action")
+    spaces: set[str] = set()
+    for src in (data, action) if isinstance(action, dict) else (data,):
+        if isinstance(src.get("space"), str):
+            spaces.add(src["space"])
+        spaces.update(s for s in src.get("spaces", ()) if isinstance(s, str))
+        if isinstance(src.get("area"), str) and src["area"] in GEO.AREA_CELLS:
+            spaces.update(GEO.AREA_CELLS[src["area"]])
+    return f"{label.get(e.player, e.player)} {e.text}", {e.player: spaces}
 
 
 def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
@@ -170,7 +168,11 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     return board
 
 
-def _results_from(view: Any) -> Results:
+RESULTS_NOTES = ("Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score the sum of their values, "
+                 "+6 for 6 (Q35); a score never drops below 0 (Q37).",)
+
+
+def _results_from(view: Any) -> D.Results:
     """Q31-Q37: start score, each round's scoring, other changes (passing, discards, 6-point expansions),
     then the final scoring's storage, groups and bonuses, from the log's scoring events."""
     rounds: dict[str, dict[int, int]] = {p: {} for p in view.players}
@@ -195,7 +197,7 @@ def _results_from(view: Any) -> Results:
         colour = sum(g["points"] for g in f.get("colour_groups", ()))
         pattern = sum(g["points"] for g in f.get("pattern_groups", ()))
         rows[p] = (QC.START_SCORE, *r, other, storage, colour, pattern, f.get("bonus", 0), seat.score)
-    return Results(columns=columns, rows=rows, winners=winners)
+    return D.Results(columns=columns, rows=rows, winners=winners, notes=RESULTS_NOTES)
 
 
 # --------------------------------------------------------------------------------------------- hex drawing
@@ -222,16 +224,12 @@ def hex_sprite(r: float, fill: D.RGB | None, outline: D.RGB, width: int = 2, lab
     return img
 
 
-def _stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
-
-
 def _draw_kind(img: Image.Image, cx: float, cy: float, r: float, kind: Kind, *, printed: bool = False,
                size: int | None = None) -> None:
     """One hexagon: its colour, and its code (colour letter + pattern value), so hue is never the only cue (Q2)."""
     col = colour_rgb(kind[0])
     fg = D.contrast(col)
-    _stamp(img, hex_sprite(r, col, D.INK, 2, QC.kind_code(kind), size or max(13, round(r * 0.62)), fg,
+    D.stamp(img, hex_sprite(r, col, D.INK, 2, QC.kind_code(kind), size or max(13, round(r * 0.62)), fg,
                            fg if printed else None), cx, cy)
 
 
@@ -286,18 +284,18 @@ def _garden(img: Image.Image, g: Garden, ox: float, oy: float, r: float, last: f
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
             # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
             label = area if space == f"{area}0" else ""
-            _stamp(img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED),
+            D.stamp(img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED),
                    cx, cy)
         elif space in g.hexes:
             _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed)
         elif space in g.elements:
-            _stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
+            D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
         else:
-            _stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, space, name_size, D.MUTED), cx, cy)
+            D.stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, space, name_size, D.MUTED), cx, cy)
     for space in sorted(last | extra):
         if space in GEO.SPACE_COORD:
             cx, cy = GEO.pixel(space, r)
-            _stamp(img, hex_sprite(r + 1, None, D.HIGHLIGHT, 4), cx + dx, cy + dy)
+            D.stamp(img, hex_sprite(r + 1, None, D.HIGHLIGHT, 4), cx + dx, cy + dy)
 
 
 # --------------------------------------------------------------------------------------------- sections
@@ -326,7 +324,7 @@ def _storage(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, x: int, y: int
         row, col = divmod(i, per_row)
         cx, cy = x + R_SMALL + col * step, y + R_SMALL + row * (R_SMALL * 1.8 + 4)
         if kind is None:
-            _stamp(img, hex_sprite(R_SMALL, JOKER, D.INK, 2, "J", 16, D.WHITE), cx, cy)
+            D.stamp(img, hex_sprite(R_SMALL, JOKER, D.INK, 2, "J", 16, D.WHITE), cx, cy)
         else:
             _draw_kind(img, cx, cy, R_SMALL, kind, size=15)
     if not items:
@@ -363,7 +361,7 @@ def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, box: tupl
     sy = _storage(img, d, p, sx, y0 + 56, x1 - sx - 10)
     if p.round_now is not None:  # the engine's own round scoring (Q31-Q33) of the garden as it stands
         D.text(d, (sx, sy + 8), "Round scoring if now:", 15, D.MUTED, bold=True)
-        D.text(d, (sx, sy + 30), f"+{p.round_now} points", 20, D.INK, bold=True)
+        D.text(d, (sx, sy + 30), f"+{p.round_now} point{'s' if p.round_now != 1 else ''}", 20, D.INK, bold=True)
 
 
 def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, int]:
@@ -470,39 +468,6 @@ def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
     return cy - y + 4
 
 
-def _results(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
-    res = b.results
-    assert res is not None
-    names = {p.id: p.name for p in b.players}
-    row_h = 34
-    h = 54 + 36 + row_h * len(res.rows) + 30
-    D.panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=D.GOOD, width=3)
-    win = ", ".join(names.get(p, p) for p in res.winners)
-    D.text(d, (x + 14, y + 12), f"Final results — {'winners' if len(res.winners) > 1 else 'winner'}: {win}", 22,
-           D.GOOD, bold=True)
-    name_w = 190
-    col_w = (w - 28 - name_w) / len(res.columns)
-    hy = y + 54
-    for j, title in enumerate(res.columns):
-        shown, size = D.fit_text(title, int(col_w) - 4, 14, bold=True, min_size=10)
-        D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), shown, size, D.MUTED, bold=True, anchor="mm")
-    order = sorted(res.rows, key=lambda pid: -res.rows[pid][-1])
-    for i, pid in enumerate(order):
-        ry = hy + 36 + i * row_h
-        if i % 2 == 0:
-            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
-        nm, size = D.fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
-        D.text(d, (x + 14, ry + row_h / 2 - 5), nm, size, D.GOOD if pid in res.winners else D.INK, bold=True,
-               anchor="lm")
-        for j, v in enumerate(res.rows[pid]):
-            last = j == len(res.columns) - 1
-            D.text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v), 20 if last else 17,
-                   D.INK, bold=True, anchor="mm")
-    D.text(d, (x + 14, y + h - 26), "Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score "
-           "the sum of their values, +6 for 6 (Q35); a score never drops below 0 (Q37).", 14, D.MUTED, bold=True)
-    return h
-
-
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -521,11 +486,10 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     panel_w, panel_h = _panel_size(width, cols, b.players)
     rows = math.ceil(len(b.players) / cols)
     wheel_w = 600
-    scratch = Image.new("RGB", (1, 1))
-    display_h = _display(scratch, ImageDraw.Draw(scratch), b, -10_000, -10_000, width - 3 * GAP - wheel_w)
+    display_h = D.measure(_display, b, -10_000, -10_000, width - 3 * GAP - wheel_w)
     top_h = 0 if b.over else max(display_h, 230)  # after the game: results instead of wheel and display
-    results_h = (54 + 36 + 34 * len(b.players) + 30 + GAP) if b.results else 0
-    last_h = 34 if b.last_move else 0
+    results_h = D.results_height(b.results) + GAP if b.results else 0
+    last_h = D.LAST_MOVE_H if b.last_move else 0
     legend_h = _legend(None, GAP, 0, width - 2 * GAP)
     height = GAP + HEADER_H + results_h + last_h + legend_h + (top_h + GAP if top_h else 0) + rows * (panel_h + GAP)
     img, d = D.canvas(width, height)
@@ -533,11 +497,8 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), title, right="Game over" if b.over else "")
     y = GAP + HEADER_H
     if b.results:
-        y += _results(d, b, GAP, y, width - 2 * GAP) + GAP
-    if b.last_move:
-        shown, size = D.fit_text("Last move: " + b.last_move, width - 2 * GAP, 18, bold=True)
-        D.text(d, (GAP + 4, y + 4), shown, size, D.HIGHLIGHT, bold=True)
-        y += last_h
+        y += D.results_sheet(d, b.results, {p.id: p.name for p in b.players}, GAP, y, width - 2 * GAP, name_w=190) + GAP
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
     y += _legend(d, GAP, y, width - 2 * GAP)
     if top_h:
         _wheel(d, b, GAP, y, wheel_w, top_h)

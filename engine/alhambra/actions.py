@@ -14,125 +14,107 @@ TakeMoney and BuyTile/VizierBuy card lists.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
+from engine._common import action
 from engine.alhambra.components import PRICE, card_name, cards_text, cell_name, is_money, tile_name, value_of
 
 
-@dataclass(frozen=True, slots=True)
+@action("take_money")
 class TakeMoney:
     """A19: one card from the display, or several totalling at most 5."""
 
-    kind: ClassVar[str] = "take_money"
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@action("buy_tile")
 class BuyTile:
     """A21: buy a market tile, paying with cards of its space's currency (sum >= price, no change)."""
 
-    kind: ClassVar[str] = "buy_tile"
     tile: str
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@action("redesign_add")
 class RedesignAdd:
     """A33(a): move a reserve tile into the Alhambra."""
 
-    kind: ClassVar[str] = "redesign_add"
     tile: str
     cell: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@action("redesign_remove")
 class RedesignRemove:
     """A33(b): move an Alhambra tile to the reserve."""
 
-    kind: ClassVar[str] = "redesign_remove"
     tile: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("redesign_swap")
 class RedesignSwap:
     """A33(c): put reserve tile `tile` exactly where Alhambra tile `replaces` lies; that one goes to reserve."""
 
-    kind: ClassVar[str] = "redesign_swap"
     tile: str
     replaces: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("pass")
 class Pass:
     """End the actions of the turn: after an exact purchase (A22 'may'), or when no action is possible (A26)."""
 
-    kind: ClassVar[str] = "pass"
 
-
-@dataclass(frozen=True, slots=True)
+@action("place_tile")
 class PlaceTile:
     """A27/A31: place a tile bought this turn (or received at game end, A51) into the Alhambra."""
 
-    kind: ClassVar[str] = "place_tile"
     tile: str
     cell: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@action("reserve_tile")
 class ReserveTile:
     """A27: put a tile bought this turn (or received at game end) onto the reserve board."""
 
-    kind: ClassVar[str] = "reserve_tile"
     tile: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("give_to_dirk")
 class GiveToDirk:
     """A66: in the 2-player game, give a tile bought this turn to Dirk instead of keeping it."""
 
-    kind: ClassVar[str] = "give_to_dirk"
     tile: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("vizier_buy")
 class VizierBuy:
     """V3–V7: out of turn, flip one's active vizier and buy a market tile at exactly its price (an exchange card
     may help, V11); the tile is placed at once (PlaceTile/ReserveTile/GiveToDirk in the VIZIER phase)."""
 
-    kind: ClassVar[str] = "vizier_buy"
     tile: str
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@action("reactivate_vizier")
 class ReactivateVizier:
     """V8: on one's own turn, as the action, turn one's inactive vizier back to active."""
 
-    kind: ClassVar[str] = "reactivate_vizier"
 
-
-@dataclass(frozen=True, slots=True)
+@action("take_hut")
 class TakeHut:
     """V22: as the action, take a face-up Worker's Hut (the top of its stack); placed at turn end (V24)."""
 
-    kind: ClassVar[str] = "take_hut"
     hut: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("play_bonus")
 class PlayBonus:
     """V62: play a bonus card face up once its building is in one's Alhambra. Free: not an action, any time."""
 
-    kind: ClassVar[str] = "play_bonus"
     card: str  # the depicted tile's id
 
 
-@dataclass(frozen=True, slots=True)
+@action("set_bonus_autoplay")
 class SetBonusAutoplay:
     """V66 [BOT]: one's standing order for unplayed bonus cards before scoring rounds (free, private)."""
 
-    kind: ClassVar[str] = "set_bonus_autoplay"
     mode: str  # state.AUTOPLAY_MODES: "every", "final" or "never"
 
 

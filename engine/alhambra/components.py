@@ -7,6 +7,7 @@ Everything here is immutable and computed once at import time; the rules and the
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -196,6 +197,12 @@ def card_name(card: int) -> str:
 
 def cards_text(cards) -> str:
     """'5+4 florin' for one currency, '3 denar + 2 ducat' for several; an exchange card is named after them."""
+    return _cards_text(tuple(cards))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _cards_text(cards: tuple[int, ...]) -> str:
+    # cached: every applied purchase or take writes these words into its move event
     exchange = [c for c in cards if c in EXCHANGE_PAIRS]
     if exchange:
         money = [c for c in cards if c not in EXCHANGE_PAIRS]

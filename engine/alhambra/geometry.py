@@ -309,14 +309,23 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
     return frozenset(out)
 
 
-def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
-    """A33(b): why the tile on `cell` may not be moved to the reserve, or None if it may."""
-    where = cell_name(cell)
+def _redesign_target_problem(alh: Alhambra, cell: Cell, purpose: str) -> str | None:
+    """A32/A33: why the tile on `cell` can't be taken out by a redesign at all (no tile there, or the fountain)."""
     tile = alh.get(cell)
     if tile is None:
-        return f"There is no tile at {where} in your Alhambra."
+        return f"There is no tile at {cell_name(cell)} in your Alhambra{purpose}."
     if tile in START_TILES or cell == (0, 0):
         return "The fountain can never be removed, moved or exchanged (A32)."
+    return None
+
+
+def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
+    """A33(b): why the tile on `cell` may not be moved to the reserve, or None if it may."""
+    problem = _redesign_target_problem(alh, cell, "")
+    if problem:
+        return problem
+    where = cell_name(cell)
+    tile = alh[cell]
     x, y = cell
     if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
         return (f"You can't remove the {tile_name(tile)} at {where}: it is surrounded on all four sides, so "
@@ -329,12 +338,10 @@ def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
 
 def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> str | None:
     """A33(c): why `tile_in` may not replace the tile on `cell`, or None if it may."""
+    problem = _redesign_target_problem(alh, cell, " to exchange")
+    if problem:
+        return problem
     where = cell_name(cell)
-    old = alh.get(cell)
-    if old is None:
-        return f"There is no tile at {where} in your Alhambra to exchange."
-    if old in START_TILES or cell == (0, 0):
-        return "The fountain can never be removed, moved or exchanged (A32)."
     # The outline does not change, so only matching sides (A31.2) and an open way in (A31.3) can fail.
     name = tile_name(tile_in)
     walls = WALLS[tile_in]

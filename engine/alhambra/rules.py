@@ -4,6 +4,11 @@ unchecked step, the fast legal-action generator, turn end (refill, scoring, end 
 
 Rule numbers refer to the project's rules specifications: A1–A83 (base) and V1–V66 (the expansion).
 
+The log: every applied action first writes a public "move" event (`describe`'s words, the action's JSON as
+`data["action"]`, and `space`/`cell` where the board image should mark it), then the events it caused (refill,
+scoring, Dirk...). Event texts with a player read after that player's name; texts without one are sentences.
+The V66 standing order is private: it writes only a note for its owner.
+
 How the modules meet the contract:
 - Vizier (V3–V12): after every turn (after the refill and any scoring) `state.window` is open until the
   current player's first action. Meanwhile `to_move` lists the current player first, then every other player
@@ -22,13 +27,12 @@ How the modules meet the contract:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from engine._common import Event, Option, Rules, rng, shuffled, to_jsonable, visible_log
+from engine._common import Event, Option, Rules, replace, rng, shuffled, visible_log
 from engine.alhambra import geometry as geo
 from engine.alhambra.actions import (
     ACTION_TYPES,
@@ -106,6 +110,11 @@ OPTIONS: dict[str, Option] = {
     "bonus": Option("bonus", False, "Bonus cards: a played card counts as one more building of its type"),
 }
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
+    "every": "will have the bonus cards played automatically before every scoring round",
+    "final": "will have the bonus cards played automatically only before the final scoring",
+    "never": "will play the bonus cards only by hand",
+}
 
 
 def _names(tiles) -> str:
@@ -206,7 +215,7 @@ class AlhambraRules(Rules):
             k = BONUS_DEAL[n]
             for i, p in enumerate(players):
                 dealt = tuple(cards[i * k:(i + 1) * k])
-                seats[i] = dataclasses.replace(seats[i], bonus_hand=dealt)
+                seats[i] = replace(seats[i], bonus_hand=dealt)
                 log.append(Event("bonus_dealt", f"receives the bonus cards {_names(dealt)} (V61); play one once its "
                                                 f"building is in your Alhambra (V62).", player=p,
                                  data={"cards": list(dealt)}, private_to=p))
@@ -545,11 +554,8 @@ class AlhambraRules(Rules):
             return self._vizier_buys(state, seat)
         out.extend(_take_options(state.display))
         hand = seat.hand
-        for space, tile in enumerate(state.market):
-            if tile is not None:
-                own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
-                if own:
-                    out.extend(BuyTile(tile, cards) for cards in _payments(own, PRICE[tile]))
+        for tile, own in _market_money(state.market, hand):
+            out.extend(BuyTile(tile, cards) for cards in _payments(own, PRICE[tile]))
         options = state.options
         if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
             if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -590,13 +596,10 @@ class AlhambraRules(Rules):
         where one helps; with `first`, stop at the first (is there any?)."""
         out: list[VizierBuy] = []
         hand = seat.hand
-        for space, tile in enumerate(state.market):
-            if tile is not None:
-                own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
-                if own:
-                    out.extend(VizierBuy(tile, cards) for cards in _exact_payments(own, PRICE[tile]))
-                    if first and out:
-                        return out
+        for tile, own in _market_money(state.market, hand):
+            out.extend(VizierBuy(tile, cards) for cards in _exact_payments(own, PRICE[tile]))
+            if first and out:
+                return out
         if hand and hand[-1] > 2000:
             out.extend(self._exchange_buys(state, seat, VizierBuy, exact=True))
         return out
@@ -629,6 +632,8 @@ class AlhambraRules(Rules):
             return self._step_free(state, player, action)
         idx = state.players.index(player)
         seat = state.seats[idx]
+        # the move event comes first, then what it causes; `log` goes into the branch's own rebuild of the state
+        log = state.log + (self._move_event(state, seat, player, action),)
         if state.window and state.phase == ACTION and kind is not VizierBuy:
             state = replace(state, window=False)  # V12: the next player's first action closes the window
         if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
@@ -642,7 +647,7 @@ class AlhambraRules(Rules):
                           data={"tile": action.tile, "space": space, "cards": list(action.cards)})
             return replace(state, market=market, discard=state.discard + tuple(sorted(action.cards)),
                            seats=_set(state.seats, idx, seat), phase=VIZIER, claimant=idx,
-                           log=state.log + (event,))
+                           log=log + (event,))
         if kind is TakeHut:  # V22: the face-up hut; the next one of its stack turns up; placed at turn end (V24)
             k = TYPES.index(HUT_TYPE[action.hut])
             stack = state.huts[k][:-1]
@@ -652,16 +657,16 @@ class AlhambraRules(Rules):
                           data={"hut": action.hut, "type": HUT_TYPE[action.hut],
                                 "revealed": stack[-1] if stack else None})
             state = replace(state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat),
-                            log=state.log + (event,))
+                            log=log + (event,))
             return self._finish_actions(state)  # V23: a hut is never an exact payment
         if kind is ReactivateVizier:  # V8: counts as the action
             seat = replace(seat, vizier=True)
-            return self._finish_actions(replace(state, seats=_set(state.seats, idx, seat)))
+            return self._finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
         if kind is TakeMoney:  # A19
             taken = set(action.cards)
             seat = replace(seat, hand=tuple(sorted(seat.hand + action.cards)))
             state = replace(state, display=tuple(c for c in state.display if c not in taken),
-                            seats=_set(state.seats, idx, seat))
+                            seats=_set(state.seats, idx, seat), log=log)
             return self._finish_actions(state)
         if kind is BuyTile:  # A21, A22
             paid = set(action.cards)
@@ -670,19 +675,19 @@ class AlhambraRules(Rules):
             market = tuple(None if t == action.tile else t for t in state.market)  # A23: no refill yet
             exact = sum(value_of(c) for c in action.cards if c < 108) == PRICE[action.tile]  # A22, V45
             state = replace(state, market=market, discard=state.discard + tuple(sorted(action.cards)),
-                            seats=_set(state.seats, idx, seat), bonus=exact)
+                            seats=_set(state.seats, idx, seat), bonus=exact, log=log)
             return state if exact else self._finish_actions(state)
         if kind is Pass:
-            return self._finish_actions(state)
+            return self._finish_actions(replace(state, log=log))
         if kind is RedesignAdd:  # A33a
             alh = dict(seat.alhambra)
             alh[action.cell] = action.tile
             seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
-            return self._finish_actions(replace(state, seats=_set(state.seats, idx, seat)))
+            return self._finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
         if kind is RedesignRemove:  # A33b
             alh = {c: t for c, t in seat.alhambra.items() if t != action.tile}
             seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
-            state = replace(state, seats=_set(state.seats, idx, seat))
+            state = replace(state, seats=_set(state.seats, idx, seat), log=log)
             if action.tile in seat.bonus_played:
                 state = _bonus_back(state, idx, action.tile)
             return self._finish_actions(state)
@@ -690,14 +695,13 @@ class AlhambraRules(Rules):
             alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
             reserve = _without(seat.reserve, action.tile) + (action.replaces,)
             seat = replace(seat, alhambra=alh, reserve=reserve)
-            state = replace(state, seats=_set(state.seats, idx, seat))
+            state = replace(state, seats=_set(state.seats, idx, seat), log=log)
             if action.replaces in seat.bonus_played:
                 state = _bonus_back(state, idx, action.replaces)
             return self._finish_actions(state)
         # placing a waiting tile (A27, A51, A66)
         pending = _without(seat.pending, action.tile)
         dirk = state.dirk
-        log = state.log
         if kind is PlaceTile:
             alh = dict(seat.alhambra)
             alh[action.cell] = action.tile
@@ -707,8 +711,9 @@ class AlhambraRules(Rules):
         else:  # GiveToDirk
             seat = replace(seat, pending=pending)
             dirk = dirk + (action.tile,)
-            log = log + (Event("dirk_tiles", f"Dirk receives the {tile_name(action.tile)} (A66).", player=player,
-                               data={"tiles": [action.tile], "reason": "gift"}),)
+            # Dirk is the subject, not the giver (the bot writes an event's player before its text)
+            log = log + (Event("dirk_tiles", f"Dirk receives the {tile_name(action.tile)} (A66).",
+                               data={"tiles": [action.tile], "reason": "gift", "from": player}),)
         state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log)
         if state.phase == PLACE:
             return state if pending else self._end_turn(state)
@@ -719,22 +724,41 @@ class AlhambraRules(Rules):
         return self._final_scoring(state)
 
     def _step_free(self, state: GameState, player: str, action: Any) -> GameState:
-        """V62/V63: a bonus card is played face up (public); V66: a new standing order (private)."""
+        """V62/V63: a bonus card is played face up (public); V66: a new standing order (private: no move event,
+        only the private note)."""
         idx = state.players.index(player)
         seat = state.seats[idx]
         if isinstance(action, SetBonusAutoplay):
             seat = replace(seat, bonus_auto=action.mode)
-            event = Event("bonus_autoplay_set", f"Your bonus cards will play automatically "
-                                                f"{AUTOPLAY_TEXT[action.mode]} (V66).", player=player,
-                          data={"mode": action.mode}, private_to=player)
+            events: tuple[Event, ...] = (
+                Event("bonus_autoplay_set", f"{AUTOPLAY_ORDER[action.mode]} (V66).", player=player,
+                      data={"mode": action.mode}, private_to=player),)
         else:
+            typ = TYPE_OF[action.card]
+            events = (self._move_event(state, seat, player, action),
+                      Event("bonus_play", f"plays the bonus card for the {tile_name(action.card)}: it counts as one "
+                                          f"more {TYPE_NAMES[typ]} in every scoring (V62, V63).", player=player,
+                            data={"cards": [action.card], "type": typ}))
             seat = replace(seat, bonus_hand=_without(seat.bonus_hand, action.card),
                            bonus_played=seat.bonus_played + (action.card,))
-            typ = TYPE_OF[action.card]
-            event = Event("bonus_play", f"plays the bonus card for the {tile_name(action.card)}: it counts as one "
-                                        f"more {TYPE_NAMES[typ]} in every scoring (V62, V63).", player=player,
-                          data={"cards": [action.card], "type": typ})
-        return replace(state, seats=_set(state.seats, idx, seat), log=state.log + (event,))
+        return replace(state, seats=_set(state.seats, idx, seat), log=state.log + events)
+
+    def _move_event(self, state: GameState, seat: PlayerState, player: str, action: Any) -> Event:
+        """The public "move" event of an action about to be applied: `describe`'s words, the action's JSON, and
+        where it happened for the board image: `space` (the market space 0-3 of a purchase) or `cell` (the
+        Alhambra cell a swap or a played bonus card concerns; placements carry theirs in the action). Everything
+        in it is public: bought tiles, paid cards (they go to the discard, A21), played bonus cards (V62).
+        A free action (a bonus card) is marked `free`: it interrupts nobody's turn."""
+        kind = type(action)
+        data: dict[str, Any] = {"action": self.action_to_json(action)}
+        if kind is BuyTile or kind is VizierBuy:
+            data["space"] = state.market.index(action.tile)
+        elif kind is RedesignSwap:
+            data["cell"] = list(self._cell_of(seat, action.replaces))
+        elif kind is PlayBonus:
+            data["cell"] = list(self._cell_of(seat, action.card))
+            data["free"] = True
+        return Event("move", describe(action), player=player, data=data)
 
     def _vizier_done(self, state: GameState) -> GameState:
         """V6, V7, V11: the vizier purchase is placed: refill the market (and the display if it was short), score
@@ -941,11 +965,6 @@ class AlhambraRules(Rules):
     def describe(self, action: Any) -> str:
         return describe(action)
 
-    def to_json(self, state: GameState) -> dict[str, Any]:
-        """Same output as the shared codec (a test checks), through a faster type-dispatch encoder: the
-        property tests encode the state several times per action."""
-        return {"game": self.name, "v": self.json_version, "state": fast_jsonable(state)}
-
     def validate(self, state: GameState) -> None:
         problem = state_problem(state)
         if problem:
@@ -968,21 +987,36 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
     return list(_payments(own, price)) if own else []
 
 
+def _market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
+    """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
+    for space, tile in enumerate(market):
+        if tile is not None:
+            own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
+            if own:
+                yield tile, own
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
     """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot."""
     groups: dict[int, list[int]] = {}
     for c in cards:
         groups.setdefault((c % 27) // 3 + 1, []).append(c)
-    values = sorted(groups, reverse=True)
+    found = _minimal_sets([(v, groups[v]) for v in sorted(groups, reverse=True)], price)
+    found.sort(key=lambda f: (f[0], len(f[1]), sorted(value_of(c) for c in f[1])))
+    return tuple(tuple(sorted(cards)) for _, cards in found)
+
+
+def _minimal_sets(groups: list[tuple[int, list[int]]], price: int) -> list[tuple[int, tuple[int, ...]]]:
+    """A21: every minimal set of cards worth at least `price`, one per multiset of groups used, as (total, ids).
+    `groups` are the interchangeable cards as (value, ids), in falling value order."""
     found: list[tuple[int, tuple[int, ...]]] = []
 
     def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
         # values are chosen in falling order, so the newest value is the smallest card: the payment is
         # minimal iff dropping one of those still leaves too little
-        for j in range(start, len(values)):
-            v = values[j]
-            ids = groups[v]
+        for j in range(start, len(groups)):
+            v, ids = groups[j]
             for k in range(1, len(ids) + 1):
                 t = total + k * v
                 if t >= price:
@@ -991,8 +1025,7 @@ def _payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]
                 walk(j + 1, t, chosen + tuple(ids[:k]))
 
     walk(0, 0, ())
-    found.sort(key=lambda f: (f[0], len(f[1]), sorted(value_of(c) for c in f[1])))
-    return tuple(tuple(sorted(cards)) for _, cards in found)
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -1008,22 +1041,8 @@ def _mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool)
     groups: dict[tuple[int, int], list[int]] = {}
     for c in cards:
         groups.setdefault(card_key(c), []).append(c)
-    keys = sorted(groups, key=lambda k: (-k[1], k[0]))
-    found: list[tuple[int, tuple[int, ...]]] = []
-
-    def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
-        # as in _payments: values fall, so the newest card is a smallest one and minimality is one test
-        for j in range(start, len(keys)):
-            v = keys[j][1]
-            ids = groups[keys[j]]
-            for k in range(1, len(ids) + 1):
-                t = total + k * v
-                if t >= price:
-                    found.append((t, chosen + tuple(ids[:k])))
-                    break
-                walk(j + 1, t, chosen + tuple(ids[:k]))
-
-    walk(0, 0, ())
+    keys = sorted(groups, key=lambda k: (-k[1], k[0]))  # (currency, value): falling values
+    found = _minimal_sets([(k[1], groups[k]) for k in keys], price)
     found = [f for f in found if (not exact or f[0] == price) and any(c // 27 == other for c in f[1])]
     found.sort(key=lambda f: (f[0], len(f[1]), sorted(card_key(c) for c in f[1])))
     return tuple(tuple(sorted(cards)) for _, cards in found)
@@ -1044,62 +1063,6 @@ def _take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
                 seen.add(key)
                 out.append(TakeMoney(tuple(sorted(combo))))
     return tuple(out)
-
-
-_SCALARS = (str, int, bool, float, type(None))
-
-
-def fast_jsonable(obj: Any) -> Any:
-    """engine._common.to_jsonable for the types our states use, dispatching on the exact type."""
-    t = type(obj)
-    if t in _SCALARS:
-        return obj
-    if t is tuple or t is list:
-        return [fast_jsonable(x) for x in obj]
-    if t is dict:
-        if all(type(k) is str for k in obj):
-            return {k: fast_jsonable(v) for k, v in obj.items()}
-        return [[fast_jsonable(k), fast_jsonable(v)] for k, v in obj.items()]
-    names = _FIELD_NAMES.get(t)
-    if names is None:
-        if not dataclasses.is_dataclass(obj):
-            return to_jsonable(obj)
-        names = _FIELD_NAMES[t] = tuple(f.name for f in dataclasses.fields(t) if f.init)
-    return {n: fast_jsonable(getattr(obj, n)) for n in names}
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-_REPLACERS: dict[type, Any] = {}
-
-
-def replace(obj: Any, **changes: Any) -> Any:
-    """dataclasses.replace for our frozen slots dataclasses (no __post_init__), several times as fast: states
-    are rebuilt several times per action and random playouts (AI, benchmarks) are dominated by it. Each class
-    gets a generated copier (one line per field: the slot's setter, the new value or the old one), so the
-    expansion modules' extra fields cost little."""
-    cls = type(obj)
-    fn = _REPLACERS.get(cls)
-    if fn is None:
-        fn = _REPLACERS[cls] = _make_replacer(cls)
-    return fn(obj, changes)
-
-
-def _make_replacer(cls: type) -> Any:
-    names = [f.name for f in dataclasses.fields(cls)]
-    env: dict[str, Any] = {"new_": object.__new__, "cls": cls, "TypeError": TypeError}
-    lines = ["def copier(obj, ch):", "    new = new_(cls)", "    n = 0"]
-    for i, name in enumerate(names):
-        desc = cls.__dict__[name]
-        env[f"s{i}"], env[f"g{i}"] = desc.__set__, desc.__get__
-        lines += [f"    if {name!r} in ch:", f"        s{i}(new, ch[{name!r}])", "        n += 1",
-                  "    else:", f"        s{i}(new, g{i}(obj))"]
-    lines += ["    if n != len(ch):",
-              f"        raise TypeError('unknown field(s) for {cls.__name__}: ' + ', '.join(sorted(ch)))",
-              "    return new"]
-    exec("\n".join(lines), env)  # noqa: S102 (generated from the dataclass's own field names)
-    return env["copier"]
 
 
 def _hide_seat(seat: PlayerState, bonus: bool) -> PlayerState:

@@ -103,7 +103,7 @@ class GameState:
     removed: tuple[str, ...] = ()  # A51: leftover market tiles nobody received, out of the game
     scorings: tuple[ScoringRound, ...] = ()  # every scoring round so far, with its breakdown
     turn: int = 1  # number of the current turn (1 = first)
-    log: tuple[Event, ...] = field(default=())
+    log: tuple[Event, ...] = field(default=())  # a "move" event per action, then what it caused (rules.py)
     window: bool = False  # V12: a turn has ended and the current player has not acted yet (vizier window)
     claimant: int = -1  # V6: in the VIZIER phase, the seat placing its vizier purchase
     huts: tuple[tuple[str, ...], ...] = ()  # V21: six stacks in TYPES order, top (face up) = last

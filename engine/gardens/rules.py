@@ -11,12 +11,11 @@ Rule numbers refer to the G-rules spec. Design choices the spec leaves open, all
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine._common import Event, Option, Rules, shuffled, visible_log
+from engine._common import Event, Option, Rules, replace, shuffled, visible_log
 from engine.gardens.board import (
     BUILDING_NAMES,
     BUILDING_TYPES,
@@ -230,21 +229,11 @@ class GardensRules(Rules):
             log.append(Event("colour", f"plays {' and '.join(options[0])}", who, {"colours": list(options[0])}))
             seat += 1
         done = seat >= n
-        return GardensState(
-            players=state.players,
-            seed=state.seed,
-            counter=state.counter,
-            hand_size=state.hand_size,
-            two_colours=state.two_colours,
-            buildings=state.buildings,
-            board=state.board,
-            hands=state.hands,
-            supply=state.supply,
+        return replace(
+            state,
             colours=tuple(colours),
-            kind_scores=state.kind_scores,
             phase=PLAY if done else COLOURS,
             turn=0 if done else seat,  # G20: the first seat starts
-            last_space=state.last_space,
             log=tuple(log),
         )
 
@@ -299,17 +288,11 @@ class GardensRules(Rules):
             phase, turn = PLAY, (seat + 1) % n
             while not hands[turn]:  # a seat with an empty hand has nothing to place (G25)
                 turn = (turn + 1) % n
-        new = GardensState(
-            players=state.players,
-            seed=state.seed,
-            counter=state.counter,
-            hand_size=state.hand_size,
-            two_colours=state.two_colours,
-            buildings=state.buildings,
+        new = replace(
+            state,
             board=board,
             hands=tuple(hands),
             supply=supply,
-            colours=state.colours,
             kind_scores=tuple(kind_scores),
             phase=phase,
             turn=turn,
@@ -326,7 +309,7 @@ class GardensRules(Rules):
                 None,
                 {"scores": scores, "kind_scores": dict(zip(KINDS, kind_scores, strict=True)), "winners": winners},
             )
-            new = _with_log(new, new.log + (end,))
+            new = replace(new, log=new.log + (end,))
         return new
 
     @staticmethod
@@ -377,21 +360,11 @@ class GardensRules(Rules):
     def view(self, state: GardensState, player: str | None) -> GardensState:
         """G19: other players' hands and the supply order become HIDDEN tiles (counts stay); the seed goes."""
         hands = tuple(h if p == player else (HIDDEN,) * len(h) for p, h in zip(state.players, state.hands, strict=True))
-        return GardensState(
-            players=state.players,
+        return replace(
+            state,
             seed=0,
-            counter=state.counter,
-            hand_size=state.hand_size,
-            two_colours=state.two_colours,
-            buildings=state.buildings,
-            board=state.board,
             hands=hands,
             supply=(HIDDEN,) * len(state.supply),
-            colours=state.colours,
-            kind_scores=state.kind_scores,
-            phase=state.phase,
-            turn=state.turn,
-            last_space=state.last_space,
             log=visible_log(state.log, player),
         )
 
@@ -468,10 +441,6 @@ class GardensRules(Rules):
             raise ValueError("a finished game has every garden planted (G25, G34)")
         if state.last_space is not None and state.last_space not in GARDEN_INDEX:
             raise ValueError("bad last space")
-
-
-def _with_log(state: GardensState, log: tuple[Event, ...]) -> GardensState:
-    return dataclasses.replace(state, log=log)
 
 
 _SUMMARY = """\

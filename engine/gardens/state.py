@@ -6,9 +6,8 @@ Positions use the notation of `board.py` ("C3" gardens, "d4" buildings). Hidden 
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
-from engine._common import Event
+from engine._common import Event, action
 
 HIDDEN = "?"  # a tile id the viewer may not see (another player's hand, the supply order; G19)
 
@@ -46,19 +45,17 @@ class GardensState:
     log: tuple[Event, ...] = ()
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@action("choose_colours")
 class ChooseColours:
     """G17/G37: take one tree kind (two in the two-colours game) as your colour(s)."""
 
-    kind: ClassVar[str] = "choose_colours"
     colours: tuple[str, ...]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@action("place_tile")
 class PlaceTile:
     """G21: place a hand tile on a garden space ("C3"), turned `rotation` quarter turns clockwise (0–3)."""
 
-    kind: ClassVar[str] = "place_tile"
     tile: str
     space: str
     rotation: int

@@ -5,16 +5,18 @@ with equivalent choices collapsed to one representative: a payment per multiset 
 used, one copy per kind in storage, one copy per kind and display source when acquiring. `check` accepts every
 equivalent variant. Passing lists no discard, one hexagon of each kind, or everything; `check` accepts any
 subset of storage (a menu may offer a multi-select). `step` applies a legal action. Round ends, scoring and preparation run inside `step`.
+
+The log: every applied action first writes a public "move" event (`describe`'s words, the action's JSON as
+`data["action"]`, and the `space` of a placed expansion's printed hexagon), then the events it caused.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations, product
 from typing import Any
 
-from engine._common import Event, Rules, rng, shuffled, visible_log
+from engine._common import Event, Rules, replace, rng, shuffled, visible_log
 from engine.queens_garden import garden as G
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -234,18 +236,17 @@ class QueensGardenRules(Rules):
         if len(set(a.tiles)) != len(a.tiles) or len(set(a.expansions)) != len(a.expansions):
             return "Each tile and expansion can be taken only once."
         kinds = []
-        for t in a.tiles:
-            if t not in sources:
-                return "One of those tiles is not in the display."
-            if TILE_KIND[t][idx] != a.value:
-                return f"The {kind_name(TILE_KIND[t])} is not {what} (Q19)."
-            kinds.append(TILE_KIND[t])
-        for e in a.expansions:
-            if e not in face_up:
-                return "Only face-up expansions in the display can be taken (Q23)."
-            if EXPANSION_KIND[e][idx] != a.value:
-                return f"The {kind_name(EXPANSION_KIND[e])} expansion is not {what} (Q19)."
-            kinds.append(EXPANSION_KIND[e])
+        for ids, available, kind_of, noun, unavailable in (
+            (a.tiles, sources, TILE_KIND, "", "One of those tiles is not in the display."),
+            (a.expansions, face_up, EXPANSION_KIND, " expansion", "Only face-up expansions in the display can be "
+                                                                  "taken (Q23)."),
+        ):
+            for i in ids:
+                if i not in available:
+                    return unavailable
+                if kind_of[i][idx] != a.value:
+                    return f"The {kind_name(kind_of[i])}{noun} is not {what} (Q19)."
+                kinds.append(kind_of[i])
         if len(set(kinds)) != len(kinds):
             return "Of identical hexagons (same colour and pattern) you take exactly one (Q20)."
         present = {TILE_KIND[t] for t in sources if TILE_KIND[t][idx] == a.value}
@@ -317,6 +318,7 @@ class QueensGardenRules(Rules):
         d = _Draft(state)
         i = state.current
         assert i is not None
+        d.event("move", self.describe(action), i, **self._move_data(action))  # first: what follows comes of it
         if isinstance(action, Acquire):
             d.acquire(i, action)
         elif isinstance(action, PlaceTile):
@@ -330,6 +332,16 @@ class QueensGardenRules(Rules):
         d.advance()
         return d.freeze()
 
+    def _move_data(self, action: Any) -> dict[str, Any]:
+        """The data of an action's public "move" event: the action's JSON and, for an expansion placed face up,
+        the `space` of its printed hexagon (the action names the `area`). Nothing in it is secret: storages and
+        face-up hexagons are public (Q8), and buying a blank expansion names only the area, never which
+        expansion came from the face-down supply (Q28 ii)."""
+        data: dict[str, Any] = {"action": self.action_to_json(action)}
+        if isinstance(action, PlaceExpansion):
+            data["space"] = printed_space(action.area, action.turn)
+        return data
+
     # ------------------------------------------------------------------------------------------ views
 
     def view(self, state: QGState, player: str | None) -> QGState:
@@ -339,18 +351,18 @@ class QueensGardenRules(Rules):
             return tuple(HIDDEN for _ in ids)
 
         seats = tuple(
-            dataclasses.replace(
-                s, placed=tuple(p if p.face_up else dataclasses.replace(p, expansion=HIDDEN) for p in s.placed)
+            replace(
+                s, placed=tuple(p if p.face_up else replace(p, expansion=HIDDEN) for p in s.placed)
             )
             for s in state.seats
         )
-        return dataclasses.replace(
+        return replace(
             state,
             seed=0,
             rng_counter=0,
             bag=tuple(sorted(state.bag)),
             stack=hide(state.stack),
-            display=tuple(p if p.face_up else dataclasses.replace(p, expansion=HIDDEN) for p in state.display),
+            display=tuple(p if p.face_up else replace(p, expansion=HIDDEN) for p in state.display),
             stacks=tuple(hide(s) for s in state.stacks),
             supply=hide(state.supply),
             seats=seats,
@@ -663,7 +675,7 @@ class _Draft:
         # Q23: display expansions with no tiles left turn face up
         self.display = tuple(Piece(p.expansion, (), True) if not p.tiles else p for p in self.display)
         seat = self.seats[i]
-        self.seats[i] = dataclasses.replace(
+        self.seats[i] = replace(
             seat,
             tiles=tuple(sorted(seat.tiles + a.tiles)),
             expansions=tuple(sorted(seat.expansions + a.expansions)),
@@ -679,7 +691,7 @@ class _Draft:
         out_exps = set(pay_expansions) | ({used_expansion} if used_expansion is not None else set())
         self.tower += tuple(pay_tiles)
         self.return_expansions(tuple(pay_expansions))
-        return dataclasses.replace(
+        return replace(
             seat,
             tiles=tuple(t for t in seat.tiles if t not in out_tiles),
             expansions=tuple(e for e in seat.expansions if e not in out_exps),
@@ -692,19 +704,19 @@ class _Draft:
 
     def place_tile(self, i: int, a: PlaceTile) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_tile=a.tile)
-        self.seats[i] = dataclasses.replace(seat, garden={**seat.garden, a.space: a.tile})
+        self.seats[i] = replace(seat, garden={**seat.garden, a.space: a.tile})
         self.reward_surrounded(i)
 
     def place_expansion(self, i: int, a: PlaceExpansion) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_expansion=a.expansion)
-        self.seats[i] = dataclasses.replace(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
+        self.seats[i] = replace(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
         self.reward_surrounded(i)
 
     def buy_expansion(self, i: int, a: BuyExpansion) -> None:
         # Q28 ii: exactly 6 points for the supply's top expansion, placed blank side up (7 free spaces)
         seat = self.seats[i]
         e, self.supply = self.supply[0], self.supply[1:]
-        self.seats[i] = dataclasses.replace(
+        self.seats[i] = replace(
             seat, score=seat.score - BLANK_EXPANSION_COST, placed=seat.placed + (Placed(e, a.area, 0, False),)
         )
 
@@ -723,10 +735,10 @@ class _Draft:
             rewarded.add(space)
             lost = f" ({owed - got} lost: storage full)" if got < owed else ""
             self.event(
-                "jokers", f"surrounds the {element} at {space} and takes {got} joker{'s' if got != 1 else ''}{lost}",
+                "jokers", f"surrounds the {element} at {space} and takes {got} joker{'s' if got != 1 else ''}{lost}.",
                 i, element=element, space=space, jokers=got, lost=owed - got,
             )
-        self.seats[i] = dataclasses.replace(seat, jokers=jokers, rewarded=frozenset(rewarded))
+        self.seats[i] = replace(seat, jokers=jokers, rewarded=frozenset(rewarded))
 
     # -- passing, turns and rounds ----------------------------------------------------------------------------
 
@@ -739,10 +751,10 @@ class _Draft:
             self.marker = i
             score = max(0, score - FIRST_PASS_PENALTY)
             self.event(
-                "first_pass", f"passes first: takes the first-player marker, −{FIRST_PASS_PENALTY} point", i,
+                "first_pass", f"passes first: takes the first-player marker, −{FIRST_PASS_PENALTY} point.", i,
                 penalty=FIRST_PASS_PENALTY,
             )
-        self.seats[i] = dataclasses.replace(seat, score=score, passed=True)
+        self.seats[i] = replace(seat, score=score, passed=True)
 
     def advance(self) -> None:
         n = len(self.seats)
@@ -760,7 +772,7 @@ class _Draft:
             i = (self.first_player + k) % n
             seat = self.seats[i]
             points, lines = G.round_score(seat, self.round)
-            self.seats[i] = dataclasses.replace(seat, score=seat.score + points)
+            self.seats[i] = replace(seat, score=seat.score + points)
             parts = [
                 f"{'pavilions' if ln['criterion'] == 'pavilions' else criterion_name((ln['criterion'], ln['key']))}"
                 f" ×{ln['hexagons']} = {ln['points']}"
@@ -769,7 +781,7 @@ class _Draft:
             ]
             detail = "; ".join(parts) or "nothing matches the wheel"
             self.event(
-                "round_scoring", f"scores {points} in round {self.round} ({detail})", i,
+                "round_scoring", f"scores {points} point{'s' if points != 1 else ''} in round {self.round} ({detail}).", i,
                 round=self.round, points=points, lines=lines, score=self.seats[i].score,
             )
         if self.round == ROUNDS:
@@ -786,13 +798,13 @@ class _Draft:
         assert self.marker is not None
         self.first_player = self.current = self.marker  # Q15, Q34: the marker's holder starts
         self.marker = None
-        self.seats = [dataclasses.replace(s, passed=False) for s in self.seats]
+        self.seats = [replace(s, passed=False) for s in self.seats]
         self.log_round_start()
 
     def log_round_start(self) -> None:
         crit = ", ".join(criterion_name(c) for c in WHEEL[self.round])
         self.event(
-            "round_start", f"starts round {self.round}; the wheel scores {crit}", self.first_player,
+            "round_start", f"starts round {self.round}; the wheel scores {crit}.", self.first_player,
             round=self.round, criteria=[list(c) for c in WHEEL[self.round]],
         )
 
@@ -806,11 +818,11 @@ class _Draft:
             group_points = sum(g["points"] for g in colour_groups + pattern_groups)
             bonus = sum(g["bonus"] for g in colour_groups + pattern_groups)
             total = after_storage + group_points + bonus
-            self.seats[i] = dataclasses.replace(seat, score=total)
-            text = (
-                f"final scoring: storage {jokers + tiles + exps:+d}, colour groups "
+            self.seats[i] = replace(seat, score=total)
+            text = (  # after the player's name: "Ana ends with 54 points: ..."
+                f"ends with {total} points: storage {jokers + tiles + exps:+d}, colour groups "
                 f"{sum(g['points'] for g in colour_groups)}, pattern groups {sum(g['points'] for g in pattern_groups)}"
-                f", bonuses {bonus}: {total} points"
+                f", bonuses {bonus} (final scoring)."
             )
             self.event(
                 "final_scoring", text, i,
@@ -821,6 +833,6 @@ class _Draft:
         best = max(s.score for s in self.seats)
         winners = [p for p, s in zip(self.s.players, self.seats, strict=True) if s.score == best]
         shared = f", shared by {len(winners)} players" if len(winners) > 1 else ""
-        self.event("game_over", f"the game is over: the best score is {best}{shared}", None, winners=winners, score=best)
+        self.event("game_over", f"The game is over: the best score is {best}{shared}.", None, winners=winners, score=best)
         self.over = True
         self.current = None

@@ -8,9 +8,9 @@ expansions in gardens) shows as -1, the bag is sorted, and the seed and draw cou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Literal
 
-from engine._common import Event
+from engine._common import Event, action
 
 HIDDEN = -1  # an expansion id a viewer may not see
 
@@ -73,22 +73,20 @@ class QGState:
 # ------------------------------------------------------------------------------------------------ actions
 
 
-@dataclass(frozen=True, slots=True)
+@action("acquire")
 class Acquire:
     """Action A (Q19–Q24): take every hexagon of one colour or pattern from the display, one of each kind."""
 
-    kind: ClassVar[str] = "acquire"
     by: Literal["colour", "pattern"]
     value: int  # colour index 0–5 or pattern value 1–6
     tiles: tuple[int, ...] = ()
     expansions: tuple[int, ...] = ()  # face-up display expansions taken
 
 
-@dataclass(frozen=True, slots=True)
+@action("place_tile")
 class PlaceTile:
     """Action B (Q25–Q27): plant a storage tile on a free space, paying its value in hexagons."""
 
-    kind: ClassVar[str] = "place_tile"
     tile: int
     space: str
     pay_tiles: tuple[int, ...] = ()
@@ -96,11 +94,10 @@ class PlaceTile:
     jokers: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@action("place_expansion")
 class PlaceExpansion:
     """Action C (i) (Q28): place a storage expansion face up on a free area, paying its printed value."""
 
-    kind: ClassVar[str] = "place_expansion"
     expansion: int
     area: str
     turn: int  # 0–5: its printed hexagon lands on ring cell turn+1 (geometry.printed_space)
@@ -109,19 +106,17 @@ class PlaceExpansion:
     jokers: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@action("buy_expansion")
 class BuyExpansion:
     """Action C (ii) (Q28): pay 6 points for the supply's top expansion and place it blank side up."""
 
-    kind: ClassVar[str] = "buy_expansion"
     area: str
 
 
-@dataclass(frozen=True, slots=True)
+@action("pass")
 class Pass:
     """Action D (Q29): pass for the round, optionally discarding hexagons from storage at their value."""
 
-    kind: ClassVar[str] = "pass"
     tiles: tuple[int, ...] = ()
     expansions: tuple[int, ...] = ()
     jokers: int = 0  # Q29 [?]: only when data's pass_discards_jokers is true (jokers are worth 0 here)

@@ -159,14 +159,7 @@ def test_fast_margins_agree_with_step_and_evaluate(game):
         assert fast == pytest.approx(plain, abs=1e-9)
 
 
-def test_alhambra_with_the_viziers_favour_is_played_and_hidden_modules_are_refused_clearly():
-    """V1–V7: out-of-turn purchases are just more movers and actions. The modules that hide components of their
-    own (huts, exchange, bonus) are not re-dealt yet: the AI says so instead of playing from impossible worlds."""
-    rules = get_rules("alhambra")
-    if "vizier" not in rules.options:
-        pytest.skip("the Vizier's Favour modules are not in the engine yet")
+def test_V1_V7_alhambra_with_the_viziers_favour_is_played():
+    """V1–V7: out-of-turn purchases are just more movers and actions (the other modules: test_alhambra_modules)."""
     rules, state = _play("alhambra", ["normal", "hard"], seed=14, options={"vizier": True})
     assert rules.is_over(state)
-    state = rules.new_game(_players(["easy", "easy"]), {"huts": True}, 1)
-    with pytest.raises(NotImplementedError, match="huts"):
-        choose("alhambra", state, rules.to_move(state)[0], "easy", seed=1)

@@ -48,10 +48,10 @@ def test_budget_forms():
         Budget.of("fast", default)
 
 
-def test_ai_supports_alhambra_only_without_modules_that_hide_components():
-    """The bot offers AI seats only where the AI can play: not yet with huts, exchange or bonus cards."""
+def test_ai_supports_every_game_and_every_alhambra_module():
+    """The bot offers AI seats wherever `supports` says so: every game, Alhambra with any V-module combination."""
     from ai import supports
 
     assert supports("gardens", {}) and supports("alhambra", {}) and supports("alhambra", {"vizier": True})
-    assert not supports("alhambra", {"huts": True})
-    assert not supports("alhambra", {"exchange": True, "bonus": False})
+    assert supports("alhambra", {"huts": True})
+    assert supports("alhambra", {"vizier": True, "huts": True, "exchange": True, "bonus": True})

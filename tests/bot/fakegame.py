@@ -3,8 +3,11 @@
 "Race to the target": players take turns; the player to move adds 1–30 to a shared total, or plays a secret
 hand card with a boost (0–9). Crossing a multiple of 7 opens a clap window in which every other player may
 clap (out of turn) for a point. The game ends when the total reaches the target. Hands are private: `view`
-hides other hands and the deck. It exercises everything the bot must handle: several action kinds, more than
-25 actions of one kind (paging), a two-field kind (narrowing), out-of-turn actions, private and public events.
+hides other hands and the deck. Anyone seated may wave at any time: a free action (like Alhambra's bonus cards,
+V62/V66), listed by `free_actions`, never by `legal_actions`. Like the real engines, every turn action also
+writes a public "move" log entry (its describe() text and JSON) for the images to mark the last move. It
+exercises everything the bot must handle: several action kinds, more than 25 actions of one kind (paging), a
+two-field kind (narrowing), out-of-turn actions, free actions, private and public events.
 """
 
 from __future__ import annotations
@@ -51,6 +54,13 @@ class Clap:
     kind: ClassVar[str] = "clap"
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Wave:
+    """A free action: any seated player, at any time, changes nobody's turn."""
+
+    kind: ClassVar[str] = "wave"
+
+
 def card_value(card: int) -> int:
     return card % 9 + 1
 
@@ -64,7 +74,7 @@ class FakeRules(Rules):
         "claps": Option("claps", True, "Others may clap out of turn when a multiple of 7 is crossed"),
     }
     state_type = FakeState
-    action_types = (Add, Play, Clap)
+    action_types = (Add, Play, Clap, Wave)
 
     def _new_game(self, players, options, seed):
         deck, counter = shuffled(range(40), seed, 0)
@@ -88,9 +98,17 @@ class FakeRules(Rules):
         if s.window:
             yield Clap()
 
+    def free_actions(self, s, player):
+        return [Wave()] if not self.is_over(s) and player in s.players else []
+
+    def is_free_action(self, a):
+        return isinstance(a, Wave)
+
     def check(self, s, player, a):
         if self.is_over(s):
             return "The race is over."
+        if isinstance(a, Wave):
+            return None if player in s.players else "Only players may wave."
         if player not in self.to_move(s):
             return "It's not your turn."
         cur = s.players[s.current]
@@ -113,6 +131,10 @@ class FakeRules(Rules):
     def step(self, s, player, a):
         i = s.players.index(player)
         log = list(s.log)
+        if isinstance(a, Wave):
+            log.append(Event("wave", "waves at the table", player))
+            return dataclasses.replace(s, log=tuple(log))
+        log.append(Event("move", self.describe(a), player, {"action": self.action_to_json(a)}))  # as engines do
         points = list(s.points)
         if isinstance(a, Clap):
             points[i] += 1
@@ -158,6 +180,8 @@ class FakeRules(Rules):
             return f"adds {a.n}"
         if isinstance(a, Play):
             return f"plays the {card_value(a.card)} card #{a.card} with boost {a.boost}"
+        if isinstance(a, Wave):
+            return "waves"
         return "claps"
 
     def summary(self, options: Mapping[str, Any] | None = None) -> str:

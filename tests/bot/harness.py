@@ -441,7 +441,8 @@ class FakeDiscord:
             raise AssertionError(f"unexpected interaction response type {kind}")
         out: dict[str, Any] = {"interaction": {"id": str(ia.id), "type": ia.kind,
                                                "response_message_loading": kind == 5,
-                                               "response_message_ephemeral": bool(ia.original and ia.original.ephemeral)}}
+                                               "response_message_ephemeral":
+                                                   bool(ia.original and ia.original.ephemeral)}}
         if resource is not None:
             out["interaction"]["response_message_id"] = resource["id"]
             out["resource"] = {"type": kind, "message": resource}

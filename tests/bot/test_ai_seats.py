@@ -75,7 +75,9 @@ class FakeAI:
 
 
 @pytest.fixture
-def fake_ai(monkeypatch, fake_game):
+def fake_ai(monkeypatch, harness):
+    """The fake AI replaces `ai.choose` in this process only: the cog decides in a thread (AI_PROCESSES=0)."""
+    cog_of(harness).processes = 0
     return FakeAI(monkeypatch)
 
 

@@ -205,3 +205,18 @@ async def test_reminders_survive_a_restart(tmp_path, fake_game, users):
     assert await h.bot.get_cog("TurnsCog").send_reminders(now=time.time() + 31 * 3600) == 0
     await h.close()
     assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+async def test_a_long_rules_summary_is_sent_whole(harness, users):
+    """/game rules: a summary longer than one Discord message arrives in several ephemeral messages, uncut."""
+    import engine
+
+    if "queens_garden" not in engine.GAMES:
+        return
+    text = engine.get_rules("queens_garden").summary(None)
+    r = await harness.run_command(users[0], "game rules", game="queens_garden")
+    assert all(m.ephemeral for m in r.replies)
+    shown = "\n".join(m.content for m in r.replies)
+    assert text in shown and " …" not in shown.replace(text, "")
+    if len(text) > 2000:
+        assert len(r.replies) > 1

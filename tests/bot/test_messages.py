@@ -51,3 +51,22 @@ def test_vizier_line_names_out_of_turn_buyers_without_pings():
     line = _ui.vizier_line(r, ["22"], ["11", "22"])
     assert line == "🧞 Vizier: **Bo** may buy out of turn until **Ana** acts."
     assert "<@" not in line and _ui.vizier_line(r, [], ["11"]) == ""
+
+
+def test_long_texts_are_split_between_lines_not_cut():
+    text = "\n".join(f"line {n} " + "x" * 90 for n in range(50))
+    parts = _ui.chunks(text)
+    assert len(parts) > 1 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == text
+    assert _ui.chunks("y" * 4500) == ["y" * 2000, "y" * 2000, "y" * 500]
+    assert _ui.chunks("") == [""]
+    assert _ui.plural(1, "more player") == "1 more player" and _ui.plural(2, "more player") == "2 more players"
+
+
+def test_turn_line_names_who_could_already_move_without_a_new_ping():
+    """After an out-of-turn action (a clap, a vizier purchase, V6) whoever was already to move is named, not
+    pinged again; the actor carrying on "continues"."""
+    r = row()
+    assert _ui.turn_line(r, ["22"], ["22", "11"], actor="11") == "Still to move: **Bo**."
+    assert _ui.turn_line(r, ["11"], ["22", "11"], actor="11") == "**Ana** continues."
+

@@ -2,6 +2,7 @@
 
 import sqlite3
 
+import aiosqlite
 import pytest
 
 import storage
@@ -37,13 +38,52 @@ async def test_reopening_keeps_games_and_runs_no_migration_twice(tmp_path):
     await s.close()
 
 
-async def test_a_newer_schema_is_refused(tmp_path):
+async def test_a_newer_schema_is_refused_and_the_connection_closed(tmp_path, monkeypatch):
+    """A refused database is closed before the error propagates: an unclosed aiosqlite connection keeps its
+    worker thread until garbage collection, which may come after the event loop closed ("Event loop is
+    closed" from that thread at teardown)."""
     path = tmp_path / "t.sqlite3"
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA user_version = {storage.SCHEMA_VERSION + 1}")
     con.close()
+    opened = []
+    real_connect = aiosqlite.connect
+
+    def connect(*args, **kwargs):
+        opened.append(real_connect(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(storage.aiosqlite, "connect", connect)
     with pytest.raises(storage.StorageError, match="newer than this bot knows"):
         await Storage.open(str(path))
+    (conn,) = opened
+    conn._thread.join(timeout=5)
+    assert not conn._thread.is_alive()
+
+
+async def test_migration_2_counts_turns_apart_from_free_moves(tmp_path):
+    """A database of schema 1 gains `turns` = its version (old panels stay as valid as they were); after that a
+    free move (a bonus card, V62) counts as a move but not as a turn, and leaves the idle clock alone."""
+    path = tmp_path / "t.sqlite3"
+    con = sqlite3.connect(path)
+    con.executescript(storage.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
+    con.execute("INSERT INTO games (channel_id, game, options, seed, status, seats, state, version, creator_id, "
+                "created_at, updated_at, turn_started_at) VALUES (1, 'fake', '{}', 5, 'active', '[]', '{}', 7, '1', "
+                "0, 0, 100)")
+    con.commit()
+    con.close()
+    s = await Storage.open(str(path))
+    try:
+        g = await s.load_game(1)
+        assert (g.version, g.turns) == (7, 7)
+        g = await s.commit_move(1, expected_version=7, player="1", action={"kind": "bonus"}, state={}, finished=False,
+                                free=True, now=500.0)
+        assert (g.version, g.turns, g.turn_started_at) == (8, 7, 100)
+        g = await s.commit_move(1, expected_version=8, player="1", action={"kind": "add"}, state={}, finished=False,
+                                now=600.0)
+        assert (g.version, g.turns, g.turn_started_at) == (9, 8, 600.0)
+    finally:
+        await s.close()
 
 
 async def test_one_open_game_per_channel(db):

@@ -138,7 +138,13 @@ async def test_bonus_autoplay_order_is_set_out_of_turn_and_privately(harness, us
     assert h.last_public(CHANNEL_ID) is post  # private: no public post
     row = await h.bot.session.storage.last_game_in_channel(CHANNEL_ID)
     assert h.bot.session.state_of(row).seat(str(other.id)).bonus_auto == "final"
-    assert row.version == 1
+    assert row.version == 1 and row.turns == 0  # a move, not a turn
+    # /game log: the others only learn that a private setting changed; the owner sees what
+    mover = next(p for p in players if str(p.id) == current)
+    seen = (await h.run_command(mover, "game log")).message.content
+    assert f"1. {other.name} changes a private setting" in seen and "final scoring" not in seen
+    own = (await h.run_command(other, "game log")).message.content
+    assert "only before the final scoring" in own
 
 
 async def test_bonus_button_only_with_the_bonus_module(harness, users):

@@ -7,7 +7,7 @@ from typing import ClassVar
 import pytest
 
 from engine import GAMES, get_rules
-from engine._common import Event, Option, from_jsonable, rng, shuffled, to_jsonable, visible_log
+from engine._common import Event, Option, action, from_jsonable, replace, rng, shuffled, to_jsonable, visible_log
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,3 +70,31 @@ def test_unknown_game_is_a_clear_error():
     with pytest.raises(ValueError, match="Unknown game"):
         get_rules("chess")
     assert GAMES == ("alhambra", "gardens", "queens_garden")
+
+
+@action("sample_move")
+class SampleMove:
+    """An action type made with the shared decorator."""
+
+    tile: str
+    cards: tuple[int, ...] = ()
+
+
+def test_action_decorator_makes_frozen_slotted_actions_with_a_kind():
+    """`@action(kind)`: a frozen dataclass with slots, hashable, `kind` a class attribute (not a JSON field)."""
+    a = SampleMove("t", (1, 2))
+    assert a.kind == SampleMove.kind == "sample_move" and "kind" not in SampleMove.__slots__
+    assert to_jsonable(a) == {"tile": "t", "cards": [1, 2]} and hash(a) == hash(SampleMove("t", (1, 2)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.tile = "u"  # type: ignore[misc]
+
+
+def test_replace_is_dataclasses_replace_for_our_states():
+    """The fast shared `replace` gives what dataclasses.replace gives, leaves the original alone, and refuses
+    unknown fields."""
+    obj = Outer(Inner(3, ("x",)), {}, {"k": 1}, None, frozenset(), (Event("k", "t"),))
+    assert replace(obj, maybe=4, named={}) == dataclasses.replace(obj, maybe=4, named={})
+    assert obj.maybe is None and replace(obj) == obj and replace(obj) is not obj
+    assert replace(Inner(1, ()), a=2) == Inner(2, ())
+    with pytest.raises(TypeError, match="unknown field"):
+        replace(obj, nope=1)

@@ -1,6 +1,7 @@
 """The contract every game keeps (ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
 
 import json
+import random
 
 import pytest
 
@@ -55,3 +56,18 @@ def test_new_game_has_movers_and_is_not_over(game):
 def test_summary_is_markdown_text(game):
     text = get_rules(game).summary({})
     assert isinstance(text, str) and 100 < len(text) <= 4000
+
+
+def test_event_texts_read_after_the_players_name(game):
+    """The bot shows an event as "**name** text" when it has a player, else the text alone: texts with a player
+    start in lower case (a predicate: "scores 12 points..."), texts without one with a capital ("Dirk receives
+    ...", "The game is over...")."""
+    rules = get_rules(game)
+    for n in (rules.player_counts[0], rules.player_counts[-1]):
+        state = rules.new_game(players_for(n), {}, n)
+        rnd = random.Random(n)
+        while not rules.is_over(state):
+            player = rnd.choice(rules.to_move(state))
+            state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
+        for e in state.log:
+            assert e.text[0].islower() if e.player is not None else e.text[0].isupper(), (e.kind, e.text)

@@ -226,3 +226,33 @@ def test_last_move_from_the_log_is_highlighted():
     assert state.last_space is not None
     view = rules.view(state, None)
     assert render_png("gardens", view) != render_png("gardens", dataclasses.replace(view, last_space=None))
+
+
+def test_last_move_marks_come_from_the_engines_move_events():
+    """The engines write a move event per action: after an Alhambra placement the image marks the cell placed
+    and the market space the turn bought from (refilled since), and names the move; after a Queen's Garden
+    planting it marks the planted space. The gallery picks such a state for its mid-game images."""
+    from render import alhambra as RA
+    from render import queens_garden as RQ
+    from render.gallery import showcase_state
+
+    rules = get_rules("alhambra")
+    states = playthrough("alhambra", 2, 102)
+    state = showcase_state(states)
+    view = rules.view(state, None)
+    moves = [e for e in view.log if e.kind == "move"]
+    assert moves[-1].data["action"]["kind"] == "place_tile"
+    board = RA.model_from_view(view, None, names_for(2))
+    mover = next(p for p in board.players if p.id == moves[-1].player)
+    assert mover.last_cells == {tuple(moves[-1].data["action"]["cell"])}
+    assert board.last_move == f"{mover.name} {moves[-1].text}"
+    buy = next(e for e in reversed(moves) if e.data["action"]["kind"] == "buy_tile")  # this turn's purchase
+    assert buy.player == mover.id and board.market_last == {buy.data["space"]}
+
+    rules = get_rules("queens_garden")
+    state = showcase_state(playthrough("queens_garden", 2, 102))
+    view = rules.view(state, None)
+    move = [e for e in view.log if e.kind == "move"][-1]
+    board = RQ.model_from_view(view, None, None)
+    mover = next(p for p in board.players if p.id == move.player)
+    assert move.data["action"]["space"] in mover.last_spaces

@@ -59,9 +59,10 @@ MODULES = ("vizier", "huts", "exchange", "bonus")
 COMBOS = [tuple(m for m, on in zip(MODULES, bits, strict=True) if on)
           for bits in itertools.product((False, True), repeat=4)]
 CONFIGS = [(combo, n) for combo in COMBOS for n in range(2, 7)]
-# Share of steps with the full contract checks (JSON decoding dominates them): lower in the full-size runs,
-# whose many games give them plenty of steps anyway.
-HEAVY = 0.12 if property_games(1) < 10 else 0.03
+# Share of steps with the full contract checks (JSON encoding and decoding of the whole state, its log of a
+# move event per action included, dominate them): lower in the full-size runs, whose many games give them
+# plenty of steps anyway.
+HEAVY = 0.06 if property_games(1) < 10 else 0.03
 FREE = 0.08  # chance per step that some player tries a free action
 
 
