@@ -5,7 +5,8 @@
 
 Settings (environment variables or a .env file next to where you start it; see .env.example):
 DISCORD_TOKEN (required), DATABASE_PATH (default games.sqlite3), DEV_GUILD_ID (optional: commands are synced
-to that server instantly on every start, for development), LOG_LEVEL (default INFO).
+to that server instantly on every start, for development), LOG_LEVEL (default INFO); the AI players read
+AI_BUDGET, AI_PROCESSES and AI_VIZIER_WAIT themselves (cogs/ai_seats.py).
 """
 
 from __future__ import annotations
