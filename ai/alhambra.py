@@ -111,15 +111,7 @@ class AlhambraAI(GameAI):
             outside = len(money_cards(n)) - deck_money
             drawn = max(0, outside - round(START_HAND_CARDS * n) - 4)
             fifth = (deck_money + drawn) / 5
-            positions = {}
-            for card in scoring_left:
-                pile = 1 if card == SCORING_1 else 3
-                lo = int(pile * fifth) - drawn
-                hi = int((pile + 1) * fifth) - drawn
-                lo, hi = max(0, min(lo, deck_money)), max(0, min(hi, deck_money))
-                positions[card] = rnd.randint(lo, max(lo, hi))
-            if SCORING_1 in positions and SCORING_2 in positions:
-                positions[SCORING_1] = min(positions[SCORING_1], positions[SCORING_2])
+            positions = _scoring_positions(scoring_left, deck_money, drawn, fifth, rnd)
             for card in sorted(positions, key=lambda c: -positions[c]):  # deeper first keeps indices right
                 top_first.insert(positions[card], card)
         deck = tuple(reversed(top_first))  # top = last

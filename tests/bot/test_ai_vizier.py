@@ -86,6 +86,18 @@ def replay(rules, row, moves):
     return states
 
 
+async def finished_vizier_game(h: Harness, ana):
+    """Ana (random clicks) and AI seats normal + easy play a whole vizier game (seed 31) to its end; returns the
+    final post, Ana's action count, the stored row, its moves and the state before each move (and after the last)."""
+    post = await vizier_table(h, ana, ("normal", "easy"), seed=31)
+    final, human_actions = await play_to_end(h, [ana], post, random.Random(5))
+    assert "Game over" in final.content
+    storage = h.bot.session.storage
+    row = await storage.last_game_in_channel(CHANNEL_ID)
+    moves = await storage.moves(row.id)
+    return final, human_actions, row, moves, replay(engine.get_rules("alhambra"), row, moves)
+
+
 def ai_claimants(rules, state) -> list[str]:
     """The AI seats that may buy out of turn in `state` (not the current player), in V7 order."""
     side = set(rules.vizier_claimants(state))
@@ -98,17 +110,9 @@ async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(h
     of them before an AI whose turn it is (V7: the window closes with its first action, V12); at least one AI buys
     out of turn (V4/V6: then places the tile, announced in one post); the final post has the engine's scores."""
     monkeypatch.setattr(_session, "_render", lambda *args, **kwargs: None)  # text posts: the pictures aren't tested
-    ana = users[0]
     t0 = time.perf_counter()
-    post = await vizier_table(harness, ana, ("normal", "easy"), seed=31)
-    final, human_actions = await play_to_end(harness, [ana], post, random.Random(5))
-    assert "Game over" in final.content
-
-    storage = harness.bot.session.storage
-    row = await storage.last_game_in_channel(CHANNEL_ID)
+    final, human_actions, row, moves, states = await finished_vizier_game(harness, users[0])
     rules = engine.get_rules("alhambra")
-    moves = await storage.moves(row.id)
-    states = replay(rules, row, moves)
     assert row.status == "finished" and rules.to_json(states[-1]) == row.state
     assert announced_scores(final) == {row.seat_name(p): s for p, s in rules.scores(states[-1]).items()}
 
@@ -242,16 +246,8 @@ async def test_V12_an_ai_to_move_leaves_human_vizier_claimants_time_to_call(harn
     monkeypatch.setattr(_session, "_render", lambda *args, **kwargs: None)
     wait = 0.3
     cog_of(harness).vizier_wait = wait
-    ana = users[0]
-    post = await vizier_table(harness, ana, ("normal", "easy"), seed=31)
-    final, _ = await play_to_end(harness, [ana], post, random.Random(5))
-    assert "Game over" in final.content
-
-    storage = harness.bot.session.storage
-    row = await storage.last_game_in_channel(CHANNEL_ID)
+    _, _, row, moves, states = await finished_vizier_game(harness, users[0])
     rules = engine.get_rules("alhambra")
-    moves = await storage.moves(row.id)
-    states = replay(rules, row, moves)
     waited, prompt = [], []
     for i, m in enumerate(moves[1:], start=1):
         before = states[i]
