@@ -91,15 +91,7 @@ class AlhambraAI(GameAI):
         scoring_left = [c for c, r in ((SCORING_1, 1), (SCORING_2, 2)) if r not in done and len(view.deck) > 0]
         if any(e.kind == "reshuffle" for e in view.log):
             scoring_left = []  # A41: the deck ran out once, so both scoring cards have been drawn
-        seats = []
-        k = 0
-        for i, s in enumerate(view.seats):
-            if i == me:
-                seats.append(s)
-                continue
-            hand = tuple(sorted(unseen[k:k + len(s.hand)]))
-            k += len(s.hand)
-            seats.append(dataclasses.replace(s, hand=hand))
+        seats, k = _deal_hands(view, me, unseen)
         money = unseen[k:]  # the deck's money cards, top first
         deck_money = len(view.deck) - len(scoring_left)
         if len(money) != deck_money:
@@ -271,15 +263,7 @@ class AlhambraAI(GameAI):
             to_hands = in_hands + money[:k]
             rnd.shuffle(to_hands)
             to_deck = money[k:]
-        seats = []
-        k = 0
-        for i, s in enumerate(view.seats):
-            if i == me:
-                seats.append(s)
-                continue
-            hand = tuple(sorted(to_hands[k:k + len(s.hand)]))  # sorted: exchange cards last, as the engine keeps them
-            k += len(s.hand)
-            seats.append(dataclasses.replace(s, hand=hand))
+        seats, _ = _deal_hands(view, me, to_hands)
         top_first = list(to_deck)
         # deeper first keeps the indices right; scoring cards last, so they land at their own depth
         for x in sorted(in_deck, key=lambda c: -in_deck[c]):
@@ -298,6 +282,19 @@ class AlhambraAI(GameAI):
             seats, changes["bonus_aside"] = _redeal_bonus(view, seats, me, rnd)
         return dataclasses.replace(view, seed=rnd.getrandbits(48), seats=tuple(seats), deck=deck, bag=tuple(bag),
                                    **changes)
+
+
+def _deal_hands(view: Any, me: int, cards: list[int]) -> tuple[list[Any], int]:
+    """The seats with every other hand refilled, in seat order, from the front of `cards` (each hand keeps its
+    public size and is sorted, exchange cards last, as the engine keeps hands); also how many cards were used."""
+    seats, k = [], 0
+    for i, s in enumerate(view.seats):
+        if i == me:
+            seats.append(s)
+            continue
+        seats.append(dataclasses.replace(s, hand=tuple(sorted(cards[k:k + len(s.hand)]))))
+        k += len(s.hand)
+    return seats, k
 
 
 def _scoring_positions(cards: list[int], deck_size: int, drawn: int, fifth: float,
