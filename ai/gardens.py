@@ -18,18 +18,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai.core import GameAI
-from engine.gardens.board import (
-    BUILDING_GARDENS,
-    FACING,
-    GARDEN_BUILDINGS,
-    GARDEN_INDEX,
-    KIND_INDEX,
-    N_BUILDINGS,
-    TILE_IDS,
-    TILE_TREES,
-)
+from engine.gardens.actions import PlaceTile
+from engine.gardens.components import KIND_INDEX, TILE_IDS, TILE_TREES
+from engine.gardens.geometry import BUILDING_GARDENS, FACING, GARDEN_BUILDINGS, GARDEN_INDEX, N_BUILDINGS
 from engine.gardens.scoring import building_points
-from engine.gardens.state import HIDDEN, PLAY, PlaceTile
+from engine.gardens.state import HIDDEN, PLAY
 
 _BUILDING_SLOTS = tuple(BUILDING_GARDENS[b] for b in range(N_BUILDINGS))
 
@@ -84,8 +77,9 @@ class GardensAI(GameAI):
             for k, v in shares:
                 value[k] += v
         mine = [KIND_INDEX[k] for k in state.colours[state.players.index(player)]]
-        others = [[KIND_INDEX[k] for k in ks] for p, ks in zip(state.players, state.colours, strict=True)
-                  if p != player]
+        others = [
+            [KIND_INDEX[k] for k in ks] for p, ks in zip(state.players, state.colours, strict=True) if p != player
+        ]
         out = []
         for a in actions:
             g = GARDEN_INDEX[a.space]

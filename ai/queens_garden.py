@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai.core import GameAI
-from engine.queens_garden import garden as G
+from engine.queens_garden.actions import BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
     EXPANSION_KIND,
     GROUP_FULL,
@@ -28,7 +28,9 @@ from engine.queens_garden.components import (
     ROUNDS,
     TILE_KIND,
 )
-from engine.queens_garden.state import HIDDEN, BuyExpansion, Pass, PlaceExpansion, PlaceTile
+from engine.queens_garden.geometry import free_spaces, groups, hexagons
+from engine.queens_garden.scoring import round_score
+from engine.queens_garden.state import HIDDEN
 
 # Worth of one stored hexagon of pattern value v by round: a + b·v. Early it can still be planted or pay for a
 # planting; what is left at the end costs its value (Q35), so the later the round, the closer to that penalty.
@@ -104,7 +106,7 @@ class QueensGardenAI(GameAI):
                 after = rules.step(state, player, a)
                 values = self.evaluate(rules, after)
                 mine = after.seats[i]
-                free = len(G.free_spaces(mine, G.hexagons(mine)))
+                free = len(free_spaces(mine, hexagons(mine)))
                 others = max((v for p, v in values.items() if p != player), default=0.0)
                 base = values[player] - _storage_value(mine, after.round, free)
                 cache[key] = hit = (base - others, after.round, free, mine.jokers + a.jokers)
@@ -135,8 +137,8 @@ class QueensGardenAI(GameAI):
 
 
 def _seat_value(seat: Any, round_no: int) -> float:
-    hexmap = G.hexagons(seat)
-    free = len(G.free_spaces(seat, hexmap))
+    hexmap = hexagons(seat)
+    free = len(free_spaces(seat, hexmap))
     return _garden_value(seat, round_no, hexmap, free) + _storage_value(seat, round_no, free)
 
 
@@ -144,9 +146,9 @@ def _garden_value(seat: Any, round_no: int, hexmap: dict, free: int) -> float:
     """Points so far, wheel points to come (Q31–Q33), group points (Q35), room to plant."""
     value = float(seat.score)
     for r in range(round_no, ROUNDS + 1):  # Q31–Q33: this round and every later one score the garden
-        value += G.round_score(seat, r)[0]
+        value += round_score(seat, r)[0]
     for by in (0, 1):  # Q35: groups of 3+ score the sum of their values, +6 at 6
-        for _, spaces in G.groups(hexmap, by):
+        for _, spaces in groups(hexmap, by):
             size = len(spaces)
             if size < 2:
                 continue

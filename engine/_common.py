@@ -121,17 +121,25 @@ def replace(obj: Any, **changes: Any) -> Any:
 def _make_replacer(cls: type) -> Any:
     # all old values at once (attrgetter runs in C), the changes put in by index, then one slot setter per field
     names = [f.name for f in dataclasses.fields(cls)]
-    env: dict[str, Any] = {"new_": object.__new__, "cls": cls, "get": operator.attrgetter(*names) if names else (lambda obj: ()),
-                           "index": {n: i for i, n in enumerate(names)}, "TypeError": TypeError, "KeyError": KeyError}
-    lines = ["def copier(obj, ch):",
-             "    v = [get(obj)]" if len(names) == 1 else "    v = list(get(obj))",
-             "    try:",
-             "        for k in ch:",
-             "            v[index[k]] = ch[k]",
-             "    except KeyError:",
-             f"        raise TypeError('unknown field(s) for {cls.__name__}: ' + ', '.join(sorted(set(ch) - set(index))))"
-             " from None",
-             "    new = new_(cls)"]
+    env: dict[str, Any] = {
+        "new_": object.__new__,
+        "cls": cls,
+        "get": operator.attrgetter(*names) if names else (lambda obj: ()),
+        "index": {n: i for i, n in enumerate(names)},
+        "TypeError": TypeError,
+        "KeyError": KeyError,
+    }
+    lines = [
+        "def copier(obj, ch):",
+        "    v = [get(obj)]" if len(names) == 1 else "    v = list(get(obj))",
+        "    try:",
+        "        for k in ch:",
+        "            v[index[k]] = ch[k]",
+        "    except KeyError:",
+        f"        raise TypeError('unknown field(s) for {cls.__name__}: ' + ', '.join(sorted(set(ch) - set(index))))"
+        " from None",
+        "    new = new_(cls)",
+    ]
     for i, name in enumerate(names):
         env[f"s{i}"] = cls.__dict__[name].__set__
         lines.append(f"    s{i}(new, v[{i}])")
@@ -220,6 +228,10 @@ def to_jsonable(obj: Any) -> Any:
 _SCALARS = frozenset({type(None), bool, int, float, str})
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
+
+def action_to_json(action: Any) -> dict[str, Any]:
+    """An action's JSON: its `kind` beside its fields (the form stored in the moves table and in move events)."""
+    return {"kind": action.kind, **to_jsonable(action)}
 
 
 def from_jsonable(tp: Any, data: Any) -> Any:
@@ -419,6 +431,27 @@ class Rules:
         """A short rules summary (Markdown) for the /rules reply."""
         raise NotImplementedError
 
+    # -- optional contract (added by the session author while the contract is being written; keep or merge) --
+
+    def out_of_turn(self, state: Any) -> list[str]:
+        """Players in `to_move` only because they MAY act out of turn (default: none)."""
+        return []
+
+    def has_free_actions(self, options: Mapping[str, Any]) -> bool:
+        """True if a game with these options can ever offer free actions (the bot then shows their button)."""
+        return False
+
+    def free_actions(self, state: Any, player: str) -> list[Any]:
+        """Actions a seated player may take at any time, whoever is to move (default: none)."""
+        return []
+
+    def is_free_action(self, action: Any) -> bool:
+        return False
+
+    def is_private(self, action: Any) -> bool:
+        """True if the action's very choice is the player's own business (never announced)."""
+        return False
+
     # -- JSON --------------------------------------------------------------------------------------------
 
     def to_json(self, state: Any) -> dict[str, Any]:
@@ -443,7 +476,7 @@ class Rules:
         """Raise ValueError if a decoded state breaks an invariant (stored rows are not trusted blindly)."""
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
-        return {"kind": action.kind, **to_jsonable(action)}
+        return action_to_json(action)
 
     @functools.cached_property
     def _action_kinds(self) -> dict[str, type]:

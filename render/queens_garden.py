@@ -21,8 +21,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine import queens_garden as QG
 from engine.queens_garden import components as QC
-from engine.queens_garden import garden as QG
 from engine.queens_garden import geometry as GEO
 from render import _draw as D
 

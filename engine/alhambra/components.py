@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine._common import load_data
@@ -131,6 +132,11 @@ def tile_name(tile_id: str) -> str:
     return _TILE_NAMES.get(tile_id, tile_id)
 
 
+def tile_names(tiles: Iterable[str]) -> str:
+    """'Tower (13), Garden (8)', or 'no tiles'."""
+    return ", ".join(tile_name(t) for t in tiles) or "no tiles"
+
+
 # --------------------------------------------------------------------------------------------- money
 
 CURRENCIES = ("denar", "dirham", "ducat", "florin")  # A4; A6 [U]: market space i+1 takes CURRENCIES[i]
@@ -171,7 +177,8 @@ def card_key(card: int) -> tuple[int, int]:
 # They travel like money cards (deck, display, hands, discard) but are never money (V48).
 EXCHANGE_PAIRS: dict[int, tuple[int, int]] = {
     2001 + i: (CURRENCIES.index(raw["currencies"][0]), CURRENCIES.index(raw["currencies"][1]))
-    for i, raw in enumerate(VIZIER_DATA["exchange_cards"]["cards"])}
+    for i, raw in enumerate(VIZIER_DATA["exchange_cards"]["cards"])
+}
 EXCHANGE_CARDS = tuple(EXCHANGE_PAIRS)
 assert len(EXCHANGE_CARDS) == 6 and len(set(EXCHANGE_PAIRS.values())) == 6, "V40: six different pairs"
 
@@ -227,10 +234,22 @@ BONUS_DEAL: dict[int, int] = {int(n): k for n, k in VIZIER_DATA["bonus_cards"]["
 # A2/A45: points for 1st, 2nd, 3rd place per type in rounds 1, 2 and 3.
 POINTS: dict[int, dict[str, tuple[int, ...]]] = {
     1: {"pavilion": (1,), "seraglio": (2,), "arcades": (3,), "chambers": (4,), "garden": (5,), "tower": (6,)},
-    2: {"pavilion": (8, 1), "seraglio": (9, 2), "arcades": (10, 3), "chambers": (11, 4), "garden": (12, 5),
-        "tower": (13, 6)},
-    3: {"pavilion": (16, 8, 1), "seraglio": (17, 9, 2), "arcades": (18, 10, 3), "chambers": (19, 11, 4),
-        "garden": (20, 12, 5), "tower": (21, 13, 6)},
+    2: {
+        "pavilion": (8, 1),
+        "seraglio": (9, 2),
+        "arcades": (10, 3),
+        "chambers": (11, 4),
+        "garden": (12, 5),
+        "tower": (13, 6),
+    },
+    3: {
+        "pavilion": (16, 8, 1),
+        "seraglio": (17, 9, 2),
+        "arcades": (18, 10, 3),
+        "chambers": (19, 11, 4),
+        "garden": (20, 12, 5),
+        "tower": (21, 13, 6),
+    },
 }
 
 

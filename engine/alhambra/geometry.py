@@ -147,18 +147,23 @@ def placement_problem(alh: Alhambra, tile: str, cell: Cell) -> str | None:
         if mine != theirs:
             o_where = cell_name((x + dx, y + dy))
             if mine:
-                return (f"You can't place the {name} at {where}: its {SIDE_WORDS[side]} wall would meet an open "
-                        f"side of the {tile_name(other)} at {o_where} (A31.2).")
-            return (f"You can't place the {name} at {where}: its open {SIDE_WORDS[side]} side would meet a wall "
-                    f"of the {tile_name(other)} at {o_where} (A31.2).")
+                return (
+                    f"You can't place the {name} at {where}: its {SIDE_WORDS[side]} wall would meet an open "
+                    f"side of the {tile_name(other)} at {o_where} (A31.2)."
+                )
+            return (
+                f"You can't place the {name} at {where}: its open {SIDE_WORDS[side]} side would meet a wall "
+                f"of the {tile_name(other)} at {o_where} (A31.2)."
+            )
         if not mine:
             open_contact = True
     if not contact:
-        return (f"You can't place the {name} at {where}: it must share a full side with a tile of your "
-                f"Alhambra (A31.1).")
+        return f"You can't place the {name} at {where}: it must share a full side with a tile of your Alhambra (A31.1)."
     if not open_contact:
-        return (f"You can't place the {name} at {where}: walls would cut it off, so it could not be reached on "
-                f"foot from the fountain (A31.3).")
+        return (
+            f"You can't place the {name} at {where}: walls would cut it off, so it could not be reached on "
+            f"foot from the fountain (A31.3)."
+        )
     if creates_hole(alh, cell):
         return f"You can't place the {name} at {where}: it would enclose an empty space (no holes, A31.4)."
     return None
@@ -207,8 +212,11 @@ def open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
 def legal_cells(alh: Alhambra, tile: str, slots: tuple[tuple[Cell, int, int], ...] | None = None) -> list[Cell]:
     """Every position where `tile` may be placed (A31), top row first (same verdicts as placement_problem)."""
     w = WALLS[tile]
-    return [c for c, present, walled in (open_slots(alh) if slots is None else slots)
-            if w & present == walled and present & ~w]
+    return [
+        c
+        for c, present, walled in (open_slots(alh) if slots is None else slots)
+        if w & present == walled and present & ~w
+    ]
 
 
 def swap_fits(alh: Alhambra, cell: Cell, tile_in: str) -> bool:
@@ -300,13 +308,21 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
             if parent != root and low[node] >= disc[parent]:
                 cut.add(parent)
     out = []
-    for (x, y) in alh:
+    for x, y in alh:
         if (x, y) == root or (x, y) in cut:
             continue
         if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
             continue
         out.append((x, y))
     return frozenset(out)
+
+
+def cell_of(alh: Alhambra, tile: str) -> Cell | None:
+    """The cell where `tile` lies in the Alhambra, or None."""
+    for cell, t in alh.items():
+        if t == tile:
+            return cell
+    return None
 
 
 def _redesign_target_problem(alh: Alhambra, cell: Cell, purpose: str) -> str | None:
@@ -328,11 +344,15 @@ def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
     tile = alh[cell]
     x, y = cell
     if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
-        return (f"You can't remove the {tile_name(tile)} at {where}: it is surrounded on all four sides, so "
-                f"removing it would leave a hole (A33b, A31.4).")
+        return (
+            f"You can't remove the {tile_name(tile)} at {where}: it is surrounded on all four sides, so "
+            f"removing it would leave a hole (A33b, A31.4)."
+        )
     if len(reachable(alh, skip=cell)) != len(alh) - 1:
-        return (f"You can't remove the {tile_name(tile)} at {where}: other tiles could then no longer be "
-                f"reached on foot from the fountain (A33b, A31.3).")
+        return (
+            f"You can't remove the {tile_name(tile)} at {where}: other tiles could then no longer be "
+            f"reached on foot from the fountain (A33b, A31.3)."
+        )
     return None
 
 
@@ -356,13 +376,14 @@ def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> str | None:
             o_where = cell_name((x + dx, y + dy))
             what = "wall" if mine else "open side"
             other_what = "an open side" if mine else "a wall"
-            return (f"You can't exchange the {name} into {where}: its {SIDE_WORDS[side]} {what} would meet "
-                    f"{other_what} of the {tile_name(other)} at {o_where} (A33c, A31.2).")
+            return (
+                f"You can't exchange the {name} into {where}: its {SIDE_WORDS[side]} {what} would meet "
+                f"{other_what} of the {tile_name(other)} at {o_where} (A33c, A31.2)."
+            )
         if not mine:
             open_contact = True
     if not open_contact:
-        return (f"You can't exchange the {name} into {where}: walls would cut it off from the fountain "
-                f"(A33c, A31.3).")
+        return f"You can't exchange the {name} into {where}: walls would cut it off from the fountain (A33c, A31.3)."
     return None
 
 

@@ -28,6 +28,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine._common import Event
+from engine.alhambra.components import (
+    BONUS_CARDS,
+    BUILDING_TILES,
+    EXCHANGE_CARDS,
+    EXCHANGE_PAIRS,
+    HUT_LIMIT,
+    HUT_TYPE,
+    HUTS,
+    SCORING_CARDS,
+    TYPES,
+    is_money,
+    money_cards,
+)
+from engine.alhambra.geometry import alhambra_problem
 
 Cell = tuple[int, int]
 
@@ -124,3 +138,65 @@ class GameState:
     def two_player(self) -> bool:
         """A17/A60–A69: the 2-player game with Dirk."""
         return len(self.players) == 2
+
+
+def state_problem(state: GameState) -> str | None:
+    """Why a decoded state is impossible (A80–A82 and shape checks), or None. Views (seed None) skip what
+    they hide."""
+    n = len(state.players)
+    if n not in range(2, 7) or len(set(state.players)) != n:
+        return "bad players"
+    if len(state.seats) != n or not 0 <= state.current < n:
+        return "bad seats or current player"
+    if state.phase not in PHASES:
+        return f"unknown phase {state.phase!r}"
+    if state.phase == VIZIER and not (0 <= state.claimant < n and state.seats[state.claimant].pending):
+        return "the vizier phase needs a claimant with a tile to place (V6)"
+    if len(state.market) != 4:
+        return "the market must have 4 spaces"
+    for seat in state.seats:
+        problem = alhambra_problem(seat.alhambra)
+        if problem:
+            return f"illegal Alhambra (A82): {problem}"
+        if seat.huts_taken > HUT_LIMIT:
+            return f"a player acquired {seat.huts_taken} huts (V25: at most {HUT_LIMIT})"
+        if any(t not in seat.alhambra.values() for t in seat.bonus_played):
+            return "a played bonus card whose building is not in that Alhambra (V62, V64)"
+    if state.seed is None:
+        return None
+    # A80: every building tile exactly once; V20/V25: every hut exactly once, each player's count matching
+    tiles = list(state.bag) + [t for t in state.market if t is not None] + list(state.dirk) + list(state.removed)
+    huts = [h for stack in state.huts for h in stack]
+    for k, stack in enumerate(state.huts):
+        if len(state.huts) != 6 or any(HUT_TYPE.get(h) != TYPES[k] for h in stack):
+            return "hut stacks must be the six colours in order (V21)"
+    for seat in state.seats:
+        held = [t for c, t in seat.alhambra.items() if c != (0, 0)] + list(seat.reserve) + list(seat.pending)
+        mine = [t for t in held if t in HUT_TYPE]
+        if len(mine) != seat.huts_taken:
+            return f"a player holds {len(mine)} huts but took {seat.huts_taken} (V25)"
+        huts += mine
+        tiles += [t for t in held if t not in HUT_TYPE]
+    if sorted(tiles) != sorted(BUILDING_TILES):
+        return f"tile conservation (A80) broken: {len(tiles)} tiles"
+    if sorted(huts) != (sorted(HUTS) if state.options.get("huts") else []):
+        return f"hut conservation (V20) broken: {len(huts)} huts"
+    # V40/V48: the exchange cards exactly once (they are never money)
+    exchange = [c for c in (*state.deck, *state.display, *state.discard) if c in EXCHANGE_PAIRS]
+    exchange += [c for seat in state.seats for c in seat.hand if c in EXCHANGE_PAIRS]
+    if sorted(exchange) != (list(EXCHANGE_CARDS) if state.options.get("exchange") else []):
+        return f"exchange card conservation (V40) broken: {len(exchange)} cards"
+    # V60/V61: the bonus cards exactly once (hands, played, set aside)
+    bonus = list(state.bonus_aside) + [c for seat in state.seats for c in (*seat.bonus_hand, *seat.bonus_played)]
+    if sorted(bonus) != (sorted(BONUS_CARDS) if state.options.get("bonus") else []):
+        return f"bonus card conservation (V60) broken: {len(bonus)} cards"
+    # A81: every money card exactly once
+    cards = [c for c in (*state.deck, *state.display, *state.discard) if is_money(c)]
+    for seat in state.seats:
+        cards += [c for c in seat.hand if is_money(c)]
+    if sorted(cards) != list(money_cards(n)):
+        return f"money conservation (A81) broken: {len(cards)} cards"
+    elsewhere = [*state.display, *state.discard, *(c for seat in state.seats for c in seat.hand)]
+    if any(c in SCORING_CARDS for c in elsewhere) or len(set(state.deck)) != len(state.deck):
+        return "a scoring card outside the deck, or a card twice in the deck (A40, A81)"
+    return None

@@ -1,35 +1,34 @@
 """The Gardens of the Alhambra (G-rules): `RULES` for the engine contract, plus the notation helpers the renderer,
 the bot and the AI share (garden "C3", building "d4", rotations in quarter turns shown as degrees)."""
 
-from engine.gardens.board import (
-    BUILDING_GARDENS,
-    BUILDING_NAMES,
+from engine.gardens import board  # noqa: F401 (old path: render/gardens.py reads G.board.PLANTS)
+from engine.gardens.actions import ChooseColours, PlaceTile
+from engine.gardens.components import (
     BUILDING_TYPES,
-    DEGREES,
-    DIRECTIONS,
-    GARDEN_BUILDINGS,
-    GARDEN_NAMES,
     KINDS,
+    PLANTS,
     TILE_IDS,
     TILE_KINDS,
     TILE_TREES,
     building_label,
+    tile_label,
+)
+from engine.gardens.geometry import (
+    BUILDING_GARDENS,
+    BUILDING_NAMES,
+    DEGREES,
+    DIRECTIONS,
+    GARDEN_BUILDINGS,
+    GARDEN_NAMES,
     facing_kinds,
+    open_spaces,
     parse_building,
     parse_garden,
     parse_rotation,
     rotation_facing,
-    tile_label,
 )
-from engine.gardens.rules import (
-    GardensRules,
-    breakdown,
-    completed_buildings,
-    kind_owners,
-    open_spaces,
-    player_colours,
-)
-from engine.gardens.state import HIDDEN, ChooseColours, GardensState, PlaceTile
+from engine.gardens.rules import GardensRules, breakdown, completed_buildings, kind_owners, player_colours
+from engine.gardens.state import HIDDEN, GardensState
 
 RULES = GardensRules()
 
@@ -43,6 +42,7 @@ __all__ = [
     "GARDEN_NAMES",
     "HIDDEN",
     "KINDS",
+    "PLANTS",
     "RULES",
     "TILE_IDS",
     "TILE_KINDS",

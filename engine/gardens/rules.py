@@ -16,44 +16,38 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine._common import Event, Option, Rules, replace, shuffled, visible_log
-from engine.gardens.board import (
-    BUILDING_NAMES,
+from engine.gardens.actions import ACTION_TYPES, Action, ChooseColours, PlaceTile, describe
+from engine.gardens.components import (
     BUILDING_TYPES,
     BUILDING_VALUES,
+    KIND_INDEX,
+    KINDS,
+    TILE_IDS,
+    TILE_TREES,
+    building_label,
+    tile_label,
+)
+from engine.gardens.geometry import (
+    BUILDING_NAMES,
     DEGREES,
     GARDEN_BUILDINGS,
     GARDEN_INDEX,
     GARDEN_NAMES,
     GARDEN_NEIGHBOURS,
     INNER_GARDENS,
-    KIND_INDEX,
-    KINDS,
     N_BUILDINGS,
     N_GARDENS,
     SCORING_ORDER,
-    TILE_IDS,
-    TILE_TREES,
-    building_label,
     facing_kinds,
-    tile_label,
+    open_spaces,
 )
 from engine.gardens.scoring import building_points, is_complete, tree_counts
-from engine.gardens.state import COLOURS, HIDDEN, OVER, PLAY, ChooseColours, GardensState, PlaceTile
+from engine.gardens.state import COLOURS, HIDDEN, OVER, PLAY, GardensState
 
 # Every possible placement action, built once: legal_actions hands out these shared objects (speed).
 _PLACE: dict[str, tuple[tuple[PlaceTile, ...], ...]] = {
     t: tuple(tuple(PlaceTile(t, GARDEN_NAMES[g], q) for q in range(4)) for g in range(N_GARDENS)) for t in TILE_IDS
 }
-_ALL_INNER = tuple(sorted(INNER_GARDENS))
-
-
-def open_spaces(board: tuple) -> tuple[int, ...]:
-    """G22/G23: the garden indices where a tile may go now (inner 4×4 first, then next to a placed tile)."""
-    if not any(board):
-        return tuple(g for g in _ALL_INNER if board[g] is None)
-    return tuple(
-        g for g in range(N_GARDENS) if board[g] is None and any(board[n] is not None for n in GARDEN_NEIGHBOURS[g])
-    )
 
 
 def completed_buildings(state: GardensState) -> frozenset[str]:
@@ -95,7 +89,7 @@ class GardensRules(Rules):
         ),
     }
     state_type = GardensState
-    action_types = (ChooseColours, PlaceTile)
+    action_types = ACTION_TYPES
 
     # -- set-up ------------------------------------------------------------------------------------------
 
@@ -368,18 +362,8 @@ class GardensRules(Rules):
             log=visible_log(state.log, player),
         )
 
-    def describe(self, action: Any) -> str:
-        if isinstance(action, ChooseColours):
-            return f"plays {' and '.join(action.colours)}"
-        if isinstance(action, PlaceTile):
-            if action.tile not in TILE_TREES or action.space not in GARDEN_INDEX or action.rotation not in range(4):
-                return f"places tile {action.tile} at {action.space}"
-            around = GARDEN_BUILDINGS[GARDEN_INDEX[action.space]]
-            faces = ", ".join(
-                f"{k} → {BUILDING_NAMES[around[d]]}" for d, k in enumerate(facing_kinds(action.tile, action.rotation))
-            )
-            return f"places {tile_label(action.tile)} at {action.space} turned {DEGREES[action.rotation]}° ({faces})"
-        return "does something unknown"
+    def describe(self, action: Action) -> str:
+        return describe(action)
 
     def describe_move(self, state: GardensState, action: Any) -> str:
         """Like `describe`, naming the buildings each kind faces: "…, purple facing the tower (5) at d3, …"."""

@@ -5,15 +5,16 @@ Pure functions over the board tuple, so the engine, the move preview and the tes
 
 from __future__ import annotations
 
-from engine.gardens.board import BUILDING_GARDENS, FACING, TILE_TREES
+from engine.gardens.components import TILE_TREES
+from engine.gardens.geometry import BUILDING_GARDENS, FACING, Board
 
 
-def is_complete(board: tuple, b: int) -> bool:
+def is_complete(board: Board, b: int) -> bool:
     """G26: every garden space touching building b holds a tile (4, 2 or 1 of them, G10)."""
     return all(board[g] is not None for g, _ in BUILDING_GARDENS[b])
 
 
-def tree_counts(board: tuple, b: int) -> list[int]:
+def tree_counts(board: Board, b: int) -> list[int]:
     """G28: trees of each kind (KINDS order) facing building b, summed over all its neighbouring tiles."""
     counts = [0, 0, 0, 0]
     for g, d in BUILDING_GARDENS[b]:

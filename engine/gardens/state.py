@@ -1,13 +1,13 @@
-"""The Gardens of the Alhambra: the game state and the two actions (frozen dataclasses, JSON via the shared codec).
+"""The Gardens of the Alhambra game state (a frozen dataclass, JSON via the shared codec).
 
-Positions use the notation of `board.py` ("C3" gardens, "d4" buildings). Hidden tiles in a view are `HIDDEN`.
+Positions use the notation of `geometry.py` ("C3" gardens, "d4" buildings). Hidden tiles in a view are `HIDDEN`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from engine._common import Event, action
+from engine._common import Event
 
 HIDDEN = "?"  # a tile id the viewer may not see (another player's hand, the supply order; G19)
 
@@ -24,7 +24,7 @@ class GardensState:
     building at index b (i*7+j, G16). A building is scored exactly when it is complete (G26, G32), so
     "scored" is derived from the board (`engine.gardens.completed_buildings`). `colours[seat]` are the kinds
     that seat plays (one, or two in the G37 variant; empty until chosen); `kind_scores` are the points per kind
-    in `board.KINDS` order (G37 keeps a player's two kinds apart; a player's score is the sum over their kinds).
+    in `components.KINDS` order (G37 keeps a player's two kinds apart; a player's score is the sum over their kinds).
     `supply` lists the garden tiles still to draw, next first (hidden in views).
     """
 
@@ -43,19 +43,3 @@ class GardensState:
     turn: int  # seat index of the player to act
     last_space: str | None = None  # the garden placed last (renderers highlight it)
     log: tuple[Event, ...] = ()
-
-
-@action("choose_colours")
-class ChooseColours:
-    """G17/G37: take one tree kind (two in the two-colours game) as your colour(s)."""
-
-    colours: tuple[str, ...]
-
-
-@action("place_tile")
-class PlaceTile:
-    """G21: place a hand tile on a garden space ("C3"), turned `rotation` quarter turns clockwise (0–3)."""
-
-    tile: str
-    space: str
-    rotation: int

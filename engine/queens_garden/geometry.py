@@ -1,4 +1,6 @@
-"""The garden's hex grid and the names of its spaces (Q6, Q7, Q28), shared by the rules, the renderer and the bot.
+"""The garden's hex grid and the names of its spaces (Q6, Q7, Q28), and what lies on one player's garden: its
+hexagons, elements, free spaces, groups, the placement rule (Q26) and surrounded elements (Q30). Shared by the
+rules, the renderer, the bot and the AI.
 
 Flat-top hexes in axial coordinates (q, r): q grows to the lower right, r grows downwards, and the six
 neighbour directions, clockwise from the top, are N (0,-1), NE (1,-1), SE (1,0), S (0,1), SW (-1,1), NW (-1,0).
@@ -19,7 +21,9 @@ from __future__ import annotations
 
 import math
 
-from engine.queens_garden.components import value
+from engine.queens_garden import components
+from engine.queens_garden.components import EXPANSION_KIND, TILE_KIND, Kind, value
+from engine.queens_garden.state import Seat
 
 Coord = tuple[int, int]
 
@@ -95,3 +99,124 @@ def pixel(name: str, size: float = 1.0) -> tuple[float, float]:
     """The centre of a space in a flat-top drawing with hexes of circumradius `size`, the fountain at (0, 0)."""
     q, r = SPACE_COORD[name]
     return (size * 1.5 * q, size * math.sqrt(3) * (r + q / 2))
+
+
+# ------------------------------------------------------------------------------------------ one player's garden
+
+
+def hexagons(seat: Seat) -> dict[str, Kind]:
+    """Every hexagon in the garden, space -> (colour, pattern): placed tiles and printed expansion hexagons (Q26)."""
+    out = {space: TILE_KIND[t] for space, t in seat.garden.items()}
+    for p in seat.placed:
+        if p.face_up:
+            out[printed_space(p.area, p.turn)] = EXPANSION_KIND[p.expansion]
+    return out
+
+
+def elements(seat: Seat) -> dict[str, str]:
+    """Q39: garden elements, space -> 'fountain'/'statue'/'bench'/'pavilion' (never free spaces)."""
+    out = dict(FOUNTAIN_ELEMENTS)
+    for p in seat.placed:
+        if p.face_up:
+            out[f"{p.area}0"] = "pavilion"
+    return out
+
+
+def free_spaces(seat: Seat, hexmap: dict[str, Kind] | None = None) -> list[str]:
+    """Q26: spaces that hold neither a hexagon nor a garden element, on the fountain board and placed expansions."""
+    hexmap = hexagons(seat) if hexmap is None else hexmap
+    out = [s for s in FOUNTAIN_FREE if s not in hexmap and s not in FOUNTAIN_ELEMENTS]
+    for p in seat.placed:
+        cells = AREA_CELLS[p.area][1:] if p.face_up else AREA_CELLS[p.area]  # a face-up centre is a pavilion
+        out.extend(s for s in cells if s not in hexmap)
+    return out
+
+
+def free_areas(seat: Seat) -> list[str]:
+    """Q28: expansion areas with no expansion yet."""
+    used = {p.area for p in seat.placed}
+    return [a for a in AREAS if a not in used]
+
+
+def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> str | None:
+    """Q26 (a) and (b) for a hexagon of `kind` on free `space`: None if allowed, else why not (player's words)."""
+    colour, pattern = kind
+    count = matching = 0
+    same_colour = same_pattern = False
+    for n in NEIGHBOURS[space]:
+        k = hexmap.get(n)
+        if k is None:
+            continue
+        count += 1
+        if k[0] == colour:
+            same_colour = True
+        if k[1] == pattern:
+            same_pattern = True
+        if k[0] == colour or k[1] == pattern:
+            matching += 1
+    if not count:
+        return None  # (a) allows it, and a lone hexagon joins no group
+    if components.ADJACENCY == "any" and matching == 0:
+        return "a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)"
+    if components.ADJACENCY == "all" and matching < count:
+        return "a hexagon must share its colour or its pattern with every neighbour (Q26a)"
+    # Q26b: the colour group and the pattern group it would join (joining groups together) must not hold two
+    # identical hexagons. Walk each group outwards from the new space.
+    if same_colour and _duplicate_in_group(hexmap, space, 0, colour, 1, pattern):
+        return "its colour group would hold two identical hexagons (Q26b)"
+    if same_pattern and _duplicate_in_group(hexmap, space, 1, pattern, 0, colour):
+        return "its pattern group would hold two identical hexagons (Q26b)"
+    return None
+
+
+def _duplicate_in_group(hexmap: dict[str, Kind], start: str, same: int, key: int, other: int, own: int) -> bool:
+    """Would the group of hexagons sharing kind[same] == key, grown from `start`, hold kind[other] twice?"""
+    seen = {own}
+    visited = {start}
+    todo = [start]
+    while todo:
+        for n in NEIGHBOURS[todo.pop()]:
+            if n in visited:
+                continue
+            k = hexmap.get(n)
+            if k is None or k[same] != key:
+                continue
+            if k[other] in seen:
+                return True
+            seen.add(k[other])
+            visited.add(n)
+            todo.append(n)
+    return False
+
+
+def groups(hexmap: dict[str, Kind], by: int) -> list[tuple[int, tuple[str, ...]]]:
+    """Connected groups of hexagons sharing colour (by=0) or pattern (by=1): (shared key, spaces), any size."""
+    out = []
+    visited: set[str] = set()
+    for start in sorted(hexmap):
+        if start in visited:
+            continue
+        key = hexmap[start][by]
+        comp = [start]
+        visited.add(start)
+        todo = [start]
+        while todo:
+            for n in NEIGHBOURS[todo.pop()]:
+                if n not in visited and n in hexmap and hexmap[n][by] == key:
+                    visited.add(n)
+                    comp.append(n)
+                    todo.append(n)
+        out.append((key, tuple(sorted(comp))))
+    return out
+
+
+def newly_surrounded(seat: Seat, hexmap: dict[str, Kind]) -> list[tuple[str, str]]:
+    """Q30: elements completely surrounded now and not yet rewarded: (space, element). Neighbours off every
+    board are ignored; a neighbour that is another element can never hold a hexagon."""
+    out = []
+    for space, element in sorted(elements(seat).items()):
+        if space in seat.rewarded:
+            continue
+        if all(n in hexmap for n in NEIGHBOURS[space]):
+            out.append((space, element))
+    return out

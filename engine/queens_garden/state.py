@@ -1,4 +1,4 @@
-"""Azul: Queen's Garden state and action dataclasses (frozen, JSON through the engine codec).
+"""Azul: Queen's Garden state (frozen dataclasses, JSON through the engine codec).
 
 Ids: tiles 0–107 and expansions 0–35 (see components.py); spaces and areas by name (see geometry.py).
 In a `view()` every face-down expansion (round stacks, supply, display pieces still holding tiles, blank
@@ -8,9 +8,8 @@ expansions in gardens) shows as -1, the bag is sorted, and the seed and draw cou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-from engine._common import Event, action
+from engine._common import Event
 
 HIDDEN = -1  # an expansion id a viewer may not see
 
@@ -70,57 +69,10 @@ class QGState:
     log: tuple[Event, ...] = ()
 
 
-# ------------------------------------------------------------------------------------------------ actions
-
-
-@action("acquire")
-class Acquire:
-    """Action A (Q19–Q24): take every hexagon of one colour or pattern from the display, one of each kind."""
-
-    by: Literal["colour", "pattern"]
-    value: int  # colour index 0–5 or pattern value 1–6
-    tiles: tuple[int, ...] = ()
-    expansions: tuple[int, ...] = ()  # face-up display expansions taken
-
-
-@action("place_tile")
-class PlaceTile:
-    """Action B (Q25–Q27): plant a storage tile on a free space, paying its value in hexagons."""
-
-    tile: int
-    space: str
-    pay_tiles: tuple[int, ...] = ()
-    pay_expansions: tuple[int, ...] = ()
-    jokers: int = 0
-
-
-@action("place_expansion")
-class PlaceExpansion:
-    """Action C (i) (Q28): place a storage expansion face up on a free area, paying its printed value."""
-
-    expansion: int
-    area: str
-    turn: int  # 0–5: its printed hexagon lands on ring cell turn+1 (geometry.printed_space)
-    pay_tiles: tuple[int, ...] = ()
-    pay_expansions: tuple[int, ...] = ()
-    jokers: int = 0
-
-
-@action("buy_expansion")
-class BuyExpansion:
-    """Action C (ii) (Q28): pay 6 points for the supply's top expansion and place it blank side up."""
-
-    area: str
-
-
-@action("pass")
-class Pass:
-    """Action D (Q29): pass for the round, optionally discarding hexagons from storage at their value."""
-
-    tiles: tuple[int, ...] = ()
-    expansions: tuple[int, ...] = ()
-    jokers: int = 0  # Q29 [?]: only when data's pass_discards_jokers is true (jokers are worth 0 here)
-
-
-Action = Acquire | PlaceTile | PlaceExpansion | BuyExpansion | Pass
-ACTION_TYPES: tuple[type, ...] = (Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)
+def display_tiles(state: QGState) -> dict[int, int]:
+    """Every tile in the display -> its source: -2 for the stack's top, else the display expansion's id."""
+    out = {t: -2 for t in state.stack_tiles}
+    for p in state.display:
+        for t in p.tiles:
+            out[t] = p.expansion
+    return out

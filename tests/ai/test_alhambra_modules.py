@@ -18,8 +18,7 @@ from ai.core import action_key, margin
 from engine import get_rules
 from engine.alhambra.actions import BuyTile, TakeHut, VizierBuy
 from engine.alhambra.components import EXCHANGE_PAIRS, HUT_TYPE, HUTS, PRICE, SCORING_CARDS, START_TILES, WALLS, W
-from engine.alhambra.rules import state_problem
-from engine.alhambra.state import ACTION, AUTO_FINAL, AUTO_NEVER
+from engine.alhambra.state import ACTION, AUTO_FINAL, AUTO_NEVER, state_problem
 
 HARD = 6  # search iterations per hard decision: enough to exercise the search, cheap
 ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
@@ -57,8 +56,11 @@ def _play(levels, seed, options):
     return state, used
 
 
-@pytest.mark.parametrize("levels", [["hard", "normal"], ["easy", "normal", "hard"],
-                                    ["normal", "easy", "hard", "normal", "easy"]], ids=["2p", "3p", "5p"])
+@pytest.mark.parametrize(
+    "levels",
+    [["hard", "normal"], ["easy", "normal", "hard"], ["normal", "easy", "hard", "normal", "easy"]],
+    ids=["2p", "3p", "5p"],
+)
 def test_V1_V20_V40_V60_every_level_finishes_games_with_all_four_modules(levels):
     """All modules on (with Dirk in the 2-player game, A61): every level plays legal moves to the final scoring."""
     state, _ = _play(levels, seed=len(levels), options=ALL)
@@ -67,12 +69,16 @@ def test_V1_V20_V40_V60_every_level_finishes_games_with_all_four_modules(levels)
     assert any(s.huts_taken for s in state.seats)  # V22: huts are taken, not ignored
 
 
-@pytest.mark.parametrize("options,levels", [
-    ({"huts": True}, ["normal", "easy"]),
-    ({"exchange": True, "bonus": True}, ["hard", "easy", "normal"]),
-    ({"vizier": True, "huts": True}, ["easy", "hard"]),
-    ({"bonus": True}, ["normal", "hard", "easy", "normal"]),
-], ids=["huts", "exchange+bonus", "vizier+huts", "bonus"])
+@pytest.mark.parametrize(
+    "options,levels",
+    [
+        ({"huts": True}, ["normal", "easy"]),
+        ({"exchange": True, "bonus": True}, ["hard", "easy", "normal"]),
+        ({"vizier": True, "huts": True}, ["easy", "hard"]),
+        ({"bonus": True}, ["normal", "hard", "easy", "normal"]),
+    ],
+    ids=["huts", "exchange+bonus", "vizier+huts", "bonus"],
+)
 def test_V20_V40_V60_module_subsets_are_played_to_the_end(options, levels):
     state, _ = _play(levels, seed=20 + len(levels), options=options)
     assert RULES.is_over(state) and RULES.winners(state) and len(state.scorings) == 3
@@ -126,12 +132,18 @@ def _redeal(state, seat, rnd):
             seats[i] = RULES_replace(seats[i], bonus_hand=tuple(cards[:k]), bonus_auto=AUTO_FINAL)
             cards = cards[k:]
         changes["bonus_aside"] = tuple(cards)
-    return RULES_replace(state, seats=tuple(seats), deck=tuple(deck), seed=state.seed + 1,
-                         bag=tuple(rnd.sample(state.bag, len(state.bag))), **changes)
+    return RULES_replace(
+        state,
+        seats=tuple(seats),
+        deck=tuple(deck),
+        seed=state.seed + 1,
+        bag=tuple(rnd.sample(state.bag, len(state.bag))),
+        **changes,
+    )
 
 
 def RULES_replace(obj, **changes):  # noqa: N802 (reads like the engine's own replace)
-    from engine.alhambra.rules import replace
+    from engine._common import replace
 
     return replace(obj, **changes)
 
@@ -152,7 +164,9 @@ def test_V21_V41_V44_V61_V66_the_redeal_matches_the_view_and_varies_what_the_mod
                 assert RULES.free_actions(full, seat) == RULES.free_actions(state, seat)
                 varied["huts"] += full.huts != state.huts
                 varied["aside"] += full.bonus_aside != state.bonus_aside or not state.bonus_aside  # V61: 4–5 p
-                varied["bonus"] += any(a.bonus_hand != b.bonus_hand for a, b in zip(full.seats, state.seats, strict=True))
+                varied["bonus"] += any(
+                    a.bonus_hand != b.bonus_hand for a, b in zip(full.seats, state.seats, strict=True)
+                )
                 varied["hands"] += any(a.hand != b.hand for a, b in zip(full.seats, state.seats, strict=True))
     assert all(varied.values()), varied
 
@@ -207,10 +221,12 @@ def test_V27_a_hut_counts_beside_same_type_buildings_through_open_sides():
     open_west = next(h for h in HUTS if HUT_TYPE[h] == "garden" and not WALLS[h] & W)
     other = next(h for h in HUTS if HUT_TYPE[h] == "tower" and not WALLS[h] & W)
     alone = _value(_eval_state())
-    beside = _value(_eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): open_west},
-                                huts_taken=1))
-    wrong = _value(_eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): other},
-                               huts_taken=1))
+    beside = _value(
+        _eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): open_west}, huts_taken=1)
+    )
+    wrong = _value(
+        _eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): other}, huts_taken=1)
+    )
     shelved = _value(_eval_state(reserve=(open_west,), huts_taken=1))
     assert beside > alone + 5 and beside > wrong + 5 and beside > shelved + 5
 
@@ -328,21 +344,21 @@ def test_V7_V12_playouts_let_claimants_buy_during_the_window():
 # random.Random(seed)). They must never change by accident: a long arena of the base game stands for this code.
 # After a deliberate change to the base-game AI, re-record them.
 BASE_DECISIONS = [
-    (2, 1, 0, 'hard', '{"cards": [82, 88], "kind": "take_money"}', 16.65),
-    (2, 2, 25, 'normal', '{"cell": [0, 1], "kind": "redesign_add", "tile": "pavilion-8-open"}', 61.6),
-    (2, 3, 60, 'hard', '{"cell": [2, 0], "kind": "place_tile", "tile": "tower-9-ES"}', 77.75),
-    (2, 4, 110, 'easy', '{"kind": "redesign_swap", "replaces": "seraglio-9-open", "tile": "seraglio-4-NE"}', 139.25),
-    (2, 5, 150, 'hard', '{"cell": [-1, 2], "kind": "redesign_add", "tile": "garden-12-S"}', 135.45),
-    (3, 6, 5, 'normal', '{"cards": [69, 73], "kind": "buy_tile", "tile": "seraglio-9-open"}', 44.8),
-    (3, 7, 40, 'hard', '{"cards": [62, 67], "kind": "buy_tile", "tile": "seraglio-8-S"}', 130.95),
-    (3, 8, 90, 'easy', '{"cell": [2, 0], "kind": "place_tile", "tile": "arcades-8-N"}', 207.9),
-    (3, 9, 140, 'normal', '{"cell": [2, 3], "kind": "redesign_add", "tile": "chambers-10-open"}', 194.5),
-    (3, 10, 200, 'hard', '{"cards": [73], "kind": "take_money"}', 305.4),
-    (4, 11, 15, 'easy', '{"cell": [-1, 0], "kind": "place_tile", "tile": "garden-8-NW"}', 81.9),
-    (4, 12, 70, 'hard', '{"cell": [0, 2], "kind": "redesign_add", "tile": "seraglio-3-ESW"}', 212.95),
-    (4, 13, 130, 'normal', '{"cards": [77], "kind": "buy_tile", "tile": "tower-8-NES"}', 228.45),
-    (4, 14, 190, 'hard', '{"cell": [0, 2], "kind": "place_tile", "tile": "garden-12-S"}', 333.15),
-    (4, 15, 240, 'normal', '{"cell": [-1, 0], "kind": "redesign_add", "tile": "arcades-5-NW"}', 337.75),
+    (2, 1, 0, "hard", '{"cards": [82, 88], "kind": "take_money"}', 16.65),
+    (2, 2, 25, "normal", '{"cell": [0, 1], "kind": "redesign_add", "tile": "pavilion-8-open"}', 61.6),
+    (2, 3, 60, "hard", '{"cell": [2, 0], "kind": "place_tile", "tile": "tower-9-ES"}', 77.75),
+    (2, 4, 110, "easy", '{"kind": "redesign_swap", "replaces": "seraglio-9-open", "tile": "seraglio-4-NE"}', 139.25),
+    (2, 5, 150, "hard", '{"cell": [-1, 2], "kind": "redesign_add", "tile": "garden-12-S"}', 135.45),
+    (3, 6, 5, "normal", '{"cards": [69, 73], "kind": "buy_tile", "tile": "seraglio-9-open"}', 44.8),
+    (3, 7, 40, "hard", '{"cards": [62, 67], "kind": "buy_tile", "tile": "seraglio-8-S"}', 130.95),
+    (3, 8, 90, "easy", '{"cell": [2, 0], "kind": "place_tile", "tile": "arcades-8-N"}', 207.9),
+    (3, 9, 140, "normal", '{"cell": [2, 3], "kind": "redesign_add", "tile": "chambers-10-open"}', 194.5),
+    (3, 10, 200, "hard", '{"cards": [73], "kind": "take_money"}', 305.4),
+    (4, 11, 15, "easy", '{"cell": [-1, 0], "kind": "place_tile", "tile": "garden-8-NW"}', 81.9),
+    (4, 12, 70, "hard", '{"cell": [0, 2], "kind": "redesign_add", "tile": "seraglio-3-ESW"}', 212.95),
+    (4, 13, 130, "normal", '{"cards": [77], "kind": "buy_tile", "tile": "tower-8-NES"}', 228.45),
+    (4, 14, 190, "hard", '{"cell": [0, 2], "kind": "place_tile", "tile": "garden-12-S"}', 333.15),
+    (4, 15, 240, "normal", '{"cell": [-1, 0], "kind": "redesign_add", "tile": "arcades-5-NW"}', 337.75),
 ]
 
 
@@ -352,8 +368,9 @@ def _base_position(n, seed, depth):
     rnd = random.Random(seed)
     for _ in range(depth):
         player = RULES.to_move(state)[0]
-        state = RULES.apply(state, player, rnd.choice(sorted(RULES.legal_actions(state, player),
-                                                              key=lambda a: action_key(RULES, a))))
+        state = RULES.apply(
+            state, player, rnd.choice(sorted(RULES.legal_actions(state, player), key=lambda a: action_key(RULES, a)))
+        )
     return state
 
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.alhambra import RULES, parse_cell
-from engine.alhambra.rules import state_problem
-from engine.alhambra.state import GameState
+from engine.alhambra.state import GameState, state_problem
 
 R = RULES
 
@@ -38,32 +37,64 @@ def cells(layout: dict[str, str]) -> dict[tuple[int, int], str]:
 
 
 def _strip_tiles(s: GameState, tiles: set[str]) -> GameState:
-    seats = tuple(replace(seat,
-                          alhambra={c: t for c, t in seat.alhambra.items() if t not in tiles},
-                          reserve=tuple(t for t in seat.reserve if t not in tiles),
-                          pending=tuple(t for t in seat.pending if t not in tiles)) for seat in s.seats)
-    return replace(s, seats=seats, bag=tuple(t for t in s.bag if t not in tiles),
-                   market=tuple(None if t in tiles else t for t in s.market),
-                   dirk=tuple(t for t in s.dirk if t not in tiles),
-                   removed=tuple(t for t in s.removed if t not in tiles),
-                   huts=tuple(tuple(h for h in stack if h not in tiles) for stack in s.huts))
+    seats = tuple(
+        replace(
+            seat,
+            alhambra={c: t for c, t in seat.alhambra.items() if t not in tiles},
+            reserve=tuple(t for t in seat.reserve if t not in tiles),
+            pending=tuple(t for t in seat.pending if t not in tiles),
+        )
+        for seat in s.seats
+    )
+    return replace(
+        s,
+        seats=seats,
+        bag=tuple(t for t in s.bag if t not in tiles),
+        market=tuple(None if t in tiles else t for t in s.market),
+        dirk=tuple(t for t in s.dirk if t not in tiles),
+        removed=tuple(t for t in s.removed if t not in tiles),
+        huts=tuple(tuple(h for h in stack if h not in tiles) for stack in s.huts),
+    )
 
 
 def _strip_bonus(s: GameState, cards: set[str]) -> GameState:
-    seats = tuple(replace(seat, bonus_hand=tuple(c for c in seat.bonus_hand if c not in cards),
-                          bonus_played=tuple(c for c in seat.bonus_played if c not in cards)) for seat in s.seats)
+    seats = tuple(
+        replace(
+            seat,
+            bonus_hand=tuple(c for c in seat.bonus_hand if c not in cards),
+            bonus_played=tuple(c for c in seat.bonus_played if c not in cards),
+        )
+        for seat in s.seats
+    )
     return replace(s, seats=seats, bonus_aside=tuple(c for c in s.bonus_aside if c not in cards))
 
 
 def _strip_cards(s: GameState, cards: set[int]) -> GameState:
     seats = tuple(replace(seat, hand=tuple(c for c in seat.hand if c not in cards)) for seat in s.seats)
-    return replace(s, seats=seats, deck=tuple(c for c in s.deck if c not in cards),
-                   display=tuple(c for c in s.display if c not in cards),
-                   discard=tuple(c for c in s.discard if c not in cards))
+    return replace(
+        s,
+        seats=seats,
+        deck=tuple(c for c in s.deck if c not in cards),
+        display=tuple(c for c in s.display if c not in cards),
+        discard=tuple(c for c in s.discard if c not in cards),
+    )
 
 
-def arrange(s: GameState, *, market=None, display=None, hands=None, alhambras=None, reserves=None,
-            pending=None, dirk=None, bag=None, bonus_hands=None, bonus_played=None, **fields) -> GameState:
+def arrange(
+    s: GameState,
+    *,
+    market=None,
+    display=None,
+    hands=None,
+    alhambras=None,
+    reserves=None,
+    pending=None,
+    dirk=None,
+    bag=None,
+    bonus_hands=None,
+    bonus_played=None,
+    **fields,
+) -> GameState:
     """Put the named tiles/cards where given (seat indexes as dict keys; alhambras as {'N13': tile}).
 
     What a given place held before goes back to the bottom of the bag/deck (huts: of their stack; bonus
@@ -132,11 +163,23 @@ def arrange(s: GameState, *, market=None, display=None, hands=None, alhambras=No
     back_huts = [t for t in back_tiles if t in HUT_TYPE]
     back_tiles = [t for t in back_tiles if t not in HUT_TYPE]
     if back_huts:
-        s = replace(s, huts=tuple(tuple(h for h in back_huts if HUT_TYPE[h] == typ) + stack
-                                  for typ, stack in zip(TYPES, s.huts, strict=True)))
+        s = replace(
+            s,
+            huts=tuple(
+                tuple(h for h in back_huts if HUT_TYPE[h] == typ) + stack
+                for typ, stack in zip(TYPES, s.huts, strict=True)
+            ),
+        )
     if s.huts:
-        s = replace(s, seats=tuple(replace(seat, huts_taken=sum(
-            t in HUT_TYPE for t in (*seat.alhambra.values(), *seat.reserve, *seat.pending))) for seat in s.seats))
+        s = replace(
+            s,
+            seats=tuple(
+                replace(
+                    seat, huts_taken=sum(t in HUT_TYPE for t in (*seat.alhambra.values(), *seat.reserve, *seat.pending))
+                )
+                for seat in s.seats
+            ),
+        )
     if bag is not None:
         back_tiles += list(s.bag)
         s = replace(s, bag=tuple(bag), removed=s.removed + tuple(back_tiles))  # nowhere else to keep them

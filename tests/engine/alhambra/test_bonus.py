@@ -11,7 +11,7 @@ import pytest
 
 from engine import IllegalAction
 from engine._common import load_data
-from engine.alhambra import RULES
+from engine.alhambra import RULES, turn
 from engine.alhambra.actions import (
     PlaceTile,
     PlayBonus,
@@ -69,8 +69,9 @@ def test_V61_deal_by_player_count_and_the_rest_set_aside_unseen(n, k):
 
 def test_V62_a_card_is_played_once_its_building_is_in_the_alhambra_not_the_reserve():
     """V62: only with the depicted tile in the holder's Alhambra; on the reserve it cannot be played."""
-    s = bonus_game(bonus_hands={0: [G10, "tower-12-open"]}, alhambras={0: {"N13": G10}},
-                   reserves={0: ["tower-12-open"]})
+    s = bonus_game(
+        bonus_hands={0: [G10, "tower-12-open"]}, alhambras={0: {"N13": G10}}, reserves={0: ["tower-12-open"]}
+    )
     p = s.players[0]
     assert RULES.free_actions(s, p)[:1] == [PlayBonus(G10)]
     assert PlayBonus("tower-12-open") not in RULES.free_actions(s, p)
@@ -117,8 +118,9 @@ def test_V62_a_card_may_be_played_right_after_placing_its_tile_even_in_the_final
 
 def test_V63_each_played_card_is_one_more_building_in_every_scoring_round():
     """V63: the played card counts as one extra building of its type (here it wins the garden majority)."""
-    s = bonus_game(bonus_hands={0: [G10], 1: [], 2: []}, alhambras={0: {"N13": G10}, 1: {"N13": "garden-11-open"}},
-                   current=0)
+    s = bonus_game(
+        bonus_hands={0: [G10], 1: [], 2: []}, alhambras={0: {"N13": G10}, 1: {"N13": "garden-11-open"}}, current=0
+    )
     s = act(s, PlayBonus(G10), s.players[0])
     t = act(scoring_next(s), TakeMoney((DISPLAY[0],)))
     l0, l1 = line_of(t, 0), line_of(t, 1)
@@ -130,8 +132,7 @@ def test_V63_each_played_card_is_one_more_building_in_every_scoring_round():
 def test_V64_the_card_returns_to_hand_when_its_tile_leaves_and_can_be_played_again():
     """V64: redesign to the reserve (remove or swap) takes the card back; back in the Alhambra it can be
     played again."""
-    s = bonus_game(bonus_played={0: [G10]}, alhambras={0: {"N13": G10}}, reserves={0: ["garden-11-open"]},
-                   current=0)
+    s = bonus_game(bonus_played={0: [G10]}, alhambras={0: {"N13": G10}}, reserves={0: ["garden-11-open"]}, current=0)
     p = s.players[0]
     t = act(s, RedesignRemove(G10))
     assert t.seats[0].bonus_played == () and G10 in t.seats[0].bonus_hand
@@ -146,8 +147,7 @@ def test_V64_the_card_returns_to_hand_when_its_tile_leaves_and_can_be_played_aga
 
 def test_V65_cards_for_someone_elses_tile_or_dirks_can_never_be_played():
     """V65: the tile must be in the holder's own Alhambra; Dirk has no bonus cards."""
-    s = bonus_game(n=2, bonus_hands={0: [G10, "tower-12-open"]}, alhambras={1: {"N13": G10}},
-                   dirk=["tower-12-open"])
+    s = bonus_game(n=2, bonus_hands={0: [G10, "tower-12-open"]}, alhambras={1: {"N13": G10}}, dirk=["tower-12-open"])
     p = s.players[0]
     assert [a for a in RULES.free_actions(s, p) if isinstance(a, PlayBonus)] == []
     with pytest.raises(IllegalAction, match="not in your Alhambra"):
@@ -160,8 +160,11 @@ def test_V66_standing_orders_every_final_never_applied_right_before_scoring():
     """V66 [BOT]: by default playable cards are played automatically before every scoring round; "final" keeps
     them for round 3; "never" leaves them in hand. The autoplay is logged publicly; setting it is private."""
     lay = {"N13": G10}
-    s = bonus_game(bonus_hands={0: [G10], 1: ["garden-11-open"], 2: ["tower-12-open"]},
-                   alhambras={0: lay, 1: {"N13": "garden-11-open"}, 2: {"N13": "tower-12-open"}}, current=0)
+    s = bonus_game(
+        bonus_hands={0: [G10], 1: ["garden-11-open"], 2: ["tower-12-open"]},
+        alhambras={0: lay, 1: {"N13": "garden-11-open"}, 2: {"N13": "tower-12-open"}},
+        current=0,
+    )
     p0, p1, p2 = s.players
     s = act(s, SetBonusAutoplay("final"), p1)
     s = act(s, SetBonusAutoplay("never"), p2)
@@ -175,7 +178,7 @@ def test_V66_standing_orders_every_final_never_applied_right_before_scoring():
     assert [e.player for e in auto] == [p0] and auto[0].data["round"] == 1
     assert line_of(t, 0).counts["garden"] == 2 and line_of(t, 1).counts["garden"] == 1
     # round 3: "final" plays now, "never" still not
-    final = RULES._scoring(t, 3)
+    final = turn._scoring(t, 3)
     assert final.seats[1].bonus_played == ("garden-11-open",) and final.seats[2].bonus_played == ()
     with pytest.raises(IllegalAction, match="already play"):
         act(s, SetBonusAutoplay("final"), p1)
@@ -185,8 +188,7 @@ def test_V66_standing_orders_every_final_never_applied_right_before_scoring():
 
 def test_huts_plus_bonus_add_up_independently():
     """Huts + bonus: a garden hut next to the garden (V27) and the garden's bonus card (V63) both count."""
-    s = bonus_game(huts=True, bonus_played={0: [G10]}, alhambras={0: {"N13": G10, "O13": "hut-garden-S"}},
-                   current=0)
+    s = bonus_game(huts=True, bonus_played={0: [G10]}, alhambras={0: {"N13": G10, "O13": "hut-garden-S"}}, current=0)
     t = act(scoring_next(s), TakeMoney((DISPLAY[0],)))
     line = line_of(t, 0)
     assert line.counts["garden"] == 3 and line.huts == {"garden": 1} and line.bonus == {"garden": 1}

@@ -22,7 +22,7 @@ import random
 import pytest
 
 from engine import IllegalAction
-from engine.alhambra import RULES
+from engine.alhambra import RULES, listing
 from engine.alhambra.actions import (
     BuyTile,
     GiveToDirk,
@@ -49,15 +49,15 @@ from engine.alhambra.components import (
     value_of,
 )
 from engine.alhambra.geometry import alhambra_problem
-from engine.alhambra.rules import state_problem
-from engine.alhambra.state import ACTION, FINAL, HIDDEN, OVER, VIZIER
+from engine.alhambra.state import ACTION, FINAL, HIDDEN, OVER, VIZIER, state_problem
 from tests.conftest import property_games
 from tests.engine.alhambra.test_property import illegal as base_illegal
 from tests.engine.playout import assert_rejected, json_round_trip, play_random_game, players_for
 
 MODULES = ("vizier", "huts", "exchange", "bonus")
-COMBOS = [tuple(m for m, on in zip(MODULES, bits, strict=True) if on)
-          for bits in itertools.product((False, True), repeat=4)]
+COMBOS = [
+    tuple(m for m, on in zip(MODULES, bits, strict=True) if on) for bits in itertools.product((False, True), repeat=4)
+]
 CONFIGS = [(combo, n) for combo in COMBOS for n in range(2, 7)]
 # Share of steps with the full contract checks (JSON encoding and decoding of the whole state, its log of a
 # move event per action included, dominate them): lower in the full-size runs, whose many games give them
@@ -145,7 +145,7 @@ def module_illegal(s, player, rnd: random.Random) -> list:
         if sum(value_of(c) for c in mine) > PRICE[tile]:
             out.append(VizierBuy(tile, tuple(mine)))  # V5: overpaying
         if not (s.window and s.phase == ACTION and seat.vizier):
-            exact = RULES._vizier_buys(s, seat)
+            exact = listing.vizier_buys(s, seat)
             if exact:
                 out.append(rnd.choice(exact))  # V4, V8, V12: not now / inactive vizier
     if opts["huts"]:
@@ -285,8 +285,7 @@ def illegal(rules, s, player, rnd):
 def test_all_modules_through_the_shared_checker(n):
     """The shared contract checker (play_random_game) on all four modules together (every configuration gets
     it in the full-size run below)."""
-    s, _ = play_random_game(RULES, n, dict.fromkeys(MODULES, True), 7 * n + 1, invariants=invariants,
-                            illegal=illegal)
+    s, _ = play_random_game(RULES, n, dict.fromkeys(MODULES, True), 7 * n + 1, invariants=invariants, illegal=illegal)
     assert RULES.is_over(s)
 
 
@@ -297,6 +296,12 @@ def test_every_combination_through_the_shared_checker(combo, n):
     if not games:
         pytest.skip("full-size runs only (PROPERTY_GAMES >= 20)")
     for g in range(games):
-        s, _ = play_random_game(RULES, n, dict.fromkeys(combo, True), 7919 * n + 31 * COMBOS.index(combo) + g,
-                                invariants=invariants, illegal=illegal)
+        s, _ = play_random_game(
+            RULES,
+            n,
+            dict.fromkeys(combo, True),
+            7919 * n + 31 * COMBOS.index(combo) + g,
+            invariants=invariants,
+            illegal=illegal,
+        )
         assert RULES.is_over(s)

@@ -21,8 +21,7 @@ from engine.alhambra.actions import (
 )
 from engine.alhambra.components import BUILDING_TILES, PRICE, currency_of, money_cards, value_of
 from engine.alhambra.geometry import alhambra_problem, frontier, has_hole
-from engine.alhambra.rules import state_problem
-from engine.alhambra.state import ACTION, FINAL, OVER
+from engine.alhambra.state import ACTION, FINAL, OVER, state_problem
 from tests.conftest import property_games
 from tests.engine.playout import play_random_game
 

@@ -19,7 +19,8 @@ from engine.gardens import (
     parse_garden,
     parse_rotation,
 )
-from engine.gardens.board import BUILDING_VALUES, GARDEN_NEIGHBOURS, INNER_GARDENS
+from engine.gardens.components import BUILDING_VALUES
+from engine.gardens.geometry import GARDEN_NEIGHBOURS, INNER_GARDENS
 
 
 def test_G1_G8_board_has_36_gardens_and_49_buildings():

@@ -10,7 +10,8 @@ import pytest
 
 from engine import IllegalAction, get_rules
 from engine.gardens import BUILDING_NAMES, HIDDEN, TILE_IDS, ChooseColours, PlaceTile, open_spaces, rotation_facing
-from engine.gardens.board import BUILDING_VALUES, GARDEN_NAMES, INNER_GARDENS
+from engine.gardens.components import BUILDING_VALUES
+from engine.gardens.geometry import GARDEN_NAMES, INNER_GARDENS
 from tests.engine.gardens._position import RULES, G, O, P, Y, lay_out, started, tile_with
 from tests.engine.playout import players_for
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine import get_rules
 from engine.gardens import BUILDING_NAMES, GARDEN_NAMES, HIDDEN, KINDS, TILE_IDS, ChooseColours, PlaceTile
-from engine.gardens.board import GARDEN_NEIGHBOURS, INNER_GARDENS
+from engine.gardens.geometry import GARDEN_NEIGHBOURS, INNER_GARDENS
 from tests.conftest import property_games
 from tests.engine.playout import play_random_game
 

@@ -8,10 +8,11 @@ import dataclasses
 import pytest
 
 from engine import IllegalAction
-from engine.queens_garden import RULES, garden
+from engine.queens_garden import RULES, geometry
+from engine.queens_garden.actions import Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import JOKER_REWARD, TILE_KIND
 from engine.queens_garden.geometry import AREA_CELLS, AREAS, FOUNTAIN_ELEMENTS
-from engine.queens_garden.state import Acquire, BuyExpansion, Pass, Piece, Placed, PlaceExpansion, PlaceTile
+from engine.queens_garden.state import Piece, Placed
 from tests.engine.queens_garden.scenario import act, exp, game, kind, legal, plants, seat, tile, tiles, why
 
 B = 1  # light blue
@@ -156,9 +157,9 @@ def test_Q28_place_storage_expansion_paid_and_turned():
     s2 = act(s, PlaceExpansion(exp("Y2"), "SE", 0, pay_tiles=tiles("Y1")))
     me = s2.seats[0]
     assert me.placed == (Placed(exp("Y2"), "SE", 0, True),) and me.expansions == ()
-    assert garden.hexagons(me)["SE1"] == kind("Y2")
-    assert garden.elements(me)["SE0"] == "pavilion"
-    assert set(garden.free_spaces(me)) == {"M1", "M2", "M4", "M5", "M6", "SE2", "SE3", "SE4", "SE5", "SE6"}
+    assert geometry.hexagons(me)["SE1"] == kind("Y2")
+    assert geometry.elements(me)["SE0"] == "pavilion"
+    assert set(geometry.free_spaces(me)) == {"M1", "M2", "M4", "M5", "M6", "SE2", "SE3", "SE4", "SE5", "SE6"}
     assert "already holds an expansion" in why(dataclasses.replace(s2, current=0), BuyExpansion("SE"))
 
 
@@ -179,8 +180,8 @@ def test_QT19_Q28_blank_expansion_costs_exactly_six_points():
     s2 = act(s, BuyExpansion("N"))
     me = s2.seats[0]
     assert me.score == 0 and me.placed == (Placed(top, "N", 0, False),) and s2.supply == s.supply[1:]
-    assert set(garden.free_spaces(me)) == set(AREA_CELLS["N"]) | {f"M{i}" for i in range(1, 7)}
-    assert "pavilion" not in garden.elements(me).values()
+    assert set(geometry.free_spaces(me)) == set(AREA_CELLS["N"]) | {f"M{i}" for i in range(1, 7)}
+    assert "pavilion" not in geometry.elements(me).values()
 
 
 def test_Q7_Q28_at_most_six_expansions():
@@ -225,8 +226,10 @@ def test_QT15_Q20_one_of_two_identical_tiles_of_the_players_choice():
     assert sorted(a.tiles for a in acts) == sorted([tuple(sorted((y2a, tile("Y4")))), tuple(sorted((y2b, tile("Y4"))))])
     assert "exactly one" in why(s, Acquire("colour", Y, tuple(sorted((y2a, y2b, tile("Y4")))), ()))
     texts = sorted(RULES.describe_in(s, a) for a in acts)
-    assert texts == ["takes all yellow from the display: Y2 from display piece 1, Y4",
-                     "takes all yellow from the display: Y2 from the stack, Y4"]
+    assert texts == [
+        "takes all yellow from the display: Y2 from display piece 1, Y4",
+        "takes all yellow from the display: Y2 from the stack, Y4",
+    ]
     assert RULES.describe_in(RULES.view(s, None), acts[0]) == RULES.describe_in(s, acts[0])
 
 
@@ -240,8 +243,11 @@ def test_QT22_Q20_a_face_up_expansion_and_an_identical_tile_are_duplicates():
 
 def test_QT14_Q21_a_selection_that_does_not_fit_storage_is_not_allowed():
     """QT14 (Q21, Q8): 10 in storage (7 tiles + 3 jokers) cannot take 4 tiles; a 2-tile selection fits."""
-    s = _display(game(2, seat(tiles_=tiles("P1", "P2", "P3", "P4", "P5", "P6", "L1"), jokers=3)),
-                 tiles("Y1", "Y2", "Y3", "Y4"), [Piece(exp("G6"), tiles("G1", "G2"))])
+    s = _display(
+        game(2, seat(tiles_=tiles("P1", "P2", "P3", "P4", "P5", "P6", "L1"), jokers=3)),
+        tiles("Y1", "Y2", "Y3", "Y4"),
+        [Piece(exp("G6"), tiles("G1", "G2"))],
+    )
     assert "room for 2" in why(s, Acquire("colour", Y, tiles("Y1", "Y2", "Y3", "Y4"), ()))
     assert not [a for a in legal(s, Acquire) if a.by == "colour" and a.value == Y]
     assert why(s, Acquire("colour", 2, tiles("G1", "G2"), ())) is None
@@ -249,8 +255,9 @@ def test_QT14_Q21_a_selection_that_does_not_fit_storage_is_not_allowed():
 
 def test_Q21_expansion_storage_holds_two():
     """Q21, Q8: with 2 expansions stored, a selection with another expansion is not allowed."""
-    s = _display(game(2, seat(exps=(exp("P1"), exp("P2")))), tiles("G1", "G2", "G3", "G4"),
-                 [Piece(exp("Y5"), (), True)])
+    s = _display(
+        game(2, seat(exps=(exp("P1"), exp("P2")))), tiles("G1", "G2", "G3", "G4"), [Piece(exp("Y5"), (), True)]
+    )
     assert "expansion" in why(s, Acquire("colour", Y, (), (exp("Y5"),)))
 
 
@@ -344,7 +351,7 @@ def test_Q30_Q4_surrounding_the_fountain_gives_jokers_once():
     me = s2.seats[0]
     assert me.jokers == JOKER_REWARD["fountain"] and me.rewarded == frozenset({"M0"})
     assert s2.log[-1].kind == "jokers" and s2.log[-1].data["element"] == "fountain"
-    assert garden.newly_surrounded(me, garden.hexagons(me)) == []
+    assert geometry.newly_surrounded(me, geometry.hexagons(me)) == []
 
 
 def test_QT24_Q30_surplus_jokers_are_lost():
@@ -365,7 +372,7 @@ def test_Q30_rim_elements_need_the_neighbouring_expansions():
     """Q30 [?]: a statue on the rim is not surrounded while an adjacent expansion area is empty."""
     ring = plants(M1="Y1", M2="Y2", M3="Y3", M4="Y4", M5="Y5", M6="Y6")
     me = seat(plants=ring, rewarded=frozenset({"M0"}))
-    assert garden.newly_surrounded(me, garden.hexagons(me)) == []
+    assert geometry.newly_surrounded(me, geometry.hexagons(me)) == []
 
 
 def test_Q30_surrounding_a_pavilion():

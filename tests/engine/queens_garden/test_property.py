@@ -10,7 +10,8 @@ import random
 
 import pytest
 
-from engine.queens_garden import RULES, garden
+from engine.queens_garden import RULES, geometry
+from engine.queens_garden.actions import Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
     EXPANSION_KIND,
     N_EXPANSIONS,
@@ -20,7 +21,7 @@ from engine.queens_garden.components import (
     TILE_KIND,
 )
 from engine.queens_garden.geometry import AREAS, FOUNTAIN_ELEMENTS, SPACES
-from engine.queens_garden.state import HIDDEN, Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile, QGState
+from engine.queens_garden.state import HIDDEN, QGState
 from tests.conftest import property_games
 from tests.engine.playout import play_random_game
 
@@ -43,10 +44,10 @@ def invariants(rules, s: QGState) -> None:
         assert len(seat.expansions) <= STORAGE_EXPANSIONS  # Q8
         assert seat.score >= 0  # Q37
         assert len(seat.placed) <= len(AREAS) and len({p.area for p in seat.placed}) == len(seat.placed)
-        hexmap = garden.hexagons(seat)
-        assert not set(hexmap) & set(garden.elements(seat)), "a hexagon on a garden element (Q39)"
+        hexmap = geometry.hexagons(seat)
+        assert not set(hexmap) & set(geometry.elements(seat)), "a hexagon on a garden element (Q39)"
         for by in (0, 1):  # Q26b: no group ever holds two identical hexagons
-            for _key, spaces in garden.groups(hexmap, by):
+            for _key, spaces in geometry.groups(hexmap, by):
                 kinds = [hexmap[sp] for sp in spaces]
                 assert len(set(kinds)) == len(kinds), f"group with identical hexagons: {spaces}"
                 assert len(spaces) <= 6
@@ -62,7 +63,7 @@ def invariants(rules, s: QGState) -> None:
 def illegal(rules, s: QGState, player: str, rnd: random.Random):
     """A few actions that break a rule in the current position."""
     seat = s.seats[s.players.index(player)]
-    hexmap = garden.hexagons(seat)
+    hexmap = geometry.hexagons(seat)
     out = []
     # a tile that is not in storage (Q25), and a joker "tile" (Q27)
     not_mine = [t for t in range(N_TILES) if t not in seat.tiles]
@@ -103,7 +104,9 @@ def illegal(rules, s: QGState, player: str, rnd: random.Random):
     for a in legal:
         if isinstance(a, PlaceTile):
             kind = TILE_KIND[a.tile]
-            bad_spaces = [sp for sp in garden.free_spaces(seat, hexmap) if garden.placement_problem(hexmap, sp, kind)]
+            bad_spaces = [
+                sp for sp in geometry.free_spaces(seat, hexmap) if geometry.placement_problem(hexmap, sp, kind)
+            ]
             if bad_spaces:
                 out.append(dataclasses.replace(a, space=rnd.choice(bad_spaces)))
                 break

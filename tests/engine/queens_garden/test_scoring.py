@@ -7,8 +7,9 @@ import dataclasses
 
 import pytest
 
-from engine.queens_garden import RULES, garden
-from engine.queens_garden.state import Pass, Piece, Placed
+from engine.queens_garden import RULES, components, scoring
+from engine.queens_garden.actions import Pass
+from engine.queens_garden.state import Piece, Placed
 from tests.engine.queens_garden.scenario import act, exp, game, plants, seat, tiles
 
 YELLOW, LIGHT_BLUE, DARK_GREEN, DARK_PURPLE = 0, 1, 3, 5
@@ -17,12 +18,12 @@ YELLOW, LIGHT_BLUE, DARK_GREEN, DARK_PURPLE = 0, 1, 3, 5
 @pytest.fixture
 def wheel(monkeypatch):
     """Fix the wheel and per-round pattern points for a test (they are provisional data, Q32)."""
-    def set_face(round_no, *criteria, pattern_points=None):
-        monkeypatch.setitem(garden.WHEEL, round_no, tuple(criteria))
-        if pattern_points is not None:
-            from engine.queens_garden import components
 
+    def set_face(round_no, *criteria, pattern_points=None):
+        monkeypatch.setitem(components.WHEEL, round_no, tuple(criteria))
+        if pattern_points is not None:
             monkeypatch.setitem(components.PATTERN_POINTS_BY_ROUND, round_no, pattern_points)
+
     return set_face
 
 
@@ -36,32 +37,32 @@ def _events(s, kind, player=None):
 def test_QT10_Q35_storage_at_the_end():
     """QT10 (Q35.1): 2 jokers, a green flower (4) and a bird expansion (2) left: +2 −4 −2 = −4."""
     me = seat(tiles_=tiles("G4"), exps=(exp("Y2"),), jokers=2)
-    assert sum(garden.storage_value(me)) == -4
+    assert sum(scoring.storage_value(me)) == -4
 
 
 def test_QT11_Q35_colour_group_scores_the_sum_of_its_values():
     """QT11 (Q35.2): a yellow group {tree, bird, butterfly} scores 1+2+3 = 6."""
-    colour, pattern = garden.scored_groups(seat(plants=plants(M1="Y1", M2="Y2", M3="Y3")))
+    colour, pattern = scoring.scored_groups(seat(plants=plants(M1="Y1", M2="Y2", M3="Y3")))
     assert [(g["key"], g["points"], g["bonus"]) for g in colour] == [(YELLOW, 6, 0)] and pattern == []
 
 
 def test_QT12_Q35_pattern_group_of_birds():
     """QT12 (Q35.2): birds {yellow, light blue, light purple} score 2+2+2 = 6."""
-    colour, pattern = garden.scored_groups(seat(plants=plants(M1="Y2", M2="B2", M3="L2")))
+    colour, pattern = scoring.scored_groups(seat(plants=plants(M1="Y2", M2="B2", M3="L2")))
     assert [(g["key"], g["points"], g["bonus"]) for g in pattern] == [(2, 6, 0)] and colour == []
 
 
 def test_QT13_Q35_yellow_group_with_all_six_patterns():
     """QT13 (Q35.3): 21 + 6 bonus = 27."""
     ring = plants(M1="Y1", M2="Y2", M3="Y3", M4="Y4", M5="Y5", M6="Y6")
-    colour, _ = garden.scored_groups(seat(plants=ring))
+    colour, _ = scoring.scored_groups(seat(plants=ring))
     assert [(g["points"], g["bonus"]) for g in colour] == [(21, 6)]
 
 
 def test_QT16_Q35_pattern_group_of_six_butterflies():
     """QT16 (Q35.3): six butterflies in six colours: 18 + 6 = 24; the bonus is not for colour groups only."""
     ring = plants(M1="Y3", M2="B3", M3="G3", M4="F3", M5="L3", M6="P3")
-    _, pattern = garden.scored_groups(seat(plants=ring))
+    _, pattern = scoring.scored_groups(seat(plants=ring))
     assert [(g["points"], g["bonus"]) for g in pattern] == [(18, 6)]
 
 
@@ -71,7 +72,7 @@ def test_Q35_small_groups_do_not_score_and_every_big_group_does():
         plants=plants(M1="Y1", M2="Y2", M3="Y3", S1="Y4", S2="Y5", S3="Y6", M5="B1", M6="B2"),
         placed=(Placed(exp("P1"), "S", 0, False),),
     )
-    colour, pattern = garden.scored_groups(me)
+    colour, pattern = scoring.scored_groups(me)
     assert sorted(g["points"] for g in colour) == [6, 15] and pattern == []
 
 
@@ -101,8 +102,9 @@ def test_Q36_ties_are_shared(wheel):
 def test_Q37_final_storage_cannot_take_the_score_below_zero(wheel):
     """Q37: the storage deduction stops at 0; group points come after it."""
     wheel(4, ("colour", DARK_PURPLE))
-    s = game(2, seat(score=3, tiles_=tiles("P6", "L6"), plants=plants(M1="Y1", M2="Y2", M3="Y3")),
-             seat(), round=4, stacks=())
+    s = game(
+        2, seat(score=3, tiles_=tiles("P6", "L6"), plants=plants(M1="Y1", M2="Y2", M3="Y3")), seat(), round=4, stacks=()
+    )
     s = act(act(s, Pass()), Pass())
     final = _events(s, "final_scoring", "p0")[0].data
     assert final["after_storage"] == 0 and s.seats[0].score == 6
@@ -113,8 +115,8 @@ def test_rulebook_final_scoring_example(wheel):
     round 4's Phase 2, and the group tree+bird+butterfly+lily scores 1+2+3+6 = 12 at the end."""
     wheel(4, ("colour", DARK_PURPLE))
     placed = tuple(
-        Placed(exp(code), area, 0, True) for code, area in zip(["B1", "G2", "L3", "P4", "F5"],
-                                                                 ["N", "NE", "SE", "S", "SW"], strict=True)
+        Placed(exp(code), area, 0, True)
+        for code, area in zip(["B1", "G2", "L3", "P4", "F5"], ["N", "NE", "SE", "S", "SW"], strict=True)
     )
     me = seat(plants=plants(M6="Y6", M1="Y1", M2="Y2", M3="Y3"), placed=placed)
     s = game(2, me, seat(), round=4, stacks=())
@@ -145,7 +147,7 @@ def test_Q31_Q32_round_scoring_by_the_wheel(wheel):
 def test_Q32_pattern_points_rise_by_round(wheel):
     """Q32 [S]: a pattern criterion pays the round's per-hexagon points (here 3 in round 4)."""
     wheel(4, ("pattern", 6), pattern_points=3)
-    total, _ = garden.round_score(seat(plants=plants(M1="Y6", M3="B6")), 4)
+    total, _ = scoring.round_score(seat(plants=plants(M1="Y6", M3="B6")), 4)
     assert total == 6
 
 
@@ -153,7 +155,7 @@ def test_QT25_Q33_one_point_per_visible_pavilion(wheel):
     """QT25 (Q33): 3 face-up expansions and 1 blank: +3 in Phase 2, surrounded or not."""
     wheel(1, ("colour", DARK_GREEN))
     placed = (Placed(exp("Y2"), "N"), Placed(exp("Y3"), "NE"), Placed(exp("G4"), "S"), Placed(0, "SW", 0, False))
-    total, lines = garden.round_score(seat(placed=placed), 1)
+    total, lines = scoring.round_score(seat(placed=placed), 1)
     assert total == 3 and lines[-1]["hexagons"] == 3
 
 
@@ -193,6 +195,6 @@ def test_Q17_Q15_the_marker_holder_starts_the_next_round():
 
 
 def legal_first_acquire(s):
-    from engine.queens_garden.state import Acquire
+    from engine.queens_garden.actions import Acquire
 
     return [a for a in RULES.legal_actions(s, s.players[s.current]) if isinstance(a, Acquire)][0]

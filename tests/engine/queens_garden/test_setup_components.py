@@ -8,7 +8,8 @@ import json
 import pytest
 
 from engine import get_rules
-from engine.queens_garden import RULES, garden
+from engine.queens_garden import RULES, geometry
+from engine.queens_garden.actions import Acquire
 from engine.queens_garden.components import (
     COLOURS,
     EXPANSION_KIND,
@@ -35,7 +36,7 @@ from engine.queens_garden.geometry import (
     printed_space,
     space_name,
 )
-from engine.queens_garden.state import HIDDEN, Acquire
+from engine.queens_garden.state import HIDDEN
 from tests.engine.queens_garden.scenario import game
 
 
@@ -163,8 +164,13 @@ def test_view_hides_bag_order_seed_and_face_down_expansions():
     """Hidden information: two games differing only in hidden things give the same public view."""
     s = game(2)
     other = dataclasses.replace(
-        s, seed=999, rng_counter=77, bag=tuple(reversed(s.bag)), supply=tuple(reversed(s.supply)),
-        stacks=tuple(tuple(reversed(x)) for x in s.stacks), stack=(s.stack[-1], *s.stack[1:-1], s.stack[0]),
+        s,
+        seed=999,
+        rng_counter=77,
+        bag=tuple(reversed(s.bag)),
+        supply=tuple(reversed(s.supply)),
+        stacks=tuple(tuple(reversed(x)) for x in s.stacks),
+        stack=(s.stack[-1], *s.stack[1:-1], s.stack[0]),
     )
     assert RULES.view(s, None) == RULES.view(other, None) == RULES.view(other, "p0")
     v = RULES.view(s, None)
@@ -200,6 +206,6 @@ def test_describe_names_colours_in_words():
 def test_garden_helpers_on_an_empty_garden():
     """Q6/Q26: a new garden has exactly the 6 fountain-board spaces free and no hexagons."""
     s = game(2)
-    assert garden.free_spaces(s.seats[0]) == list(FOUNTAIN_FREE)
-    assert garden.hexagons(s.seats[0]) == {}
-    assert garden.free_areas(s.seats[0]) == list(AREAS)
+    assert geometry.free_spaces(s.seats[0]) == list(FOUNTAIN_FREE)
+    assert geometry.hexagons(s.seats[0]) == {}
+    assert geometry.free_areas(s.seats[0]) == list(AREAS)

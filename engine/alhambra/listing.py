@@ -1,0 +1,300 @@
+"""Alhambra: who may act now and what they may do (the candidate listing and the payments).
+
+`to_move` lists the current player, and during the vizier window also every vizier claimant (V4, V7, V12).
+`legal_actions` lists exactly what `check` accepts, except that payments are listed once per multiset of card
+values and only when minimal (A21; `check` accepts any valid payment). `candidates` is generous: every frontier
+cell and every swap pair, for `check` to decide.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from typing import Any
+
+from engine.alhambra import geometry
+from engine.alhambra.actions import (
+    BuyTile,
+    GiveToDirk,
+    Pass,
+    PlaceTile,
+    PlayBonus,
+    ReactivateVizier,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    ReserveTile,
+    SetBonusAutoplay,
+    TakeHut,
+    TakeMoney,
+    VizierBuy,
+)
+from engine.alhambra.components import (
+    EXCHANGE_PAIRS,
+    HUT_LIMIT,
+    HUT_TYPE,
+    PRICE,
+    WALLS,
+    card_key,
+    value_of,
+)
+from engine.alhambra.state import (
+    ACTION,
+    AUTOPLAY_MODES,
+    FINAL,
+    OVER,
+    PLACE,
+    VIZIER,
+    GameState,
+    PlayerState,
+)
+
+
+def to_move(state: GameState) -> list[str]:
+    """The current player first; during the vizier window (V12) also every vizier claimant, in V7 order;
+    in the VIZIER phase only the claimant placing their purchase (V6)."""
+    phase = state.phase
+    if phase == ACTION:
+        if state.window:
+            me = state.players[state.current]
+            return [me] + [p for p in vizier_claimants(state) if p != me]
+        return [state.players[state.current]]
+    if phase == PLACE:
+        return [state.players[state.current]]
+    if phase == VIZIER:
+        return [state.players[state.claimant]]
+    if phase == FINAL:  # A51: every recipient of leftover tiles places them, in any order
+        return [p for p, seat in zip(state.players, state.seats, strict=True) if seat.pending]
+    return []
+
+
+def vizier_claimants(state: GameState) -> list[str]:
+    """V4/V5/V7: the players who may use their vizier now (window open, vizier active, some market tile
+    payable exactly), in priority order: from the player whose turn it is (who has not acted yet) round to
+    the player who has just finished."""
+    if state.phase != ACTION or not state.window:
+        return []
+    n = len(state.players)
+    out = []
+    for k in range(n):
+        i = (state.current + k) % n
+        seat = state.seats[i]
+        if seat.vizier and vizier_buys(state, seat, first=True):
+            out.append(state.players[i])
+    return out
+
+
+def vizier_priority(state: GameState, claims: Iterable[str]) -> list[str]:
+    """V7: `claims` (player ids that want to use their vizier at the same moment) in the order the bot
+    should apply them: starting with the player whose turn it is, ending with the one who just finished.
+    After each purchase the others decide again (apply raises IllegalAction if a claim no longer fits)."""
+    n = len(state.players)
+    wanted = [p for p in dict.fromkeys(claims) if p in state.players]
+    return sorted(wanted, key=lambda p: (state.players.index(p) - state.current) % n)
+
+
+def free_actions(state: GameState, player: str) -> list[Any]:
+    """V62/V66: actions that are not turn actions and may be taken at any time by their holder, whoever is
+    to move (apply accepts exactly these from `player`): play each playable bonus card (its building is in
+    the player's Alhambra), and change the standing order for bonus cards. Not part of legal_actions."""
+    if state.phase == OVER or not state.options.get("bonus") or player not in state.players:
+        return []
+    seat = state.seat(player)
+    built = set(seat.alhambra.values())
+    out: list[Any] = [PlayBonus(c) for c in seat.bonus_hand if c in built]
+    out += [SetBonusAutoplay(m) for m in AUTOPLAY_MODES if m != seat.bonus_auto]
+    return out
+
+
+def candidates(state: GameState, player: str) -> list[Any]:
+    """Generous candidates (every frontier cell, every swap pair...); `check` decides."""
+    if player not in to_move(state):
+        return []
+    return listed(state, player, generous=True)
+
+
+def legal_actions(state: GameState, player: str) -> list[Any]:
+    """Exactly the actions `check` accepts, except that payments are listed once per multiset of card values
+    and only when minimal (A21: any valid payment is accepted by apply)."""
+    if state.phase == OVER or player not in to_move(state):
+        return []
+    return listed(state, player, generous=False)
+
+
+def listed(state: GameState, player: str, generous: bool) -> list[Any]:
+    """The listing. With `generous`, positions and swaps are not filtered (check does that)."""
+    seat = state.seat(player)
+    alh = seat.alhambra
+    out: list[Any] = []
+    if state.phase != ACTION:
+        if generous:
+            cells = geometry.frontier(alh)
+        else:
+            slots = geometry.state_open_slots(alh)
+        for tile in seat.pending:
+            out.extend(PlaceTile(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
+            out.append(ReserveTile(tile))
+            # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
+            if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
+                out.append(GiveToDirk(tile))
+        return out
+    if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
+        return vizier_buys(state, seat)
+    out.extend(take_options(state.display))
+    hand = seat.hand
+    for tile, own in market_money(state.market, hand):
+        out.extend(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+    options = state.options
+    if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
+        if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
+            out.extend(exchange_buys(state, seat, BuyTile, exact=False))
+        if options.get("huts") and seat.huts_taken < HUT_LIMIT:  # V22, V25
+            out.extend(TakeHut(stack[-1]) for stack in state.huts if stack)
+        if options.get("vizier"):
+            if state.window and seat.vizier:  # V4: the next player may use their vizier before acting
+                out.extend(vizier_buys(state, seat))
+            if not seat.vizier:  # V8
+                out.append(ReactivateVizier())
+    reserve = seat.reserve
+    if reserve:
+        if generous:
+            cells = geometry.frontier(alh)
+        else:
+            slots = geometry.state_open_slots(alh)
+        for tile in reserve:
+            out.extend(RedesignAdd(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
+    removable = None if generous else geometry.state_removable_cells(alh)
+    for cell, tile in alh.items():
+        if cell == (0, 0):
+            continue
+        if generous or cell in removable:
+            out.append(RedesignRemove(tile))
+        if reserve:
+            present, walled = geometry.needs(alh, cell[0], cell[1])
+            for new in reserve:
+                w = WALLS[new]
+                if generous or (w & present == walled and present & ~w):
+                    out.append(RedesignSwap(new, tile))
+    if state.bonus or not out or generous:
+        out.append(Pass())
+    return out
+
+
+def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[VizierBuy]:
+    """V5, V11: every exact payment for every market tile (one per multiset of cards), with an exchange card
+    where one helps; with `first`, stop at the first (is there any?)."""
+    out: list[VizierBuy] = []
+    hand = seat.hand
+    for tile, own in market_money(state.market, hand):
+        out.extend(VizierBuy(tile, cards) for cards in exact_payments(own, PRICE[tile]))
+        if first and out:
+            return out
+    if hand and hand[-1] > 2000:
+        out.extend(exchange_buys(state, seat, VizierBuy, exact=True))
+    return out
+
+
+def exchange_buys(state: GameState, seat: PlayerState, cls: type, exact: bool) -> list[Any]:
+    """V45: payments of one market tile with one exchange card and cards of its two currencies (at least one
+    of the other currency: otherwise the card would be wasted), minimal, one per multiset of cards."""
+    out = []
+    hand = seat.hand
+    for x in hand:
+        pair = EXCHANGE_PAIRS.get(x)
+        if pair is None:
+            continue
+        mixed = tuple(c for c in hand if 0 <= c < 108 and c // 27 in pair)
+        for space in pair:
+            tile = state.market[space]
+            if tile is None:
+                continue
+            other = pair[1] if pair[0] == space else pair[0]
+            for cards in mixed_payments(mixed, PRICE[tile], other, exact):
+                out.append(cls(tile, tuple(sorted(cards + (x,)))))
+    return out
+
+
+def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tuple[int, ...]]:
+    """A21: every distinct minimal payment (by multiset of values) from `hand` in the currency of market
+    `space`: sum >= price, and leaving out any card would make it too little. Cheapest first."""
+    own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
+    return list(payments(own, price)) if own else []
+
+
+def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
+    """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
+    for space, tile in enumerate(market):
+        if tile is not None:
+            own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
+            if own:
+                yield tile, own
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
+    """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot."""
+    groups: dict[int, list[int]] = {}
+    for c in cards:
+        groups.setdefault((c % 27) // 3 + 1, []).append(c)
+    found = minimal_sets([(v, groups[v]) for v in sorted(groups, reverse=True)], price)
+    found.sort(key=lambda f: (f[0], len(f[1]), sorted(value_of(c) for c in f[1])))
+    return tuple(tuple(sorted(cards)) for _, cards in found)
+
+
+def minimal_sets(groups: list[tuple[int, list[int]]], price: int) -> list[tuple[int, tuple[int, ...]]]:
+    """A21: every minimal set of cards worth at least `price`, one per multiset of groups used, as (total, ids).
+    `groups` are the interchangeable cards as (value, ids), in falling value order."""
+    found: list[tuple[int, tuple[int, ...]]] = []
+
+    def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
+        # values are chosen in falling order, so the newest value is the smallest card: the payment is
+        # minimal iff dropping one of those still leaves too little
+        for j in range(start, len(groups)):
+            v, ids = groups[j]
+            for k in range(1, len(ids) + 1):
+                t = total + k * v
+                if t >= price:
+                    found.append((t, chosen + tuple(ids[:k])))
+                    break
+                walk(j + 1, t, chosen + tuple(ids[:k]))
+
+    walk(0, 0, ())
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def exact_payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
+    """V5: the payments of `_payments` that are exact (an exact payment is always minimal)."""
+    return tuple(p for p in payments(cards, price) if sum((c % 27) // 3 + 1 for c in p) == price)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) -> tuple[tuple[int, ...], ...]:
+    """V45: minimal payments from money cards of two currencies (one per multiset of (currency, value)) that
+    use at least one card of currency `other`; only exact ones if `exact`. Cheapest first."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for c in cards:
+        groups.setdefault(card_key(c), []).append(c)
+    keys = sorted(groups, key=lambda k: (-k[1], k[0]))  # (currency, value): falling values
+    found = minimal_sets([(k[1], groups[k]) for k in keys], price)
+    found = [f for f in found if (not exact or f[0] == price) and any(c // 27 == other for c in f[1])]
+    found.sort(key=lambda f: (f[0], len(f[1]), sorted(card_key(c) for c in f[1])))
+    return tuple(tuple(sorted(cards)) for _, cards in found)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
+    """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
+    an exchange card is only ever taken alone)."""
+    seen: set[tuple] = set()
+    out = []
+    for size in range(1, len(display) + 1):
+        for combo in itertools.combinations(display, size):
+            if size > 1 and (sum(value_of(c) for c in combo) > 5 or any(c > 2000 for c in combo)):
+                continue
+            key = tuple(sorted(card_key(c) if c < 2000 else (c, 0) for c in combo))
+            if key not in seen:
+                seen.add(key)
+                out.append(TakeMoney(tuple(sorted(combo))))
+    return tuple(out)

@@ -1,0 +1,534 @@
+"""Alhambra: applying a legal action (`step`, unchecked) and everything it sets off: the end of the actions, the
+turn end with its refill (A24, A39–A42), scoring rounds (A43–A49, A63–A65) with the bonus-card standing orders
+(V66), the vizier purchase and its placement (V6, V11), and the end of the game (A50–A53).
+
+The log: every applied action first writes a public "move" event (`describe`'s words, the action's JSON as
+`data["action"]`, and `space`/`cell` where the board image should mark it), then the events it caused (refill,
+scoring, Dirk...). Event texts with a player read after that player's name; texts without one are sentences.
+The V66 standing order is private: it writes only a note for its owner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine._common import Event, action_to_json, replace, shuffled
+from engine.alhambra import geometry
+from engine.alhambra.actions import (
+    FREE_ACTIONS,
+    BuyTile,
+    Pass,
+    PlaceTile,
+    PlayBonus,
+    ReactivateVizier,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    ReserveTile,
+    SetBonusAutoplay,
+    TakeHut,
+    TakeMoney,
+    VizierBuy,
+    describe,
+)
+from engine.alhambra.components import (
+    CURRENCIES,
+    HUT_TYPE,
+    PRICE,
+    SCORING_1,
+    SCORING_CARDS,
+    TYPE_NAMES,
+    TYPE_OF,
+    TYPES,
+    cards_text,
+    currency_of,
+    is_money,
+    tile_name,
+    tile_names,
+    value_of,
+)
+from engine.alhambra.scoring import bonus_counts, hut_counts, line_text, score_round
+from engine.alhambra.state import (
+    ACTION,
+    AUTO_EVERY,
+    AUTO_FINAL,
+    FINAL,
+    OVER,
+    PLACE,
+    VIZIER,
+    GameState,
+    PlayerState,
+)
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
+    "every": "will have the bonus cards played automatically before every scoring round",
+    "final": "will have the bonus cards played automatically only before the final scoring",
+    "never": "will play the bonus cards only by hand",
+}
+
+
+def scores(state: GameState) -> dict[str, int]:
+    """The human players' points (A68: Dirk's are in state.dirk_score)."""
+    return {p: seat.score for p, seat in zip(state.players, state.seats, strict=True)}
+
+
+def step(state: GameState, player: str, action: Any) -> GameState:
+    kind = type(action)
+    if kind in FREE_ACTIONS:
+        return _step_free(state, player, action)
+    idx = state.players.index(player)
+    seat = state.seats[idx]
+    # the move event comes first, then what it causes; `log` goes into the branch's own rebuild of the state
+    log = state.log + (_move_event(state, seat, player, action),)
+    if state.window and state.phase == ACTION and kind is not VizierBuy:
+        state = replace(state, window=False)  # V12: the next player's first action closes the window
+    if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
+        paid = set(action.cards)
+        space = state.market.index(action.tile)
+        seat = replace(
+            seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,), vizier=False
+        )
+        market = tuple(None if t == action.tile else t for t in state.market)
+        event = Event(
+            "vizier",
+            f"uses the vizier: buys the {tile_name(action.tile)} out of turn with {cards_text(action.cards)} (V6).",
+            player=player,
+            data={"tile": action.tile, "space": space, "cards": list(action.cards)},
+        )
+        return replace(
+            state,
+            market=market,
+            discard=state.discard + tuple(sorted(action.cards)),
+            seats=_set(state.seats, idx, seat),
+            phase=VIZIER,
+            claimant=idx,
+            log=log + (event,),
+        )
+    if kind is TakeHut:  # V22: the face-up hut; the next one of its stack turns up; placed at turn end (V24)
+        k = TYPES.index(HUT_TYPE[action.hut])
+        stack = state.huts[k][:-1]
+        seat = replace(seat, pending=seat.pending + (action.hut,), huts_taken=seat.huts_taken + 1)
+        shown = f"; the {tile_name(stack[-1])} turns up" if stack else "; that stack is used up"
+        event = Event(
+            "hut",
+            f"takes the {tile_name(action.hut)} (V22){shown}.",
+            player=player,
+            data={"hut": action.hut, "type": HUT_TYPE[action.hut], "revealed": stack[-1] if stack else None},
+        )
+        state = replace(state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log + (event,))
+        return _finish_actions(state)  # V23: a hut is never an exact payment
+    if kind is ReactivateVizier:  # V8: counts as the action
+        seat = replace(seat, vizier=True)
+        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
+    if kind is TakeMoney:  # A19
+        taken = set(action.cards)
+        seat = replace(seat, hand=tuple(sorted(seat.hand + action.cards)))
+        state = replace(
+            state,
+            display=tuple(c for c in state.display if c not in taken),
+            seats=_set(state.seats, idx, seat),
+            log=log,
+        )
+        return _finish_actions(state)
+    if kind is BuyTile:  # A21, A22
+        paid = set(action.cards)
+        seat = replace(seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,))
+        market = tuple(None if t == action.tile else t for t in state.market)  # A23: no refill yet
+        exact = sum(value_of(c) for c in action.cards if c < 108) == PRICE[action.tile]  # A22, V45
+        state = replace(
+            state,
+            market=market,
+            discard=state.discard + tuple(sorted(action.cards)),
+            seats=_set(state.seats, idx, seat),
+            bonus=exact,
+            log=log,
+        )
+        return state if exact else _finish_actions(state)
+    if kind is Pass:
+        return _finish_actions(replace(state, log=log))
+    if kind is RedesignAdd:  # A33a
+        alh = dict(seat.alhambra)
+        alh[action.cell] = action.tile
+        seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
+        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
+    if kind is RedesignRemove:  # A33b
+        alh = {c: t for c, t in seat.alhambra.items() if t != action.tile}
+        seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
+        state = replace(state, seats=_set(state.seats, idx, seat), log=log)
+        if action.tile in seat.bonus_played:
+            state = _bonus_back(state, idx, action.tile)
+        return _finish_actions(state)
+    if kind is RedesignSwap:  # A33c
+        alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
+        reserve = _without(seat.reserve, action.tile) + (action.replaces,)
+        seat = replace(seat, alhambra=alh, reserve=reserve)
+        state = replace(state, seats=_set(state.seats, idx, seat), log=log)
+        if action.replaces in seat.bonus_played:
+            state = _bonus_back(state, idx, action.replaces)
+        return _finish_actions(state)
+    # placing a waiting tile (A27, A51, A66)
+    pending = _without(seat.pending, action.tile)
+    dirk = state.dirk
+    if kind is PlaceTile:
+        alh = dict(seat.alhambra)
+        alh[action.cell] = action.tile
+        seat = replace(seat, alhambra=alh, pending=pending)
+    elif kind is ReserveTile:
+        seat = replace(seat, reserve=seat.reserve + (action.tile,), pending=pending)
+    else:  # GiveToDirk
+        seat = replace(seat, pending=pending)
+        dirk = dirk + (action.tile,)
+        # Dirk is the subject, not the giver (the bot writes an event's player before its text)
+        log = log + (
+            Event(
+                "dirk_tiles",
+                f"Dirk receives the {tile_name(action.tile)} (A66).",
+                data={"tiles": [action.tile], "reason": "gift", "from": player},
+            ),
+        )
+    state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log)
+    if state.phase == PLACE:
+        return state if pending else _end_turn(state)
+    if state.phase == VIZIER:
+        return state if pending else _vizier_done(state)
+    if any(s.pending for s in state.seats):
+        return state
+    return _final_scoring(state)
+
+
+def _step_free(state: GameState, player: str, action: Any) -> GameState:
+    """V62/V63: a bonus card is played face up (public); V66: a new standing order (private: no move event,
+    only the private note)."""
+    idx = state.players.index(player)
+    seat = state.seats[idx]
+    if isinstance(action, SetBonusAutoplay):
+        seat = replace(seat, bonus_auto=action.mode)
+        events: tuple[Event, ...] = (
+            Event(
+                "bonus_autoplay_set",
+                f"{AUTOPLAY_ORDER[action.mode]} (V66).",
+                player=player,
+                data={"mode": action.mode},
+                private_to=player,
+            ),
+        )
+    else:
+        typ = TYPE_OF[action.card]
+        events = (
+            _move_event(state, seat, player, action),
+            Event(
+                "bonus_play",
+                f"plays the bonus card for the {tile_name(action.card)}: it counts as one "
+                f"more {TYPE_NAMES[typ]} in every scoring (V62, V63).",
+                player=player,
+                data={"cards": [action.card], "type": typ},
+            ),
+        )
+        seat = replace(
+            seat, bonus_hand=_without(seat.bonus_hand, action.card), bonus_played=seat.bonus_played + (action.card,)
+        )
+    return replace(state, seats=_set(state.seats, idx, seat), log=state.log + events)
+
+
+def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -> Event:
+    """The public "move" event of an action about to be applied: `describe`'s words, the action's JSON, and
+    where it happened for the board image: `space` (the market space 0-3 of a purchase) or `cell` (the
+    Alhambra cell a swap or a played bonus card concerns; placements carry theirs in the action). Everything
+    in it is public: bought tiles, paid cards (they go to the discard, A21), played bonus cards (V62).
+    A free action (a bonus card) is marked `free`: it interrupts nobody's turn."""
+    kind = type(action)
+    data: dict[str, Any] = {"action": action_to_json(action)}
+    if kind is BuyTile or kind is VizierBuy:
+        data["space"] = state.market.index(action.tile)
+    elif kind is RedesignSwap:
+        data["cell"] = list(geometry.cell_of(seat.alhambra, action.replaces))
+    elif kind is PlayBonus:
+        data["cell"] = list(geometry.cell_of(seat.alhambra, action.card))
+        data["free"] = True
+    return Event("move", describe(action), player=player, data=data)
+
+
+def _vizier_done(state: GameState) -> GameState:
+    """V6, V7, V11: the vizier purchase is placed: refill the market (and the display if it was short), score
+    a revealed scoring card, then the window is open again for the others, or the game ends (A50)."""
+    state = replace(state, phase=ACTION, claimant=-1)
+    state, rounds, ended = _refill(state)
+    for rnd in rounds:
+        state = _scoring(state, rnd)
+    if ended:
+        return _game_end(state)
+    return state
+
+
+def _finish_actions(state: GameState) -> GameState:
+    """The player's actions are over: place the bought tiles (A27), or end the turn right away."""
+    state = replace(state, bonus=False)
+    if state.seats[state.current].pending:
+        return replace(state, phase=PLACE)
+    return _end_turn(state)
+
+
+def _end_turn(state: GameState) -> GameState:
+    """A24: refill the money display (A39–A41) and the market (A42), score a revealed scoring card (A40,
+    A43), then the next player's turn, or the end of the game when the market could not be refilled (A50)."""
+    state, rounds, ended = _refill(state)
+    for rnd in rounds:
+        state = _scoring(state, rnd)
+    if ended:
+        return _game_end(state)
+    return _next_turn(state)
+
+
+def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
+    """A39–A42 (V42: exchange cards fill the display like money): the refilled state, the scoring rounds
+    whose cards were revealed, and whether the market could not be refilled (A50)."""
+    log = list(state.log)
+    counter = state.rng_counter
+    display = list(state.display)
+    deck = list(state.deck)
+    discard = list(state.discard)
+    rounds: list[int] = []
+    while len(display) < 4:
+        if not deck:
+            if not discard:
+                break  # A41: deck and discard empty, the display stays incomplete
+            shuffled_deck, counter = shuffled(discard, state.seed, counter)
+            deck, discard = list(shuffled_deck), []
+            log.append(
+                Event("reshuffle", "The money deck is used up: the discard pile is shuffled to make a new deck (A41).")
+            )
+        card = deck.pop()
+        if card in SCORING_CARDS:  # A40: set aside, keep drawing, score before the next turn
+            rnd = 1 if card == SCORING_1 else 2
+            rounds.append(rnd)
+            log.append(
+                Event(
+                    "scoring_card",
+                    f"The {ORDINAL[rnd]} scoring card is drawn: scoring round {rnd} follows (A40).",
+                    data={"round": rnd},
+                )
+            )
+        else:
+            display.append(card)
+    market = list(state.market)
+    bag = list(state.bag)
+    ended = False
+    for i in range(4):  # A42: spaces 1 -> 4
+        if market[i] is None:
+            if bag:
+                market[i] = bag.pop()
+            else:
+                ended = True  # A50
+    state = replace(
+        state,
+        display=tuple(display),
+        deck=tuple(deck),
+        discard=tuple(discard),
+        market=tuple(market),
+        bag=tuple(bag),
+        rng_counter=counter,
+        log=tuple(log),
+    )
+    return state, rounds, ended
+
+
+def _next_turn(state: GameState) -> GameState:
+    """The next player (clockwise = seat order, A14) begins; with the vizier module the window opens (V4,
+    V12: after the refill and any scoring, V11) until that player's first action."""
+    n = len(state.players)
+    return replace(
+        state,
+        phase=ACTION,
+        current=(state.current + 1) % n,
+        bonus=False,
+        turn=state.turn + 1,
+        window=bool(state.options.get("vizier")),
+    )
+
+
+def _scoring(state: GameState, rnd: int) -> GameState:
+    """A43–A49 (and A65 for Dirk); after rounds 1 and 2 Dirk draws tiles (A63, A64). With the modules: the
+    standing orders for bonus cards first (V66), then huts (V27) and played bonus cards (V63) add buildings."""
+    options = state.options
+    if options.get("bonus"):
+        state = _autoplay(state, rnd)
+    participants: list[tuple[str | None, Any, dict | None, int]] = [
+        (p, seat.alhambra.values(), seat.alhambra, seat.score)
+        for p, seat in zip(state.players, state.seats, strict=True)
+    ]
+    if state.two_player:
+        participants.append((None, state.dirk, None, state.dirk_score))
+    extras = None
+    if options.get("huts") or options.get("bonus"):
+        extras = [(hut_counts(seat.alhambra), bonus_counts(seat.bonus_played)) for seat in state.seats]
+    result = score_round(rnd, participants, extras)
+    seats = tuple(replace(seat, score=line.score) for seat, line in zip(state.seats, result.lines, strict=False))
+    dirk_score = result.lines[-1].score if state.two_player else state.dirk_score
+    log = list(state.log)
+    log.append(
+        Event("scoring", f"Scoring round {rnd}{' (final)' if rnd == 3 else ''}.", data={"round": rnd})
+    )  # the breakdown: one "score" event per participant
+    for line in result.lines:
+        if line.player is None:
+            log.append(
+                Event("score", "Dirk " + line_text(line) + ".", data={"round": rnd, "dirk": True, **_line_data(line)})
+            )
+        else:
+            log.append(
+                Event("score", line_text(line) + ".", player=line.player, data={"round": rnd, **_line_data(line)})
+            )
+    bag = state.bag
+    dirk = state.dirk
+    if state.two_player and rnd in (1, 2):
+        want = 6 if rnd == 1 else len(bag) // 3  # A63 / A64
+        got = bag[len(bag) - min(want, len(bag)) :][::-1]
+        bag = bag[: len(bag) - len(got)]
+        dirk = dirk + got
+        rule = "A63" if rnd == 1 else "A64"
+        if got:
+            log.append(
+                Event(
+                    "dirk_tiles",
+                    f"Dirk receives {len(got)} tile{'s' if len(got) != 1 else ''} from "
+                    f"the bag: {tile_names(got)} ({rule}).",
+                    data={"tiles": list(got), "reason": f"round {rnd}"},
+                )
+            )
+    return replace(
+        state,
+        seats=seats,
+        dirk_score=dirk_score,
+        scorings=state.scorings + (result,),
+        bag=bag,
+        dirk=dirk,
+        log=tuple(log),
+    )
+
+
+def _autoplay(state: GameState, rnd: int) -> GameState:
+    """V62, V66: right before scoring round `rnd`, each player's standing order plays their playable bonus
+    cards ("every": before every round; "final": before round 3; "never": not at all), in seat order."""
+    for idx, seat in enumerate(state.seats):
+        mode = seat.bonus_auto
+        if not seat.bonus_hand or not (mode == AUTO_EVERY or (mode == AUTO_FINAL and rnd == 3)):
+            continue
+        built = set(seat.alhambra.values())
+        cards = tuple(c for c in seat.bonus_hand if c in built)
+        if not cards:
+            continue
+        seat = replace(
+            seat, bonus_hand=tuple(c for c in seat.bonus_hand if c not in cards), bonus_played=seat.bonus_played + cards
+        )
+        event = Event(
+            "bonus_autoplay",
+            f"plays the bonus card{'s' if len(cards) > 1 else ''} for the "
+            f"{tile_names(cards)} before scoring round {rnd} (standing order, V62, "
+            f"V66).",
+            player=state.players[idx],
+            data={"cards": list(cards), "round": rnd},
+        )
+        state = replace(state, seats=_set(state.seats, idx, seat), log=state.log + (event,))
+    return state
+
+
+def _game_end(state: GameState) -> GameState:
+    """A50–A51: the market could not be refilled. Each leftover tile goes to the player with the most money
+    of its space's currency; on a tie, or if nobody has any, it leaves the game. Then placing, or A52."""
+    log = list(state.log)
+    log.append(
+        Event(
+            "game_end_trigger",
+            "The market cannot be refilled: the game ends (A50). Leftover tiles "
+            "go to the players with the most money of their space's currency "
+            "(A51).",
+        )
+    )
+    pending: list[list[str]] = [list(s.pending) for s in state.seats]
+    removed = list(state.removed)
+    for space, tile in enumerate(state.market):
+        if tile is None:
+            continue
+        currency = CURRENCIES[space]
+        # V47: only money counts here, exchange cards have no effect
+        money = [sum(value_of(c) for c in seat.hand if is_money(c) and currency_of(c) == space) for seat in state.seats]
+        best = max(money)
+        holders = [i for i, m in enumerate(money) if m == best]
+        data = {"tile": tile, "currency": currency, "money": dict(zip(state.players, money, strict=True))}
+        if best > 0 and len(holders) == 1:
+            pending[holders[0]].append(tile)
+            log.append(
+                Event(
+                    "leftover",
+                    f"receives the {tile_name(tile)} from the market: most {currency} in hand, {best} (A51).",
+                    player=state.players[holders[0]],
+                    data=data,
+                )
+            )
+        else:
+            removed.append(tile)
+            why = "nobody holds any" if best == 0 else f"a tie for most {currency} ({best})"
+            log.append(Event("leftover", f"The {tile_name(tile)} leaves the game: {why} (A51).", data=data))
+    seats = tuple(replace(s, pending=tuple(p)) for s, p in zip(state.seats, pending, strict=True))
+    state = replace(
+        state,
+        seats=seats,
+        market=(None,) * 4,
+        removed=tuple(removed),
+        log=tuple(log),
+        phase=FINAL,
+        bonus=False,
+        window=False,
+        claimant=-1,
+    )  # V9: no vizier from here on
+    if any(pending):
+        return state
+    return _final_scoring(state)
+
+
+def _final_scoring(state: GameState) -> GameState:
+    """A52–A53, A68: the third scoring round, then the game is over."""
+    state = _scoring(state, 3)
+    totals = scores(state)
+    best = max(totals.values())
+    winners = [p for p in state.players if totals[p] == best]
+    data: dict[str, Any] = {"scores": totals, "winners": winners}
+    text = "The game is over."
+    if state.two_player:
+        data["dirk_score"] = state.dirk_score
+        if state.dirk_score > best:
+            text += f" Dirk finished ahead with {state.dirk_score} points, but only players can win (A68)."
+    return replace(state, phase=OVER, log=state.log + (Event("game_end", text, data=data),))
+
+
+def _bonus_back(state: GameState, idx: int, card: str) -> GameState:
+    """V64: the bonus card's building left the Alhambra: the card returns to the hand and stops counting."""
+    seat = state.seats[idx]
+    seat = replace(seat, bonus_played=_without(seat.bonus_played, card), bonus_hand=seat.bonus_hand + (card,))
+    event = Event(
+        "bonus_returned",
+        f"takes the bonus card for the {tile_name(card)} back into the hand: the tile left the Alhambra (V64).",
+        player=state.players[idx],
+        data={"cards": [card]},
+    )
+    return replace(state, seats=_set(state.seats, idx, seat), log=state.log + (event,))
+
+
+def _set(seq: tuple, i: int, value: Any) -> tuple:
+    return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
+    i = seq.index(item)
+    return seq[:i] + seq[i + 1 :]
+
+
+def _line_data(line) -> dict[str, Any]:
+    return {
+        "player": line.player,
+        "counts": dict(line.counts),
+        "majorities": dict(line.majorities),
+        "wall": line.wall,
+        "total": line.total,
+        "score": line.score,
+    }
