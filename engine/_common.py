@@ -4,6 +4,25 @@ class that implements the common half of `ENGINE_CONTRACT.md` (player counts, op
 legal_actions/apply over one `check`, JSON round trips).
 
 Pure: no discord, no asyncio, no I/O except `load_data`, which reads the component lists in `data/` once.
+
+The optional contract: what some games have and others need not. `Rules` declares each with a default, so the
+Discord layer asks every game the same questions and never a game's name or option names:
+
+- `out_of_turn(state) -> list[str]`: the players in `to_move` only because they MAY act out of turn now; the
+  others in `to_move` must act (default: nobody; Alhambra: the vizier claimants, V4/V7/V12).
+- `has_free_actions(options) -> bool`: whether a game with these options can ever offer free actions (default
+  False; Alhambra: with the bonus cards module).
+- `free_actions(state, player) -> list[A]`: actions a seated player may take at any time, whoever is to move;
+  never in `legal_actions`, accepted by `apply` (default: none; Alhambra: bonus cards, V62/V66).
+- `is_free_action(action) -> bool`: True for the kinds `free_actions` lists (default False).
+- `is_private(action) -> bool`: the very choice is its player's own business: never announced, shown to others
+  only as "changes a private setting" (default False; Alhambra: the bonus-card standing order, V66).
+- `reveals(before, player, action, after) -> bool`: True if applying `action` showed someone something hidden
+  from them before (a draw, a refill, a reshuffle, a face-down component turned up, a hidden card changing
+  hands in a way others learn). An own move that reveals nothing may be undone freely. The default is True,
+  so a game that does not decide it never offers a free undo.
+- `limits: Mapping[str, int]`: per-game limits the UI shows, keyed by the counter they bound (default none;
+  Alhambra: "huts_taken" 3, V25).
 """
 
 from __future__ import annotations
@@ -427,30 +446,45 @@ class Rules:
     def describe(self, action: Any) -> str:
         raise NotImplementedError
 
-    def summary(self, options: Mapping[str, Any] | None = None) -> str:
-        """A short rules summary (Markdown) for the /rules reply."""
-        raise NotImplementedError
+    # -- the optional contract (see the module docstring): defaults for games without these features ----------
 
-    # -- optional contract (added by the session author while the contract is being written; keep or merge) --
+    # Per-game limits the UI shows, keyed by the counter they bound, e.g. {"huts_taken": 3}. Default: none.
+    limits: ClassVar[Mapping[str, int]] = types.MappingProxyType({})
 
     def out_of_turn(self, state: Any) -> list[str]:
-        """Players in `to_move` only because they MAY act out of turn (default: none)."""
+        """The players in `to_move(state)` only because they MAY act out of turn now (they need not, so nobody
+        waits for them or pings them as the player to move). Default: nobody."""
         return []
 
     def has_free_actions(self, options: Mapping[str, Any]) -> bool:
-        """True if a game with these options can ever offer free actions (the bot then shows their button)."""
+        """True if a game with these options can ever offer free actions (the bot then shows their button).
+        Default: False."""
         return False
 
     def free_actions(self, state: Any, player: str) -> list[Any]:
-        """Actions a seated player may take at any time, whoever is to move (default: none)."""
+        """Actions `player` may take at any time, whoever is to move: not turn actions, never in
+        `legal_actions`, accepted by `apply` from that player. Default: none."""
         return []
 
     def is_free_action(self, action: Any) -> bool:
+        """True for an action of a kind `free_actions` lists (it interrupts nobody's turn). Default: False."""
         return False
 
     def is_private(self, action: Any) -> bool:
-        """True if the action's very choice is the player's own business (never announced)."""
+        """True if the very choice of `action` is its player's own business: never announced, shown to others
+        only as "changes a private setting". Default: False."""
         return False
+
+    def reveals(self, before: Any, player: str, action: Any, after: Any) -> bool:
+        """True if applying `action` (by `player`, turning `before` into `after`) showed someone something that
+        was hidden from them before: a card, tile or bag draw, a refill, a reshuffle, a face-down component
+        turned up, a hidden card changing hands in a way others learn. Own moves that reveal nothing may be
+        undone freely. Default: True, so a game that does not decide it never allows a free undo."""
+        return True
+
+    def summary(self, options: Mapping[str, Any] | None = None) -> str:
+        """A short rules summary (Markdown) for the /rules reply."""
+        raise NotImplementedError
 
     # -- JSON --------------------------------------------------------------------------------------------
 

@@ -24,13 +24,14 @@ How the modules meet the contract:
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engine._common import Option, Rules, replace, visible_log
 from engine.alhambra import check, listing, setup, summary, turn
-from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, describe
-from engine.alhambra.components import HIDDEN_CARD
+from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, SetBonusAutoplay, describe
+from engine.alhambra.components import HIDDEN_CARD, HUT_LIMIT
 from engine.alhambra.state import HIDDEN, OVER, GameState, PlayerState, state_problem
 
 OPTIONS: dict[str, Option] = {
@@ -50,6 +51,7 @@ class AlhambraRules(Rules):
     options: dict = OPTIONS  # the Vizier's Favour modules, yes/no, any combination
     state_type = GameState
     action_types = ACTION_TYPES
+    limits: ClassVar[Mapping[str, int]] = types.MappingProxyType({"huts_taken": HUT_LIMIT})  # V25
 
     def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> GameState:
         return setup.new_game(players, options, seed)
@@ -59,6 +61,11 @@ class AlhambraRules(Rules):
     def to_move(self, state: GameState) -> list[str]:
         return listing.to_move(state)
 
+    def out_of_turn(self, state: GameState) -> list[str]:
+        """V4, V7, V12: the vizier claimants other than the player whose turn it is, in V7 priority order."""
+        me = state.players[state.current]
+        return [p for p in listing.vizier_claimants(state) if p != me]
+
     def vizier_claimants(self, state: GameState) -> list[str]:
         """V4/V5/V7: who may use their vizier now, in priority order (the current player included if they may)."""
         return listing.vizier_claimants(state)
@@ -67,6 +74,10 @@ class AlhambraRules(Rules):
         """V7: near-simultaneous vizier claims in the order the bot should apply them."""
         return listing.vizier_priority(state, claims)
 
+    def has_free_actions(self, options: Mapping[str, Any]) -> bool:
+        """V60: only the bonus cards module has free actions."""
+        return bool(options.get("bonus"))
+
     def free_actions(self, state: GameState, player: str) -> list[Any]:
         """V62/V66: play a playable bonus card, change the standing order (any time, whoever is to move)."""
         return listing.free_actions(state, player)
@@ -74,6 +85,13 @@ class AlhambraRules(Rules):
     def is_free_action(self, action: Any) -> bool:
         """True for actions that `free_actions` lists (not turn actions; the bot need not re-ping anyone)."""
         return isinstance(action, FREE_ACTIONS)
+
+    def is_private(self, action: Any) -> bool:
+        """V66: a standing order for bonus cards is its player's own business."""
+        return isinstance(action, SetBonusAutoplay)
+
+    def reveals(self, before: GameState, player: str, action: Any, after: GameState) -> bool:
+        return turn.reveals(before, player, action, after)
 
     def is_over(self, state: GameState) -> bool:
         return state.phase == OVER

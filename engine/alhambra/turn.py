@@ -68,6 +68,24 @@ AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's 
 }
 
 
+def reveals(before: GameState, player: str, action: Any, after: GameState) -> bool:
+    """True if `action` (turning `before` into `after`) showed someone something hidden from them before: cards
+    paid from a hidden hand (A20, A21, V5, V44) or a bonus card played from one (V61, V62); a draw from the money
+    deck or a reshuffle of the discard (A39–A41); a tile from the bag (A42, A63, A64); the next Worker's Hut of
+    a stack turned up (V22); bonus cards played by a standing order (V66); the end of the game, where leftover
+    tiles go by the money in hidden hands (A50, A51). Payments count even when others could have remembered
+    the cards (taken from the display earlier)."""
+    if isinstance(action, BuyTile | VizierBuy | PlayBonus):
+        return True
+    if after.deck != before.deck or after.rng_counter != before.rng_counter or after.bag != before.bag:
+        return True
+    if any(now and len(now) != len(then) for then, now in zip(before.huts, after.huts, strict=True)):
+        return True
+    if any(not set(a.bonus_hand) <= set(b.bonus_hand) for a, b in zip(before.seats, after.seats, strict=True)):
+        return True
+    return before.phase not in (FINAL, OVER) and after.phase in (FINAL, OVER)
+
+
 def scores(state: GameState) -> dict[str, int]:
     """The human players' points (A68: Dirk's are in state.dirk_score)."""
     return {p: seat.score for p, seat in zip(state.players, state.seats, strict=True)}

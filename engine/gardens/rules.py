@@ -362,6 +362,11 @@ class GardensRules(Rules):
             log=visible_log(state.log, player),
         )
 
+    def reveals(self, before: GardensState, player: str, action: Action, after: GardensState) -> bool:
+        """G19, G21: a placed tile comes out of a hidden hand, and a tile is drawn from the hidden supply (even
+        when the supply is empty, G25, the placed tile was hidden). Choosing colours (G17) hides nothing."""
+        return isinstance(action, PlaceTile)
+
     def describe(self, action: Action) -> str:
         return describe(action)
 

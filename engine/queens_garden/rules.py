@@ -165,6 +165,9 @@ class QueensGardenRules(Rules):
 
     # ------------------------------------------------------------------------------------------ words
 
+    def reveals(self, before: QGState, player: str, action: Action, after: QGState) -> bool:
+        return turn.reveals(before, player, action, after)
+
     def describe(self, action: Action) -> str:
         return describe(action)
 

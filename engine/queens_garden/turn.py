@@ -52,6 +52,17 @@ def step(state: QGState, player: str, action: Action) -> QGState:
     return d.freeze()
 
 
+def reveals(before: QGState, player: str, action: Action, after: QGState) -> bool:
+    """True if `action` showed anyone something hidden (storages are public, Q8; the bag's order and face-down
+    expansions are not): tiles drawn from the bag onto the stack's top (Q16, Q22, Q34) or the tower shuffled
+    into the bag (Q24), or a face-down expansion turned face up in the display (Q23, Q24). Placing, buying a
+    blank expansion (it stays face down, Q28 ii), passing and the scorings show nothing hidden."""
+    if after.bag != before.bag or after.rng_counter != before.rng_counter:
+        return True
+    shown = {p.expansion for p in before.display if p.face_up}
+    return any(p.face_up and p.expansion not in shown for p in after.display)
+
+
 def _move_data(action: Action) -> dict[str, Any]:
     """The data of an action's public "move" event: the action's JSON and, for an expansion placed face up,
     the `space` of its printed hexagon (the action names the `area`). Nothing in it is secret: storages and
