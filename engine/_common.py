@@ -197,6 +197,13 @@ def load_data(name: str) -> Any:
         return json.load(f)
 
 
+def require_data(ok: bool, problem: str) -> None:
+    """Refuse component data that breaks what the rules need (checked at import; unlike `assert`, never
+    skipped under `python -O`)."""
+    if not ok:
+        raise ValueError(f"Component data (data/*.json) is wrong: {problem}")
+
+
 # --------------------------------------------------------------------------------------------- JSON codec
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine._common import load_data
+from engine._common import load_data, require_data
 
 # --------------------------------------------------------------------------------------------- sides
 
@@ -65,7 +65,7 @@ def _load_tiles() -> tuple[dict[str, Tile], tuple[str, ...], tuple[str, ...]]:
 
 
 TILES, BUILDING_TILES, START_TILES = _load_tiles()
-assert len(BUILDING_TILES) == 54, "A2/A3: the base game has 54 building tiles"
+require_data(len(BUILDING_TILES) == 54, "A2/A3: the base game has 54 building tiles")
 
 VIZIER_DATA = load_data("alhambra_vizier_components.json")
 HUT = "hut"  # TYPE_OF of every hut: never counted as a building (V27), so counting code can ignore huts
@@ -78,14 +78,14 @@ def _load_huts() -> tuple[str, ...]:
         walls = 0
         for side in raw["walls"]:
             walls |= SIDE_BITS[side]
-        assert walls, "V20: every hut has at least one wall"
+        require_data(walls != 0, "V20: every hut has at least one wall")
         TILES[raw["id"]] = Tile(raw["id"], raw["type"], 0, walls, "", hut=True)
         huts.append(raw["id"])
     return tuple(huts)
 
 
 HUTS = _load_huts()
-assert len(HUTS) == VIZIER_DATA["worker_huts"]["count"] == 24, "V20: 24 huts"
+require_data(len(HUTS) == VIZIER_DATA["worker_huts"]["count"] == 24, "V20: 24 huts")
 HUT_TYPE: dict[str, str] = {h: TILES[h].type for h in HUTS}  # the building type whose colour the hut has
 HUT_LIMIT = VIZIER_DATA["worker_huts"]["max_per_player_per_game"]  # V25: 3 per player per game
 
@@ -180,7 +180,7 @@ EXCHANGE_PAIRS: dict[int, tuple[int, int]] = {
     for i, raw in enumerate(VIZIER_DATA["exchange_cards"]["cards"])
 }
 EXCHANGE_CARDS = tuple(EXCHANGE_PAIRS)
-assert len(EXCHANGE_CARDS) == 6 and len(set(EXCHANGE_PAIRS.values())) == 6, "V40: six different pairs"
+require_data(len(EXCHANGE_CARDS) == 6 and len(set(EXCHANGE_PAIRS.values())) == 6, "V40: six different pairs")
 
 
 def is_exchange(card: int) -> bool:
@@ -224,8 +224,8 @@ def _cards_text(cards: tuple[int, ...]) -> str:
 
 # V60/V61: the bonus cards, named by the wall-less building tile each depicts; how many each player gets.
 BONUS_CARDS: tuple[str, ...] = tuple(raw["depicts"] for raw in VIZIER_DATA["bonus_cards"]["cards_known"])
-assert len(BONUS_CARDS) == VIZIER_DATA["bonus_cards"]["count"] == 10, "V60: 10 bonus cards"
-assert all(t in BUILDING_TILES and not WALLS[t] for t in BONUS_CARDS), "V60: one per wall-less building"
+require_data(len(BONUS_CARDS) == VIZIER_DATA["bonus_cards"]["count"] == 10, "V60: 10 bonus cards")
+require_data(all(t in BUILDING_TILES and not WALLS[t] for t in BONUS_CARDS), "V60: one per wall-less building")
 BONUS_DEAL: dict[int, int] = {int(n): k for n, k in VIZIER_DATA["bonus_cards"]["deal_per_player"].items()}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine._common import load_data
+from engine._common import load_data, require_data
 
 _COMPONENTS = load_data("azul_qg_components.json")
 _VALUES = load_data("queens_garden_values.json")
@@ -57,11 +57,13 @@ TILE_KIND: tuple[Kind, ...] = tuple(
     for _ in range(item["copies"])
 )
 N_TILES = len(TILE_KIND)
-assert _COMPONENTS["plant_tiles"]["total"] == N_TILES
+require_data(_COMPONENTS["plant_tiles"]["total"] == N_TILES, "Q1: the plant tiles do not add up to their total")
 
 # Q5: 36 expansions, one per kind.
 _EXPANSIONS = _COMPONENTS["garden_expansions"]["items"]
-EXPANSION_KIND: tuple[Kind, ...] = tuple((COLOUR_INDEX[e["printed_colour"]], e["printed_symbol_value"]) for e in _EXPANSIONS)
+EXPANSION_KIND: tuple[Kind, ...] = tuple(
+    (COLOUR_INDEX[e["printed_colour"]], e["printed_symbol_value"]) for e in _EXPANSIONS
+)
 EXPANSION_CODE: tuple[str, ...] = tuple(e["id"] for e in _EXPANSIONS)
 N_EXPANSIONS = len(EXPANSION_KIND)
 
@@ -111,10 +113,10 @@ ADJACENCY: str = value("adjacency")
 PASS_DISCARDS_JOKERS: bool = value("pass_discards_jokers")
 RETURN_TO_BOTTOM: bool = value("returned_expansions_go_to") == "bottom"
 START_PLAYER: str = value("start_player")
-assert START_PLAYER in ("random", "first_seat")
-assert set(WHEEL) == set(range(1, ROUNDS + 1))
-assert PATTERN_POINTS_MODE in ("per_round", "value")
-assert ADJACENCY in ("any", "all")
+require_data(START_PLAYER in ("random", "first_seat"), "Q15: start_player is random or first_seat")
+require_data(set(WHEEL) == set(range(1, ROUNDS + 1)), "Q32: the wheel needs one face per round")
+require_data(PATTERN_POINTS_MODE in ("per_round", "value"), "Q32: pattern_points_mode is per_round or value")
+require_data(ADJACENCY in ("any", "all"), "Q26: adjacency is any or all")
 
 
 def criterion_points(criterion: Criterion, pattern: int, round_no: int) -> int:

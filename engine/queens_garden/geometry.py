@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+from engine._common import require_data
 from engine.queens_garden import components
 from engine.queens_garden.components import EXPANSION_KIND, TILE_KIND, Kind, value
 from engine.queens_garden.state import Seat
@@ -39,7 +40,7 @@ def _add(a: Coord, b: Coord) -> Coord:
 # Q7 [?]: the six expansion areas, from data.
 AREA_CENTRES: dict[str, Coord] = {k: tuple(v) for k, v in value("expansion_areas").items()}  # type: ignore[misc]
 AREAS: tuple[str, ...] = tuple(a for a in COMPASS if a in AREA_CENTRES)
-assert set(AREAS) == set(AREA_CENTRES), "expansion areas must be named by compass direction"
+require_data(set(AREAS) == set(AREA_CENTRES), "Q7: expansion areas must be named by compass direction")
 
 SPACE_COORD: dict[str, Coord] = {"M0": (0, 0)}
 for _i, _d in enumerate(DIRECTIONS):
@@ -50,7 +51,7 @@ for _a in AREAS:
     for _i, _d in enumerate(DIRECTIONS):
         SPACE_COORD[f"{_a}{_i + 1}"] = _add(AREA_CENTRES[_a], _d)
 COORD_SPACE: dict[Coord, str] = {c: n for n, c in SPACE_COORD.items()}
-assert len(COORD_SPACE) == len(SPACE_COORD), "expansion areas overlap each other or the fountain board"
+require_data(len(COORD_SPACE) == len(SPACE_COORD), "Q7: expansion areas overlap each other or the fountain board")
 
 # Every space of the garden, in a stable order (fountain board, then areas N..NW), and its neighbours on the
 # garden. Hexes off every board are not listed: they can never hold anything (Q30 ignores them).
@@ -63,7 +64,10 @@ AREA_CELLS: dict[str, tuple[str, ...]] = {a: tuple(f"{a}{i}" for i in range(7)) 
 
 # Q6 [1] / Q39: garden elements printed on the fountain board (space -> "fountain" / "statue" / "bench").
 FOUNTAIN_ELEMENTS: dict[str, str] = dict(value("fountain_board_elements"))
-assert set(FOUNTAIN_ELEMENTS) <= {f"M{i}" for i in (0, *range(7, 13))}
+require_data(
+    set(FOUNTAIN_ELEMENTS) <= {f"M{i}" for i in (0, *range(7, 13))},
+    "Q6: fountain board elements lie on M0 and the rim M7–M12",
+)
 
 
 def space_name(area: str, cell: int) -> str:
