@@ -42,7 +42,8 @@ _AI_ID = re.compile(r"ai:(?P<level>[a-z]+):(?P<n>[0-9]+)")
 def adapter(game: str) -> GameAI:
     """The AI adapter of `game` (determinisation and evaluation). ValueError for an unknown game."""
     get_rules(game)  # the engine's own check of the name
-    return importlib.import_module(f"ai.{game}").ADAPTER
+    found: GameAI = importlib.import_module(f"ai.{game}").ADAPTER
+    return found
 
 
 def supports(game: str, options: dict[str, Any] | None = None) -> bool:
@@ -102,7 +103,7 @@ def next_ai_player_id(level: str, players: Iterable[str]) -> str:
 def is_ai(player_id: str) -> bool:
     """True for an AI seat's id ("ai:<level>:<n>" with a known level). Discord ids are digits, never this."""
     m = _AI_ID.fullmatch(str(player_id))
-    return bool(m) and m["level"] in LEVELS
+    return m is not None and m["level"] in LEVELS
 
 
 def level_of(player_id: str) -> str:

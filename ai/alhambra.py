@@ -26,7 +26,7 @@ import functools
 import random
 from typing import Any
 
-from ai.core import GameAI, margin
+from ai.core import AnyRules, GameAI, margin
 from engine.alhambra.actions import BuyTile, GiveToDirk, PlaceTile, RedesignRemove, ReserveTile, TakeHut, VizierBuy
 from engine.alhambra.components import (
     BONUS_CARDS,
@@ -77,7 +77,7 @@ class AlhambraAI(GameAI):
     # window lost 11/30 to a normal that never claimed, with 3.0 it scored 21/40
     optional_threshold = 3.0
 
-    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+    def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """Deal the cards the seat has not seen to the other hands and the deck, scoring cards per A16."""
         options = view.options
         if options and any(options.get(m) for m in HIDDEN_MODULES):
@@ -111,7 +111,7 @@ class AlhambraAI(GameAI):
         rnd.shuffle(bag)
         return dataclasses.replace(view, seed=rnd.getrandbits(48), seats=tuple(seats), deck=deck, bag=tuple(bag))
 
-    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+    def evaluate(self, rules: AnyRules, state: Any) -> dict[str, float]:
         done = {s.round for s in state.scorings}
         if state.phase == "over":
             return {p: float(s.score) for p, s in zip(state.players, state.seats, strict=True)}
@@ -149,7 +149,7 @@ class AlhambraAI(GameAI):
                 value[i] += _module_extras(state, s)
         return dict(zip(state.players, value, strict=True))
 
-    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def sensible(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """Easy never tears down its Alhambra, builds tiles in rather than shelving them, and does not overpay
         by 3 or more (A21: no change is given). With the modules it also never spends an exchange card on a
         tile it could pay plainly (V45), nor takes a hut with no building of its colour to count beside (V27)."""
@@ -165,8 +165,11 @@ class AlhambraAI(GameAI):
                 continue
             if isinstance(a, BuyTile | VizierBuy) and any(c in EXCHANGE_PAIRS for c in a.cards):
                 if plain is None:
-                    plain = {b.tile for b in actions if isinstance(b, BuyTile | VizierBuy)
-                             and not any(c in EXCHANGE_PAIRS for c in b.cards)}
+                    plain = {
+                        b.tile
+                        for b in actions
+                        if isinstance(b, BuyTile | VizierBuy) and not any(c in EXCHANGE_PAIRS for c in b.cards)
+                    }
                 if a.tile in plain:
                     continue
             if isinstance(a, TakeHut):
@@ -176,7 +179,7 @@ class AlhambraAI(GameAI):
             keep.append(a)
         return keep or actions
 
-    def prune(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def prune(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """V45: with exchange cards in a big hand the mixed payments run into thousands, and the evaluation values
         money by its total, not its currency: keep one payment (the fewest cards) per tile, exchange card and
         amount paid. Base games (and hands without exchange cards) are never pruned."""
@@ -185,7 +188,7 @@ class AlhambraAI(GameAI):
         hand = state.seat(seat).hand
         if not hand or hand[-1] < 2000:  # exchange cards sort last
             return actions
-        best: dict[tuple, Any] = {}
+        best: dict[tuple[Any, ...], Any] = {}
         for a in actions:
             if isinstance(a, BuyTile | VizierBuy) and a.cards[-1] > 2000:  # sorted cards: the exchange card last
                 key = (type(a), a.tile, a.cards[-1], sum(value_of(c) for c in a.cards[:-1]))
@@ -194,15 +197,14 @@ class AlhambraAI(GameAI):
         if not best:
             return actions
         keep = set(map(id, best.values()))
-        return [a for a in actions if not (isinstance(a, BuyTile | VizierBuy) and a.cards[-1] > 2000)
-                or id(a) in keep]
+        return [a for a in actions if not (isinstance(a, BuyTile | VizierBuy) and a.cards[-1] > 2000) or id(a) in keep]
 
-    def is_optional(self, rules: Any, state: Any, seat: str) -> bool:
+    def is_optional(self, rules: AnyRules, state: Any, seat: str) -> bool:
         """V4, V12: only a vizier claimant during the window, who is not the player whose turn it is, may also
         let the moment pass; the current player (and everybody in the PLACE, VIZIER and FINAL phases) must act."""
-        return state.phase == ACTION and state.window and seat != state.players[state.current]
+        return bool(state.phase == ACTION and state.window and seat != state.players[state.current])
 
-    def playout_step(self, rules: Any, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
+    def playout_step(self, rules: AnyRules, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
         """V4, V7, V12: while the vizier window is open, each claimant (in V7 order) buys out of turn if one of a
         few sampled exact purchases beats letting the window pass; otherwise the current player acts."""
         if state.window and len(movers) > 1:
@@ -220,7 +222,7 @@ class AlhambraAI(GameAI):
 
     # ------------------------------------------------------------------------------------ the modules
 
-    def _determinise_modules(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+    def _determinise_modules(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """The re-deal with the Vizier's Favour modules that hide components (V21, V41, V44, V61, V66)."""
         options = view.options
         n = len(view.players)
@@ -233,8 +235,11 @@ class AlhambraAI(GameAI):
         rnd.shuffle(exchange)
         done = {s.round for s in view.scorings}
         reshuffled = any(e.kind == "reshuffle" for e in view.log)
-        scoring_left = [] if reshuffled else [c for c, r in ((SCORING_1, 1), (SCORING_2, 2))
-                                               if r not in done and len(view.deck) > 0]
+        scoring_left = (
+            []
+            if reshuffled
+            else [c for c, r in ((SCORING_1, 1), (SCORING_2, 2)) if r not in done and len(view.deck) > 0]
+        )
         hand_slots = sum(len(s.hand) for i, s in enumerate(view.seats) if i != me)
         deck_slots = len(view.deck) - len(scoring_left)  # money and exchange cards in the deck
         if len(money) + len(exchange) != hand_slots + deck_slots:
@@ -280,8 +285,9 @@ class AlhambraAI(GameAI):
             changes["huts"] = _redeal_huts(view, rnd)
         if options.get("bonus"):
             seats, changes["bonus_aside"] = _redeal_bonus(view, seats, me, rnd)
-        return dataclasses.replace(view, seed=rnd.getrandbits(48), seats=tuple(seats), deck=deck, bag=tuple(bag),
-                                   **changes)
+        return dataclasses.replace(
+            view, seed=rnd.getrandbits(48), seats=tuple(seats), deck=deck, bag=tuple(bag), **changes
+        )
 
 
 def _deal_hands(view: Any, me: int, cards: list[int]) -> tuple[list[Any], int]:
@@ -292,13 +298,14 @@ def _deal_hands(view: Any, me: int, cards: list[int]) -> tuple[list[Any], int]:
         if i == me:
             seats.append(s)
             continue
-        seats.append(dataclasses.replace(s, hand=tuple(sorted(cards[k:k + len(s.hand)]))))
+        seats.append(dataclasses.replace(s, hand=tuple(sorted(cards[k : k + len(s.hand)]))))
         k += len(s.hand)
     return seats, k
 
 
-def _scoring_positions(cards: list[int], deck_size: int, drawn: int, fifth: float,
-                       rnd: random.Random) -> dict[int, int]:
+def _scoring_positions(
+    cards: list[int], deck_size: int, drawn: int, fifth: float, rnd: random.Random
+) -> dict[int, int]:
     """A16: depths (from the top) of the undrawn scoring cards: card 1 in the 2nd fifth of the split deck, card 2
     in the 4th, less what has been drawn since; card 1 never below card 2."""
     positions = {}
@@ -345,8 +352,9 @@ def _redeal_bonus(view: Any, seats: list[Any], me: int, rnd: random.Random) -> t
     out = []
     for i, s in enumerate(seats):
         if i != me:
-            s = dataclasses.replace(s, bonus_hand=tuple(unseen[k:k + len(s.bonus_hand)]),
-                                    bonus_auto=s.bonus_auto or AUTO_EVERY)
+            s = dataclasses.replace(
+                s, bonus_hand=tuple(unseen[k : k + len(s.bonus_hand)]), bonus_auto=s.bonus_auto or AUTO_EVERY
+            )
             k += len(s.bonus_hand)
         out.append(s)
     return out, tuple(unseen[k:])
@@ -360,9 +368,9 @@ def _module_buildings(counts: list[int], seat: Any, huts: bool, bonus: bool) -> 
         for typ, k in hut_counts(seat.alhambra).items():
             counts[_TYPE_INDEX[typ]] += k
         for t in seat.pending:
-            typ = HUT_TYPE.get(t)
-            if typ is not None and any(TYPE_OF[b] == typ for b in seat.alhambra.values()):
-                counts[_TYPE_INDEX[typ]] += 1
+            colour = HUT_TYPE.get(t)
+            if colour is not None and any(TYPE_OF[b] == colour for b in seat.alhambra.values()):
+                counts[_TYPE_INDEX[colour]] += 1
     if bonus:
         for card in seat.bonus_played:
             counts[_TYPE_INDEX[TYPE_OF[card]]] += 1
@@ -393,7 +401,7 @@ def _module_extras(state: Any, seat: Any) -> float:
     return value
 
 
-def _type_counts(alhambra: dict, pending: tuple[str, ...]) -> list[int]:
+def _type_counts(alhambra: dict[tuple[int, int], str], pending: tuple[str, ...]) -> list[int]:
     counts = [0] * len(TYPES)
     for t in alhambra.values():
         i = _TYPE_INDEX.get(TYPE_OF[t])
@@ -407,7 +415,7 @@ def _type_counts(alhambra: dict, pending: tuple[str, ...]) -> list[int]:
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _wall(items: frozenset) -> int:
+def _wall(items: frozenset[tuple[tuple[int, int], str]]) -> int:
     """A48: the longest outer wall (cached: Alhambras repeat across the search)."""
     return longest_wall(dict(items))
 

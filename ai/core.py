@@ -33,6 +33,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from engine import Rules
+
+AnyRules = Rules[Any, Any]  # the AI plays every game through the contract alone
+
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 
@@ -97,43 +101,43 @@ class GameAI:
     #: an optional mover (see `decide`) acts only if its best move beats doing nothing by this margin
     optional_threshold: float = 0.0
 
-    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+    def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
         raise NotImplementedError
 
-    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+    def evaluate(self, rules: AnyRules, state: Any) -> dict[str, float]:
         """Each player's expected final points: points so far plus the game's potential (the heuristic)."""
         raise NotImplementedError
 
-    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def sensible(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """The moves `easy` picks from: `actions` without the obviously wasteful ones (never empty)."""
         return actions
 
-    def margins(self, rules: Any, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+    def margins(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
         """`margin` of `evaluate` after each action: what `normal` and the playouts maximise.
 
         A game may override this with an incremental version that gives the same numbers faster.
         """
         return [margin(self.evaluate(rules, rules.step(state, player, a)), player) for a in actions]
 
-    def prune(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def prune(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """The legal actions worth ranking (never empty; by default all): a game whose listing can explode may
         drop actions its evaluation cannot tell apart."""
         return actions
 
-    def is_optional(self, rules: Any, state: Any, seat: str) -> bool:
+    def is_optional(self, rules: AnyRules, state: Any, seat: str) -> bool:
         """Whether `seat`, asked with `optional=True`, may really also do nothing now. By default the first
         player in `to_move` must act and the others may; a game with other obligations overrides this."""
         return rules.to_move(state)[:1] != [seat]
 
-    def playout_step(self, rules: Any, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
+    def playout_step(self, rules: AnyRules, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
         """Who acts next in a playout, and with what: by default the first mover, by `playout_action`. A game
         with optional movers (out-of-turn windows) may let them act first."""
         player = movers[0]
         actions = rules.legal_actions(state, player)
         return player, self.playout_action(rules, state, player, actions, rnd)
 
-    def playout_action(self, rules: Any, state: Any, player: str, actions: list[Any], rnd: random.Random) -> Any:
+    def playout_action(self, rules: AnyRules, state: Any, player: str, actions: list[Any], rnd: random.Random) -> Any:
         """The playout policy: the best by `margins` among a few random legal actions (all if sample is 0)."""
         if len(actions) == 1:
             return actions[0]
@@ -158,7 +162,7 @@ def squash(x: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x / scale))
 
 
-def action_key(rules: Any, action: Any) -> str:
+def action_key(rules: AnyRules, action: Any) -> str:
     """A stable sort key (the action's JSON text): the order of legal_actions may depend on set iteration."""
     return json.dumps(rules.action_to_json(action), sort_keys=True)
 
@@ -167,7 +171,7 @@ def action_key(rules: Any, action: Any) -> str:
 
 
 def decide(
-    rules: Any,
+    rules: AnyRules,
     ai: GameAI,
     view: Any,
     seat: str,
@@ -196,8 +200,9 @@ def decide(
             return None
         raise ValueError(f"{seat} has no legal action.")
     if optional and ai.is_optional(rules, base, seat):
-        return decide_optional(rules, ai, view, base, seat, level, actions, rnd, Budget.of(budget, DEFAULT_BUDGET),
-                               start)
+        return decide_optional(
+            rules, ai, view, base, seat, level, actions, rnd, Budget.of(budget, DEFAULT_BUDGET), start
+        )
     if len(actions) == 1:
         return actions[0]
     if level == "easy":
@@ -208,8 +213,18 @@ def decide(
     return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
 
 
-def decide_optional(rules, ai: GameAI, view, base, seat: str, level: str, actions: list, rnd: random.Random,
-                    budget: Budget, start: float) -> Any:
+def decide_optional(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    base: Any,
+    seat: str,
+    level: str,
+    actions: list[Any],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+) -> Any:
     """An optional mover's choice: the best action if it beats doing nothing (the position as it is, by the same
     evaluation), else None. easy: a random one of the actions that beat it; normal: the best of them; hard: the
     search, with "do nothing" as one more candidate whose playouts start with the obliged mover's move (unless
@@ -228,7 +243,9 @@ def decide_optional(rules, ai: GameAI, view, base, seat: str, level: str, action
     return search(rules, ai, view, seat, cands, rnd, budget, start)
 
 
-def rank(rules: Any, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], rnd: random.Random):
+def rank(
+    rules: AnyRules, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], rnd: random.Random
+) -> list[tuple[float, Any]]:
     """[(margin after the move, action)], best first; equal margins in random order (so `normal` varies)."""
     values = ai.margins(rules, state, seat, actions)
     scored = [(v, rnd.random(), a) for v, a in zip(values, actions, strict=True)]
@@ -236,7 +253,16 @@ def rank(rules: Any, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], 
     return [(m, a) for m, _, a in scored]
 
 
-def search(rules, ai: GameAI, view, seat: str, ranked, rnd: random.Random, budget: Budget, start: float):
+def search(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    ranked: list[tuple[float, Any]],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+) -> Any:
     """Determinised flat Monte Carlo with UCB1 over `normal`'s best `root_width` moves (a None "move": an optional
     mover does nothing).
 
@@ -275,7 +301,7 @@ def search(rules, ai: GameAI, view, seat: str, ranked, rnd: random.Random, budge
     return cands[best][1]
 
 
-def playout(rules, ai: GameAI, state, seat: str, rnd: random.Random) -> float:
+def playout(rules: AnyRules, ai: GameAI, state: Any, seat: str, rnd: random.Random) -> float:
     """Play on with the playout policy for `playout_depth` actions; the reward for `seat` in [0, 1]."""
     for _ in range(ai.playout_depth):
         if rules.is_over(state):
@@ -286,7 +312,7 @@ def playout(rules, ai: GameAI, state, seat: str, rnd: random.Random) -> float:
     return reward(rules, ai, state, seat)
 
 
-def reward(rules, ai: GameAI, state, seat: str) -> float:
+def reward(rules: AnyRules, ai: GameAI, state: Any, seat: str) -> float:
     """A finished game: mostly the result (shared wins split); otherwise the squashed evaluation margin."""
     if rules.is_over(state):
         winners = rules.winners(state)

@@ -17,10 +17,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ai.core import GameAI
+from ai.core import AnyRules, GameAI
 from engine.gardens.actions import PlaceTile
 from engine.gardens.components import KIND_INDEX, TILE_IDS, TILE_TREES
-from engine.gardens.geometry import BUILDING_GARDENS, FACING, GARDEN_BUILDINGS, GARDEN_INDEX, N_BUILDINGS
+from engine.gardens.geometry import BUILDING_GARDENS, FACING, GARDEN_BUILDINGS, GARDEN_INDEX, N_BUILDINGS, Board
 from engine.gardens.scoring import building_points
 from engine.gardens.state import HIDDEN, PLAY
 
@@ -36,7 +36,7 @@ class GardensAI(GameAI):
     playout_depth = 2
     playout_sample = 0
 
-    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+    def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """G18/G19: deal the tiles the seat has not seen (36 minus board minus own hand) to hidden places."""
         seen = {cell[0] for cell in view.board if cell is not None}
         seen.update(t for hand in view.hands for t in hand if t != HIDDEN)
@@ -48,7 +48,7 @@ class GardensAI(GameAI):
         supply = tuple(next(deal) if t == HIDDEN else t for t in view.supply)
         return dataclasses.replace(view, hands=hands, supply=supply, seed=rnd.getrandbits(48))
 
-    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+    def evaluate(self, rules: AnyRules, state: Any) -> dict[str, float]:
         accounts = _accounts(state)
         value = [float(x) for x in state.kind_scores]
         if state.phase == PLAY and accounts:
@@ -60,7 +60,7 @@ class GardensAI(GameAI):
                     value[k] += v
         return _per_player(state, value)
 
-    def margins(self, rules: Any, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+    def margins(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
         """The same numbers as step + evaluate, recomputing only the four buildings a placement touches."""
         accounts = _accounts(state)
         if state.phase != PLAY or not accounts or not all(isinstance(a, PlaceTile) for a in actions):
@@ -85,20 +85,20 @@ class GardensAI(GameAI):
             g = GARDEN_INDEX[a.space]
             facing = FACING[a.tile][a.rotation]
             trees = TILE_TREES[a.tile]
-            v = value[:]
+            vals = value[:]
             for d, b in enumerate(GARDEN_BUILDINGS[g]):
                 counts, empty, shares = before[b]
                 for k, x in shares:
-                    v[k] -= x
+                    vals[k] -= x
                 after = counts[:]
                 after[facing[d]] += trees
                 for k, x in _share(after, empty - 1, len(_BUILDING_SLOTS[b]), buildings[b], accounts):
-                    v[k] += x
-            best_other = max((sum(v[k] for k in ks) for ks in others), default=0.0)
-            out.append(sum(v[k] for k in mine) - best_other)
+                    vals[k] += x
+            best_other = max((sum(vals[k] for k in ks) for ks in others), default=0.0)
+            out.append(sum(vals[k] for k in mine) - best_other)
         return out
 
-    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def sensible(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """Easy avoids placements that hand points to an opponent at once (completing a building they win)."""
         i = state.players.index(seat)
         mine = {KIND_INDEX[k] for k in state.colours[i]}
@@ -121,7 +121,7 @@ def _per_player(state: Any, value: list[float]) -> dict[str, float]:
     return {p: sum(value[KIND_INDEX[k]] for k in ks) for p, ks in zip(state.players, state.colours, strict=True)}
 
 
-def _counts(board: tuple, b: int) -> tuple[list[int], int]:
+def _counts(board: Board, b: int) -> tuple[list[int], int]:
     """G28: trees of each kind facing building b, and how many of its gardens are still empty."""
     counts = [0, 0, 0, 0]
     empty = 0
@@ -141,8 +141,8 @@ def _share(counts: list[int], empty: int, slots: int, value: int, accounts: list
     kind_scores. Untouched: nothing (no kind is ahead). Otherwise: the expected points, split by a soft majority.
     """
     if empty == 0:
-        winner, _, points = building_points(counts, tuple(accounts), value)
-        return [(winner, float(points))] if winner is not None else []
+        winner, _, won = building_points(counts, tuple(accounts), value)
+        return [(winner, float(won))] if winner is not None else []
     if empty == slots:
         return []
     present = sum(1 for k in accounts if counts[k] > 0)

@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ai.core import GameAI
+from ai.core import AnyRules, GameAI
 from engine.queens_garden.actions import BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
     EXPANSION_KIND,
@@ -27,6 +27,7 @@ from engine.queens_garden.components import (
     N_EXPANSIONS,
     ROUNDS,
     TILE_KIND,
+    Kind,
 )
 from engine.queens_garden.geometry import free_spaces, groups, hexagons
 from engine.queens_garden.scoring import round_score
@@ -49,7 +50,7 @@ class QueensGardenAI(GameAI):
     playout_depth = 6
     playout_sample = 4
 
-    def determinise(self, rules: Any, view: Any, seat: str, rnd: random.Random) -> Any:
+    def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """Deal the unseen expansions to the face-down places; shuffle the bag (its contents are public)."""
         seen = {p.expansion for p in view.display if p.expansion != HIDDEN}
         for s in view.seats:
@@ -62,11 +63,16 @@ class QueensGardenAI(GameAI):
         def fill(ids: tuple[int, ...]) -> tuple[int, ...]:
             return tuple(next(deal) if e == HIDDEN else e for e in ids)
 
-        display = tuple(dataclasses.replace(p, expansion=next(deal)) if p.expansion == HIDDEN else p
-                        for p in view.display)
+        display = tuple(
+            dataclasses.replace(p, expansion=next(deal)) if p.expansion == HIDDEN else p for p in view.display
+        )
         seats = tuple(
-            dataclasses.replace(s, placed=tuple(dataclasses.replace(p, expansion=next(deal))
-                                                if p.expansion == HIDDEN else p for p in s.placed))
+            dataclasses.replace(
+                s,
+                placed=tuple(
+                    dataclasses.replace(p, expansion=next(deal)) if p.expansion == HIDDEN else p for p in s.placed
+                ),
+            )
             for s in view.seats
         )
         stack = fill(view.stack)
@@ -74,15 +80,24 @@ class QueensGardenAI(GameAI):
         supply = fill(view.supply)
         bag = list(view.bag)
         rnd.shuffle(bag)
-        return dataclasses.replace(view, seed=rnd.getrandbits(48), rng_counter=0, display=display, seats=seats,
-                                   stack=stack, stacks=stacks, supply=supply, bag=tuple(bag))
+        return dataclasses.replace(
+            view,
+            seed=rnd.getrandbits(48),
+            rng_counter=0,
+            display=display,
+            seats=seats,
+            stack=stack,
+            stacks=stacks,
+            supply=supply,
+            bag=tuple(bag),
+        )
 
-    def evaluate(self, rules: Any, state: Any) -> dict[str, float]:
+    def evaluate(self, rules: AnyRules, state: Any) -> dict[str, float]:
         if state.over:
             return {p: float(s.score) for p, s in zip(state.players, state.seats, strict=True)}
         return {p: _seat_value(s, state.round) for p, s in zip(state.players, state.seats, strict=True)}
 
-    def margins(self, rules: Any, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+    def margins(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
         """step + evaluate once per piece and place; the other payments for it only change the storage.
 
         Equal to the plain computation except when a surrounded element's jokers (Q30) would not all fit in
@@ -94,13 +109,18 @@ class QueensGardenAI(GameAI):
         i = state.players.index(player)
         seat = state.seats[i]
         out: list[float] = []
-        cache: dict[tuple, tuple[float, Any, float, int]] = {}
+        cache: dict[tuple[Any, ...], tuple[float, int, int, int]] = {}
         for a in actions:
             if not isinstance(a, PlaceTile | PlaceExpansion):
                 out.extend(super().margins(rules, state, player, [a]))
                 continue
-            key = (type(a), a.tile if isinstance(a, PlaceTile) else a.expansion, getattr(a, "space", None),
-                   getattr(a, "area", None), getattr(a, "turn", None))
+            key = (
+                type(a),
+                a.tile if isinstance(a, PlaceTile) else a.expansion,
+                getattr(a, "space", None),
+                getattr(a, "area", None),
+                getattr(a, "turn", None),
+            )
             hit = cache.get(key)
             if hit is None:
                 after = rules.step(state, player, a)
@@ -124,13 +144,16 @@ class QueensGardenAI(GameAI):
             out.append(base + _storage_value(paid, round_no, free))
         return out
 
-    def sensible(self, rules: Any, state: Any, seat: str, actions: list[Any]) -> list[Any]:
+    def sensible(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """Easy never throws points away: no discards when passing (Q29), no blank expansion for 6 points (Q28 ii),
         and it passes only when nothing else is possible or its storage is nearly full."""
         s = state.seats[state.players.index(seat)]
         room = 12 - len(s.tiles) - s.jokers
-        keep = [a for a in actions if not isinstance(a, BuyExpansion)
-                and not (isinstance(a, Pass) and (a.tiles or a.expansions or a.jokers))]
+        keep = [
+            a
+            for a in actions
+            if not isinstance(a, BuyExpansion) and not (isinstance(a, Pass) and (a.tiles or a.expansions or a.jokers))
+        ]
         if room > 2:
             keep = [a for a in keep if not isinstance(a, Pass)] or keep
         return keep or actions
@@ -142,7 +165,7 @@ def _seat_value(seat: Any, round_no: int) -> float:
     return _garden_value(seat, round_no, hexmap, free) + _storage_value(seat, round_no, free)
 
 
-def _garden_value(seat: Any, round_no: int, hexmap: dict, free: int) -> float:
+def _garden_value(seat: Any, round_no: int, hexmap: dict[str, Kind], free: int) -> float:
     """Points so far, wheel points to come (Q31–Q33), group points (Q35), room to plant."""
     value = float(seat.score)
     for r in range(round_no, ROUNDS + 1):  # Q31–Q33: this round and every later one score the garden
@@ -167,7 +190,7 @@ def _storage_value(seat: Any, round_no: int, free: int) -> float:
     they wait for the penalty, whatever the round.
     """
     a, b = STORED[round_no]
-    value = JOKER * seat.jokers
+    value: float = JOKER * seat.jokers
     for e in seat.expansions:
         value += a + b * EXPANSION_KIND[e][1] + STORED_EXPANSION[round_no]
     room = USEFUL_PER_SPACE * (free + 5 * len(seat.expansions))

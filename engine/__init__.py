@@ -11,6 +11,7 @@ Pure Python: no discord, no asyncio, no I/O at move time. Each game lives in its
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from engine._common import Event, IllegalAction, MalformedAction, Option, Rules
 
@@ -19,8 +20,9 @@ GAMES: tuple[str, ...] = ("alhambra", "gardens", "queens_garden")
 __all__ = ["GAMES", "Event", "IllegalAction", "MalformedAction", "Option", "Rules", "get_rules"]
 
 
-def get_rules(game: str) -> Rules:
+def get_rules(game: str) -> Rules[Any, Any]:
     """The rules object of `game` (one of GAMES). ValueError for an unknown game."""
     if game not in GAMES:
         raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAMES)}.")
-    return importlib.import_module(f"engine.{game}").RULES
+    rules: Rules[Any, Any] = importlib.import_module(f"engine.{game}").RULES
+    return rules

@@ -36,7 +36,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -102,8 +102,11 @@ def visible_log(log: Iterable[Event], viewer: str | None) -> tuple[Event, ...]:
 # --------------------------------------------------------------------------------------------- actions and states
 
 
+T = TypeVar("T")
+
+
 @typing.dataclass_transform(frozen_default=True)
-def action(kind: str) -> typing.Callable[[type], type]:
+def action(kind: str) -> typing.Callable[[type[T]], type[T]]:
     """Class decorator for an action type: a frozen dataclass with slots whose JSON `kind` is `kind`.
 
         @action("take_money")
@@ -114,9 +117,9 @@ def action(kind: str) -> typing.Callable[[type], type]:
     `action_from_json` dispatches on it (stored moves depend on it, so it never changes with a class name).
     """
 
-    def make(cls: type) -> type:
+    def make(cls: type[T]) -> type[T]:
         made = dataclasses.dataclass(frozen=True, slots=True)(cls)
-        made.kind = kind
+        setattr(made, "kind", kind)  # noqa: B010 (a class attribute the dataclass must not see as a field)
         return made
 
     return make
@@ -125,7 +128,7 @@ def action(kind: str) -> typing.Callable[[type], type]:
 _REPLACERS: dict[type, Any] = {}
 
 
-def replace(obj: Any, **changes: Any) -> Any:
+def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace` for our frozen slots dataclasses (no __post_init__), several times as fast: states
     are rebuilt several times per action and random playouts (AI, benchmarks) are dominated by it. Each class
     gets a generated copier (one slot setter per field, in straight-line code), so extra fields with defaults
@@ -134,7 +137,8 @@ def replace(obj: Any, **changes: Any) -> Any:
     fn = _REPLACERS.get(cls)
     if fn is None:
         fn = _REPLACERS[cls] = _make_replacer(cls)
-    return fn(obj, changes)
+    new: T = fn(obj, changes)
+    return new
 
 
 def _make_replacer(cls: type) -> Any:
@@ -180,7 +184,7 @@ def rng(seed: int, counter: int) -> random.Random:
     return random.Random((seed & 0xFFFFFFFFFFFF) << 20 | (counter & 0xFFFFF))
 
 
-def shuffled(items: Sequence[Any], seed: int, counter: int) -> tuple[tuple[Any, ...], int]:
+def shuffled(items: Iterable[T], seed: int, counter: int) -> tuple[tuple[T, ...], int]:
     """`items` in a random order, and the next counter."""
     out = list(items)
     rng(seed, counter).shuffle(out)
@@ -342,9 +346,15 @@ def from_jsonable(tp: Any, data: Any) -> Any:
     raise TypeError(f"cannot decode type {tp!r}")
 
 
-@functools.cache
-def _fields(cls: type) -> tuple[dataclasses.Field, ...]:
-    return tuple(f for f in dataclasses.fields(cls) if f.init)
+_FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
+
+
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    """The init fields of a dataclass (cached per class)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(f for f in dataclasses.fields(cls) if f.init)
+    return found
 
 
 @functools.cache
@@ -358,12 +368,25 @@ def _hints(cls: type) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------- rules base
 
 
-class Rules:
-    """The contract's shared half. A game subclasses it and provides:
+class StateLike(Protocol):
+    """What the shared half of the contract reads from every game state."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+
+S = TypeVar("S", bound=StateLike)  # a game's state type
+A = TypeVar("A")  # a game's action type (usually a union of its action classes)
+
+
+class Rules(Generic[S, A]):
+    """The contract's shared half, generic over the game's state type S and action type A. A game subclasses
+    `Rules[GameState, Action]` and provides:
 
     `name`, `title`, `player_counts`, `options`, `state_type`, `action_types` (each made with `@action(kind)`: a
-    frozen dataclass whose class attribute `kind` names it in JSON), and the methods `_new_game`, `to_move`, `candidates`, `check`, `step`, `is_over`,
-    `scores`, `view`, `describe`, `summary`.
+    frozen dataclass whose class attribute `kind` names it in JSON), and the methods `_new_game`, `to_move`,
+    `candidates`, `check`, `step`, `is_over`, `scores`, `view`, `describe`, `summary`; optionally the features
+    of the module docstring.
 
     `check(state, player, action)` is the single source of truth: None when legal, else the reason in the
     player's words. `candidates` may be generous; `legal_actions` keeps those that pass `check`. A game may
@@ -375,8 +398,8 @@ class Rules:
     title: ClassVar[str]
     player_counts: range
     options: Mapping[str, Option]
-    state_type: ClassVar[type]
-    action_types: ClassVar[tuple[type, ...]]
+    state_type: ClassVar[type[Any]]
+    action_types: ClassVar[tuple[type[Any], ...]]
     json_version: ClassVar[int] = 1
 
     # -- set-up ------------------------------------------------------------------------------------------
@@ -390,41 +413,41 @@ class Rules:
             raise ValueError(f"Unknown option {', '.join(unknown)} for {self.title} (options: {known}).")
         return {name: opt.validate(options.get(name, opt.default)) for name, opt in self.options.items()}
 
-    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> Any:
-        players = [str(p) for p in players]
-        if len(players) not in self.player_counts:
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> S:
+        seats = [str(p) for p in players]
+        if len(seats) not in self.player_counts:
             lo, hi = self.player_counts[0], self.player_counts[-1]
-            raise ValueError(f"{self.title} is for {lo}–{hi} players, not {len(players)}.")
-        if len(set(players)) != len(players):
+            raise ValueError(f"{self.title} is for {lo}–{hi} players, not {len(seats)}.")
+        if len(set(seats)) != len(seats):
             raise ValueError("Each player may take only one seat.")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("The seed must be a whole number.")
-        return self._new_game(tuple(players), self.normalise_options(options), seed)
+        return self._new_game(tuple(seats), self.normalise_options(options), seed)
 
-    def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> Any:
+    def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> S:
         raise NotImplementedError
 
     # -- playing -----------------------------------------------------------------------------------------
 
-    def to_move(self, state: Any) -> list[str]:
+    def to_move(self, state: S) -> list[str]:
         raise NotImplementedError
 
-    def candidates(self, state: Any, player: str) -> Iterable[Any]:
+    def candidates(self, state: S, player: str) -> Iterable[A]:
         raise NotImplementedError
 
-    def check(self, state: Any, player: str, action: Any) -> str | None:
+    def check(self, state: S, player: str, action: A) -> str | None:
         raise NotImplementedError
 
-    def step(self, state: Any, player: str, action: Any) -> Any:
+    def step(self, state: S, player: str, action: A) -> S:
         """Apply an action already known to be legal (no checks: AI playouts may call it directly)."""
         raise NotImplementedError
 
-    def legal_actions(self, state: Any, player: str) -> list[Any]:
+    def legal_actions(self, state: S, player: str) -> list[A]:
         if player not in self.to_move(state):
             return []
         return [a for a in self.candidates(state, player) if self.check(state, player, a) is None]
 
-    def apply(self, state: Any, player: str, action: Any) -> Any:
+    def apply(self, state: S, player: str, action: A) -> S:
         if not isinstance(action, self.action_types):
             raise MalformedAction("That is not an action of this game.")
         why = self.check(state, str(player), action)
@@ -432,13 +455,13 @@ class Rules:
             raise IllegalAction(why)
         return self.step(state, str(player), action)
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: S) -> bool:
         raise NotImplementedError
 
-    def scores(self, state: Any) -> dict[str, int]:
+    def scores(self, state: S) -> dict[str, int]:
         raise NotImplementedError
 
-    def winners(self, state: Any) -> list[str]:
+    def winners(self, state: S) -> list[str]:
         """Players sharing the top score once the game is over (empty before)."""
         if not self.is_over(state):
             return []
@@ -447,10 +470,10 @@ class Rules:
         best = max(scores[p] for p in players)
         return [p for p in players if scores[p] == best]
 
-    def view(self, state: Any, player: str | None) -> Any:
+    def view(self, state: S, player: str | None) -> S:
         raise NotImplementedError
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: A) -> str:
         raise NotImplementedError
 
     # -- the optional contract (see the module docstring): defaults for games without these features ----------
@@ -458,7 +481,7 @@ class Rules:
     # Per-game limits the UI shows, keyed by the counter they bound, e.g. {"huts_taken": 3}. Default: none.
     limits: ClassVar[Mapping[str, int]] = types.MappingProxyType({})
 
-    def out_of_turn(self, state: Any) -> list[str]:
+    def out_of_turn(self, state: S) -> list[str]:
         """The players in `to_move(state)` only because they MAY act out of turn now (they need not, so nobody
         waits for them or pings them as the player to move). Default: nobody."""
         return []
@@ -468,21 +491,21 @@ class Rules:
         Default: False."""
         return False
 
-    def free_actions(self, state: Any, player: str) -> list[Any]:
+    def free_actions(self, state: S, player: str) -> list[A]:
         """Actions `player` may take at any time, whoever is to move: not turn actions, never in
         `legal_actions`, accepted by `apply` from that player. Default: none."""
         return []
 
-    def is_free_action(self, action: Any) -> bool:
+    def is_free_action(self, action: A) -> bool:
         """True for an action of a kind `free_actions` lists (it interrupts nobody's turn). Default: False."""
         return False
 
-    def is_private(self, action: Any) -> bool:
+    def is_private(self, action: A) -> bool:
         """True if the very choice of `action` is its player's own business: never announced, shown to others
         only as "changes a private setting". Default: False."""
         return False
 
-    def reveals(self, before: Any, player: str, action: Any, after: Any) -> bool:
+    def reveals(self, before: S, player: str, action: A, after: S) -> bool:
         """True if applying `action` (by `player`, turning `before` into `after`) showed someone something that
         was hidden from them before: a card, tile or bag draw, a refill, a reshuffle, a face-down component
         turned up, a hidden card changing hands in a way others learn. Own moves that reveal nothing may be
@@ -495,17 +518,17 @@ class Rules:
 
     # -- JSON --------------------------------------------------------------------------------------------
 
-    def to_json(self, state: Any) -> dict[str, Any]:
+    def to_json(self, state: S) -> dict[str, Any]:
         return {"game": self.name, "v": self.json_version, "state": to_jsonable(state)}
 
-    def from_json(self, data: Mapping[str, Any]) -> Any:
+    def from_json(self, data: Mapping[str, Any]) -> S:
         if not isinstance(data, Mapping) or data.get("game") != self.name:
             raise ValueError(f"not a {self.title} state")
         version = data.get("v")
         payload = data.get("state")
         if version != self.json_version:
             payload = self.migrate(version, payload)
-        state = from_jsonable(self.state_type, payload)
+        state: S = from_jsonable(self.state_type, payload)
         self.validate(state)
         return state
 
@@ -513,20 +536,21 @@ class Rules:
         """Bring a stored state of an older JSON version up to date (none so far)."""
         raise ValueError(f"unknown {self.title} state version {version!r}")
 
-    def validate(self, state: Any) -> None:
+    def validate(self, state: S) -> None:
         """Raise ValueError if a decoded state breaks an invariant (stored rows are not trusted blindly)."""
 
-    def action_to_json(self, action: Any) -> dict[str, Any]:
+    def action_to_json(self, action: A) -> dict[str, Any]:
         return action_to_json(action)
 
     @functools.cached_property
-    def _action_kinds(self) -> dict[str, type]:
+    def _action_kinds(self) -> dict[str, type[Any]]:
         return {cls.kind: cls for cls in self.action_types}
 
-    def action_from_json(self, data: Any) -> Any:
+    def action_from_json(self, data: Any) -> A:
         if not isinstance(data, Mapping):
             raise MalformedAction("An action must be an object with a 'kind'.")
-        cls = self._action_kinds.get(data.get("kind"))
+        kind: Any = data.get("kind")
+        cls = self._action_kinds.get(kind)
         if cls is None:
             raise MalformedAction(f"Unknown action '{data.get('kind')}'.")
         fields = {k: v for k, v in data.items() if k != "kind"}
@@ -534,6 +558,7 @@ class Rules:
         if extra:
             raise MalformedAction(f"Unexpected field(s) {', '.join(sorted(extra))} for '{cls.kind}'.")
         try:
-            return from_jsonable(cls, fields)
+            action: A = from_jsonable(cls, fields)
         except (ValueError, TypeError) as exc:
             raise MalformedAction(f"Malformed '{cls.kind}' action: {exc}") from None
+        return action

@@ -118,16 +118,47 @@ class SetBonusAutoplay:
     mode: str  # state.AUTOPLAY_MODES: "every", "final" or "never"
 
 
-ACTION_TYPES = (TakeMoney, BuyTile, RedesignAdd, RedesignRemove, RedesignSwap, Pass, PlaceTile, ReserveTile,
-                GiveToDirk, VizierBuy, ReactivateVizier, TakeHut, PlayBonus, SetBonusAutoplay)
-Action = (TakeMoney | BuyTile | RedesignAdd | RedesignRemove | RedesignSwap | Pass | PlaceTile | ReserveTile
-          | GiveToDirk | VizierBuy | ReactivateVizier | TakeHut | PlayBonus | SetBonusAutoplay)
+ACTION_TYPES = (
+    TakeMoney,
+    BuyTile,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    Pass,
+    PlaceTile,
+    ReserveTile,
+    GiveToDirk,
+    VizierBuy,
+    ReactivateVizier,
+    TakeHut,
+    PlayBonus,
+    SetBonusAutoplay,
+)
+Action = (
+    TakeMoney
+    | BuyTile
+    | RedesignAdd
+    | RedesignRemove
+    | RedesignSwap
+    | Pass
+    | PlaceTile
+    | ReserveTile
+    | GiveToDirk
+    | VizierBuy
+    | ReactivateVizier
+    | TakeHut
+    | PlayBonus
+    | SetBonusAutoplay
+)
 FREE_ACTIONS = (PlayBonus, SetBonusAutoplay)  # not turn actions: rules.free_actions lists them
-AUTOPLAY_TEXT = {"every": "before every scoring round", "final": "only before the final scoring",
-                 "never": "never (only by hand)"}
+AUTOPLAY_TEXT = {
+    "every": "before every scoring round",
+    "final": "only before the final scoring",
+    "never": "never (only by hand)",
+}
 
 
-def describe(action) -> str:
+def describe(action: Action) -> str:
     """One short sentence without the player's name, e.g. 'buys the Tower (9) with 5+4 florin'."""
     if isinstance(action, TakeMoney):
         if len(action.cards) == 1 and not is_money(action.cards[0]):
@@ -152,8 +183,9 @@ def describe(action) -> str:
     if isinstance(action, RedesignRemove):
         return f"redesigns: moves the {tile_name(action.tile)} to the reserve"
     if isinstance(action, RedesignSwap):
-        return (f"redesigns: exchanges the {tile_name(action.replaces)} for the {tile_name(action.tile)} "
-                f"from the reserve")
+        return (
+            f"redesigns: exchanges the {tile_name(action.replaces)} for the {tile_name(action.tile)} from the reserve"
+        )
     if isinstance(action, Pass):
         return "ends the turn's actions"
     if isinstance(action, PlaceTile):

@@ -202,7 +202,7 @@ def card_name(card: int) -> str:
     return f"{value_of(card)} {CURRENCIES[currency_of(card)]}"
 
 
-def cards_text(cards) -> str:
+def cards_text(cards: Iterable[int]) -> str:
     """'5+4 florin' for one currency, '3 denar + 2 ducat' for several; an exchange card is named after them."""
     return _cards_text(tuple(cards))
 
@@ -215,11 +215,11 @@ def _cards_text(cards: tuple[int, ...]) -> str:
         money = [c for c in cards if c not in EXCHANGE_PAIRS]
         names = ", ".join(exchange_name(c) for c in exchange)
         return f"{cards_text(money)} and the {names}" if money else f"the {names}"
-    cards = sorted(cards, key=lambda c: (currency_of(c), -value_of(c)))
-    currencies = {currency_of(c) for c in cards}
+    ordered = sorted(cards, key=lambda c: (currency_of(c), -value_of(c)))
+    currencies = {currency_of(c) for c in ordered}
     if len(currencies) == 1:
-        return "+".join(str(value_of(c)) for c in cards) + " " + CURRENCIES[currency_of(cards[0])]
-    return " + ".join(card_name(c) for c in cards)
+        return "+".join(str(value_of(c)) for c in ordered) + " " + CURRENCIES[currency_of(ordered[0])]
+    return " + ".join(card_name(c) for c in ordered)
 
 
 # V60/V61: the bonus cards, named by the wall-less building tile each depicts; how many each player gets.

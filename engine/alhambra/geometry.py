@@ -9,7 +9,8 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
 
 from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_name
 
@@ -25,7 +26,8 @@ RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 # --------------------------------------------------------------------------------------------- memo
 
-_MEMO: dict[tuple[str, int], tuple[Alhambra, object]] = {}
+_MEMO: dict[tuple[str, int], tuple[Alhambra, Any]] = {}
+R = TypeVar("R")
 
 
 def state_open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
@@ -38,14 +40,15 @@ def state_removable_cells(alh: Alhambra) -> frozenset[Cell]:
     return _memo("removable", alh, removable_cells)
 
 
-def _memo(kind: str, alh: Alhambra, compute):
+def _memo(kind: str, alh: Alhambra, compute: Callable[[Alhambra], R]) -> R:
     """Cache a result per Alhambra object. Only for dicts inside game states: states never mutate them and
     share them between states, so identity is a valid key (a dict mutated in place would get stale answers);
     the entry keeps the dict alive, so its id cannot be reused meanwhile."""
     key = (kind, id(alh))
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is alh:
-        return hit[1]
+        found: R = hit[1]
+        return found
     if len(_MEMO) > 512:
         _MEMO.clear()
     result = compute(alh)
@@ -280,7 +283,7 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
     low = {root: 0}
     cut: set[Cell] = set()
     root_children = 0
-    stack = [(root, None, iter(walk_neighbours(root)))]
+    stack: list[tuple[Cell, Cell | None, Iterator[Cell]]] = [(root, None, iter(walk_neighbours(root)))]
     counter = 1
     while stack:
         node, parent, it = stack[-1]

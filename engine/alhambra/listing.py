@@ -164,7 +164,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
             slots = geometry.state_open_slots(alh)
         for tile in reserve:
             out.extend(RedesignAdd(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
-    removable = None if generous else geometry.state_removable_cells(alh)
+    removable = frozenset() if generous else geometry.state_removable_cells(alh)
     for cell, tile in alh.items():
         if cell == (0, 0):
             continue
@@ -287,7 +287,7 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
-    seen: set[tuple] = set()
+    seen: set[tuple[tuple[int, int], ...]] = set()
     out = []
     for size in range(1, len(display) + 1):
         for combo in itertools.combinations(display, size):

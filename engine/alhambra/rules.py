@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from engine._common import Option, Rules, replace, visible_log
 from engine.alhambra import check, listing, setup, summary, turn
-from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, SetBonusAutoplay, describe
+from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, Action, SetBonusAutoplay, describe
 from engine.alhambra.components import HIDDEN_CARD, HUT_LIMIT
 from engine.alhambra.state import HIDDEN, OVER, GameState, PlayerState, state_problem
 
@@ -44,11 +44,11 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-class AlhambraRules(Rules):
+class AlhambraRules(Rules[GameState, Action]):
     name = "alhambra"
     title = "Alhambra"
     player_counts = range(2, 7)
-    options: dict = OPTIONS  # the Vizier's Favour modules, yes/no, any combination
+    options: Mapping[str, Option] = OPTIONS  # the Vizier's Favour modules, yes/no, any combination
     state_type = GameState
     action_types = ACTION_TYPES
     limits: ClassVar[Mapping[str, int]] = types.MappingProxyType({"huts_taken": HUT_LIMIT})  # V25
@@ -82,15 +82,15 @@ class AlhambraRules(Rules):
         """V62/V66: play a playable bonus card, change the standing order (any time, whoever is to move)."""
         return listing.free_actions(state, player)
 
-    def is_free_action(self, action: Any) -> bool:
+    def is_free_action(self, action: Action) -> bool:
         """True for actions that `free_actions` lists (not turn actions; the bot need not re-ping anyone)."""
         return isinstance(action, FREE_ACTIONS)
 
-    def is_private(self, action: Any) -> bool:
+    def is_private(self, action: Action) -> bool:
         """V66: a standing order for bonus cards is its player's own business."""
         return isinstance(action, SetBonusAutoplay)
 
-    def reveals(self, before: GameState, player: str, action: Any, after: GameState) -> bool:
+    def reveals(self, before: GameState, player: str, action: Action, after: GameState) -> bool:
         return turn.reveals(before, player, action, after)
 
     def is_over(self, state: GameState) -> bool:
@@ -102,7 +102,7 @@ class AlhambraRules(Rules):
 
     # ------------------------------------------------------------------------------------------ the rules
 
-    def check(self, state: GameState, player: str, action: Any) -> str | None:
+    def check(self, state: GameState, player: str, action: Action) -> str | None:
         return check.check(state, player, action)
 
     def candidates(self, state: GameState, player: str) -> list[Any]:
@@ -112,7 +112,7 @@ class AlhambraRules(Rules):
     def legal_actions(self, state: GameState, player: str) -> list[Any]:
         return listing.legal_actions(state, player)
 
-    def step(self, state: GameState, player: str, action: Any) -> GameState:
+    def step(self, state: GameState, player: str, action: Action) -> GameState:
         return turn.step(state, player, action)
 
     # ------------------------------------------------------------------------------------------ views, words, JSON
@@ -141,7 +141,7 @@ class AlhambraRules(Rules):
             **extra,
         )
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: Action) -> str:
         return describe(action)
 
     def validate(self, state: GameState) -> None:

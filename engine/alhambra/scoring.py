@@ -71,8 +71,11 @@ def majority_points(counts: Sequence[int], table: Sequence[int]) -> list[int]:
     return points
 
 
-def score_round(rnd: int, participants: Sequence[tuple[str | None, Iterable[str], dict | None, int]],
-                extras: Sequence[tuple[dict[str, int], dict[str, int]]] | None = None) -> ScoringRound:
+def score_round(
+    rnd: int,
+    participants: Sequence[tuple[str | None, Iterable[str], Mapping[tuple[int, int], str] | None, int]],
+    extras: Sequence[tuple[dict[str, int], dict[str, int]]] | None = None,
+) -> ScoringRound:
     """One scoring round. `participants`: (player or None for Dirk, tiles counted, Alhambra for walls or
     None, score before); `extras`: per participant (hut buildings V27, bonus-card buildings V63) added to the
     counts. Returns the breakdown with running totals."""
@@ -93,8 +96,11 @@ def score_round(rnd: int, participants: Sequence[tuple[str | None, Iterable[str]
     for i, (who, _, alhambra, before) in enumerate(participants):
         wall = longest_wall(alhambra) if alhambra is not None else 0  # A48: Dirk never scores walls
         total = sum(majorities[i].values()) + wall
-        lines.append(ScoreLine(who, counts[i], majorities[i], wall, total, before + total, dict(extra_of[i][0]),
-                               dict(extra_of[i][1])))
+        lines.append(
+            ScoreLine(
+                who, counts[i], majorities[i], wall, total, before + total, dict(extra_of[i][0]), dict(extra_of[i][1])
+            )
+        )
     return ScoringRound(rnd, tuple(lines))
 
 

@@ -98,8 +98,8 @@ def new_game(players: tuple[str, ...], options: dict[str, Any], seed: int) -> Ga
     exchange: tuple[int, ...] = ()
     if options.get("exchange"):  # V41 (after the base draws, so base games deal exactly as before)
         exchange, counter = shuffled(EXCHANGE_CARDS, seed, counter)
-    for index, cards in _deck_inserts(options, exchange).items():
-        for card in cards:
+    for index, inserted in _deck_inserts(options, exchange).items():
+        for card in inserted:
             pile = piles[index]
             pile.insert(rng(seed, counter).randint(0, len(pile)), card)
             counter += 1

@@ -10,7 +10,8 @@ The V66 standing order is private: it writes only a note for its owner.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from engine._common import Event, action_to_json, replace, shuffled
 from engine.alhambra import geometry
@@ -58,8 +59,10 @@ from engine.alhambra.state import (
     VIZIER,
     GameState,
     PlayerState,
+    ScoreLine,
 )
 
+T = TypeVar("T")
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
     "every": "will have the bonus cards played automatically before every scoring round",
@@ -260,9 +263,9 @@ def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -
     if kind is BuyTile or kind is VizierBuy:
         data["space"] = state.market.index(action.tile)
     elif kind is RedesignSwap:
-        data["cell"] = list(geometry.cell_of(seat.alhambra, action.replaces))
+        data["cell"] = _cell(seat, action.replaces)
     elif kind is PlayBonus:
-        data["cell"] = list(geometry.cell_of(seat.alhambra, action.card))
+        data["cell"] = _cell(seat, action.card)
         data["free"] = True
     return Event("move", describe(action), player=player, data=data)
 
@@ -311,6 +314,8 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
         if not deck:
             if not discard:
                 break  # A41: deck and discard empty, the display stays incomplete
+            if state.seed is None:
+                raise ValueError("A player's view cannot draw: it has no seed.")
             shuffled_deck, counter = shuffled(discard, state.seed, counter)
             deck, discard = list(shuffled_deck), []
             log.append(
@@ -371,7 +376,7 @@ def _scoring(state: GameState, rnd: int) -> GameState:
     options = state.options
     if options.get("bonus"):
         state = _autoplay(state, rnd)
-    participants: list[tuple[str | None, Any, dict | None, int]] = [
+    participants: list[tuple[str | None, Iterable[str], Mapping[tuple[int, int], str] | None, int]] = [
         (p, seat.alhambra.values(), seat.alhambra, seat.score)
         for p, seat in zip(state.players, state.seats, strict=True)
     ]
@@ -532,8 +537,16 @@ def _bonus_back(state: GameState, idx: int, card: str) -> GameState:
     return replace(state, seats=_set(state.seats, idx, seat), log=state.log + (event,))
 
 
-def _set(seq: tuple, i: int, value: Any) -> tuple:
+def _set(seq: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def _cell(seat: PlayerState, tile: str) -> list[int]:
+    """Where `tile` lies in the seat's Alhambra, as JSON (the move event's `cell`)."""
+    cell = geometry.cell_of(seat.alhambra, tile)
+    if cell is None:
+        raise ValueError(f"the {tile_name(tile)} is not in that Alhambra")
+    return list(cell)
 
 
 def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
@@ -541,7 +554,7 @@ def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
     return seq[:i] + seq[i + 1 :]
 
 
-def _line_data(line) -> dict[str, Any]:
+def _line_data(line: ScoreLine) -> dict[str, Any]:
     return {
         "player": line.player,
         "counts": dict(line.counts),

@@ -38,6 +38,7 @@ from engine.gardens.geometry import (
     N_BUILDINGS,
     N_GARDENS,
     SCORING_ORDER,
+    Board,
     facing_kinds,
     open_spaces,
 )
@@ -74,7 +75,7 @@ def breakdown(state: GardensState) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-class GardensRules(Rules):
+class GardensRules(Rules[GardensState, Action]):
     """The Gardens of the Alhambra (Dirk Henn, Queen Games 2004), G1–G37."""
 
     name = "gardens"
@@ -141,7 +142,7 @@ class GardensRules(Rules):
         # G12/G13: each of the four quarter-turn rotations of every hand tile on every open space.
         return [a for t in state.hands[state.turn] if t in _PLACE for g in spaces for a in _PLACE[t][g]]
 
-    def check(self, state: GardensState, player: str, action: Any) -> str | None:
+    def check(self, state: GardensState, player: str, action: Action) -> str | None:
         if state.phase == OVER:
             return "The game is over (G34)."
         if player != state.players[state.turn]:
@@ -197,7 +198,7 @@ class GardensRules(Rules):
 
     # -- applying ----------------------------------------------------------------------------------------
 
-    def step(self, state: GardensState, player: str, action: Any) -> GardensState:
+    def step(self, state: GardensState, player: str, action: Action) -> GardensState:
         if isinstance(action, ChooseColours):
             return self._step_colours(state, player, action)
         return self._step_place(state, player, action)
@@ -234,9 +235,9 @@ class GardensRules(Rules):
     def _step_place(self, state: GardensState, player: str, action: PlaceTile) -> GardensState:
         seat = state.turn
         tile, rot, g = action.tile, action.rotation, GARDEN_INDEX[action.space]
-        board = list(state.board)
-        board[g] = (tile, rot)
-        board = tuple(board)
+        cells = list(state.board)
+        cells[g] = (tile, rot)
+        board = tuple(cells)
         log = list(state.log)
         facing = facing_kinds(tile, rot)
         bnames = [BUILDING_NAMES[b] for b in GARDEN_BUILDINGS[g]]
@@ -307,7 +308,15 @@ class GardensRules(Rules):
         return new
 
     @staticmethod
-    def _score(board, b, value, accounts, owners, kind_scores, placer) -> Event:
+    def _score(
+        board: Board,
+        b: int,
+        value: int,
+        accounts: tuple[int, ...],
+        owners: dict[int, str],
+        kind_scores: list[int],
+        placer: str,
+    ) -> Event:
         """G28–G32: score building b (complete), add the points to the winning kind, and say why."""
         counts = tree_counts(board, b)
         winner, kinds, points = building_points(counts, accounts, value)
@@ -316,12 +325,13 @@ class GardensRules(Rules):
             f"{k} {counts[i]}" + ("" if i in owners else " (unowned)") for i, k in enumerate(KINDS) if counts[i]
         )
         trees = trees or "no trees"
+        who: str | None = None
+        colour: str | None = None
         if winner is not None:
             kind_scores[winner] += points
             who, colour = owners[winner], KINDS[winner]
             text = f"scores {points} with {colour} for the {label} at {name} ({trees}: {kinds} kinds × {value})"
         else:
-            who = colour = None
             text = f"Nobody scores the {label} at {name} ({trees}: equal counts cancel out, G29)"
         data = {
             "building": name,
@@ -370,7 +380,7 @@ class GardensRules(Rules):
     def describe(self, action: Action) -> str:
         return describe(action)
 
-    def describe_move(self, state: GardensState, action: Any) -> str:
+    def describe_move(self, state: GardensState, action: Action) -> str:
         """Like `describe`, naming the buildings each kind faces: "…, purple facing the tower (5) at d3, …"."""
         if not isinstance(action, PlaceTile) or action.tile not in TILE_TREES or action.space not in GARDEN_INDEX:
             return self.describe(action)

@@ -38,7 +38,7 @@ def _add(a: Coord, b: Coord) -> Coord:
 
 
 # Q7 [?]: the six expansion areas, from data.
-AREA_CENTRES: dict[str, Coord] = {k: tuple(v) for k, v in value("expansion_areas").items()}  # type: ignore[misc]
+AREA_CENTRES: dict[str, Coord] = {k: (v[0], v[1]) for k, v in value("expansion_areas").items()}
 AREAS: tuple[str, ...] = tuple(a for a in COMPASS if a in AREA_CENTRES)
 require_data(set(AREAS) == set(AREA_CENTRES), "Q7: expansion areas must be named by compass direction")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
+from typing import Literal
 
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
@@ -91,7 +92,8 @@ def _acquire_options(state: QGState, seat: Seat) -> Iterator[Acquire]:
                 tables[idx].setdefault(k[idx], {}).setdefault(k, []).append(("e", p.expansion))
     room_tiles = STORAGE_TILES - len(seat.tiles) - seat.jokers
     room_exps = STORAGE_EXPANSIONS - len(seat.expansions)
-    for by, table in zip(("colour", "pattern"), tables, strict=True):
+    criteria: tuple[Literal["colour", "pattern"], ...] = ("colour", "pattern")
+    for by, table in zip(criteria, tables, strict=True):
         for value in sorted(table):
             for choice in product(*table[value].values()):
                 tiles = tuple(sorted(i for s, i in choice if s == "t"))
@@ -124,12 +126,12 @@ def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansio
     out: list[Payment] = []
     for family in families:
         keys = sorted(family)
-        for k in range(min(need, len(keys)), max(1, need - seat.jokers) - 1, -1):
-            for combo in combinations(keys, k):
+        for size in range(min(need, len(keys)), max(1, need - seat.jokers) - 1, -1):
+            for combo in combinations(keys, size):
                 for choice in product(*(family[x] for x in combo)):
                     pt = tuple(sorted(i for s, i in choice if s == "t"))
                     pe = tuple(sorted(i for s, i in choice if s == "e"))
-                    out.append((pt, pe, need - k))
+                    out.append((pt, pe, need - size))
     if seat.jokers >= need:
         out.append(((), (), need))
     out.sort(key=lambda p: p[2])

@@ -38,7 +38,7 @@ from engine.queens_garden.state import HIDDEN, QGState, Seat, display_tiles
 from engine.queens_garden.turn import Draft
 
 
-class QueensGardenRules(Rules):
+class QueensGardenRules(Rules[QGState, Action]):
     name = "queens_garden"
     title = "Azul: Queen's Garden"
     player_counts = range(2, 5)
@@ -171,7 +171,7 @@ class QueensGardenRules(Rules):
     def describe(self, action: Action) -> str:
         return describe(action)
 
-    def describe_in(self, state: QGState, action: Any) -> str:
+    def describe_in(self, state: QGState, action: Action) -> str:
         """describe(), plus where each acquired tile lies when identical hexagons gave a choice (Q20): "from the
         stack" or "from display piece n" (1-based position in `state.display`). Works on views too; menus use it
         so every listed action reads differently."""

@@ -4,6 +4,8 @@ scoring (Q35). Pure functions of a `Seat`; the renderer and the AI use them too.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.queens_garden.components import (
     EXPANSION_KIND,
     GROUP_FULL,
@@ -19,7 +21,7 @@ from engine.queens_garden.geometry import groups, hexagons
 from engine.queens_garden.state import Seat
 
 
-def round_score(seat: Seat, round_no: int) -> tuple[int, list[dict]]:
+def round_score(seat: Seat, round_no: int) -> tuple[int, list[dict[str, Any]]]:
     """Q31–Q33: the points for the wheel's criteria this round plus +1 per visible pavilion, with a breakdown."""
     hexmap = hexagons(seat)
     lines = []
@@ -46,10 +48,10 @@ def storage_value(seat: Seat) -> tuple[int, int, int]:
     )
 
 
-def scored_groups(seat: Seat) -> tuple[list[dict], list[dict]]:
+def scored_groups(seat: Seat) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Q35.2–3: colour groups then pattern groups of at least 3 hexagons: sum of values, +6 for a group of 6."""
     hexmap = hexagons(seat)
-    out: tuple[list[dict], list[dict]] = ([], [])
+    out: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
     for by in (0, 1):
         for key, spaces in groups(hexmap, by):
             if len(spaces) < GROUP_MIN:
