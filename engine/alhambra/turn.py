@@ -48,6 +48,7 @@ from engine.alhambra.components import (
     tile_names,
     value_of,
 )
+from engine.alhambra.listing import vizier_claimants
 from engine.alhambra.scoring import bonus_counts, hut_counts, line_text, score_round
 from engine.alhambra.state import (
     ACTION,
@@ -75,9 +76,10 @@ def reveals(before: GameState, player: str, action: Any, after: GameState) -> bo
     """True if `action` (turning `before` into `after`) showed someone something hidden from them before: cards
     paid from a hidden hand (A20, A21, V5, V44) or a bonus card played from one (V61, V62); a draw from the money
     deck or a reshuffle of the discard (A39–A41); a tile from the bag (A42, A63, A64); the next Worker's Hut of
-    a stack turned up (V22); bonus cards played by a standing order (V66); the end of the game, where leftover
-    tiles go by the money in hidden hands (A50, A51). Payments count even when others could have remembered
-    the cards (taken from the display earlier)."""
+    a stack turned up (V22); bonus cards played by a standing order (V66); a vizier window that names other
+    claimants than before, or opens after the window was closed (V4, V12: who can pay exactly depends on hidden
+    hands); the end of the game, where leftover tiles go by the money in hidden hands (A50, A51). Payments
+    count even when others could have remembered the cards (taken from the display earlier)."""
     if isinstance(action, BuyTile | VizierBuy | PlayBonus):
         return True
     if after.deck != before.deck or after.rng_counter != before.rng_counter or after.bag != before.bag:
@@ -86,6 +88,11 @@ def reveals(before: GameState, player: str, action: Any, after: GameState) -> bo
         return True
     if any(not set(a.bonus_hand) <= set(b.bonus_hand) for a, b in zip(before.seats, after.seats, strict=True)):
         return True
+    if after.window and after.phase == ACTION and any(seat.vizier for seat in after.seats):
+        # V4, V12: an opening window names who can pay a market tile exactly, which hidden hands decide
+        was_open = before.window and before.phase == ACTION
+        if not was_open or set(vizier_claimants(after)) != set(vizier_claimants(before)):
+            return True
     return before.phase not in (FINAL, OVER) and after.phase in (FINAL, OVER)
 
 

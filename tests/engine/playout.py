@@ -4,7 +4,8 @@
 contract promises: only listed movers have actions, every listed action applies, the input state is never
 changed, JSON round trips of states and actions, illegal actions raise IllegalAction and change nothing, and
 replaying the move log from `new_game` gives the same final state. Game tests pass their own invariants and
-illegal-action generators.
+illegal-action generators. The steps are also usable one by one (`check_position`, `check_step`,
+`check_optional_contract`, `check_final`): the hypothesis tests drive them with their own choices.
 """
 
 from __future__ import annotations
@@ -42,6 +43,90 @@ def assert_rejected(rules, state, player, action, why: str = "", before: dict | 
     assert rules.to_json(state) == before, "a rejected action changed the state"
 
 
+def check_step(
+    rules,
+    state,
+    player: str,
+    action,
+    rnd: random.Random,
+    *,
+    invariants: Invariant | None = None,
+    illegal: IllegalGen | None = None,
+    before: dict | None = None,
+):
+    """Apply `action` by `player` to `state` (listed for them by `legal_actions`, or by `free_actions`) with every
+    per-step check of the contract; returns the new state. `before`: the state's JSON, if known already."""
+    players = state.players
+    movers = rules.to_move(state)
+    free = rules.is_free_action(action)
+    assert free or player in movers, f"{player} acts but is not to move"
+
+    # serialisation of the state, its views and the action
+    json_round_trip(rules, state)
+    for viewer in (None, player):
+        seen = rules.view(state, viewer)
+        assert type(seen) is type(state)
+        json.dumps(rules.to_json(seen))
+    assert rules.action_from_json(json.loads(json.dumps(rules.action_to_json(action)))) == action
+    text = rules.describe(action)
+    assert isinstance(text, str) and text
+
+    # illegal actions: an outsider playing this action, and the game's own illegal candidates
+    if before is None:
+        before = rules.to_json(state)
+    outsiders = [p for p in players if p not in movers]
+    if outsiders and not free:
+        assert_rejected(rules, state, rnd.choice(outsiders), action, "player not to move", before)
+    if illegal:
+        for bad in illegal(rules, state, player, rnd):
+            assert_rejected(rules, state, player, bad, "game-specific", before)
+    try:
+        rules.action_from_json({"kind": "no_such_action"})
+    except MalformedAction:
+        pass
+    else:
+        raise AssertionError("unknown action kind accepted")
+
+    new = rules.apply(state, player, action)
+    assert rules.to_json(state) == before, "apply changed its input state"
+    if invariants:
+        invariants(rules, new)
+    return new
+
+
+def check_position(rules, state) -> list[str]:
+    """What holds in any running position: someone is to move, and only they have legal actions. Returns
+    `to_move`."""
+    movers = rules.to_move(state)
+    assert movers, "no player to move in a running game"
+    for p in state.players:
+        if p not in movers:
+            assert rules.legal_actions(state, p) == [], f"{p} is not to move but has actions"
+    return movers
+
+
+def check_optional_contract(rules, state, movers: list[str]) -> None:
+    """The optional contract (engine/_common.py): out-of-turn players are movers, yet someone must act; free
+    actions are marked free and never listed as turn actions; turn actions are not free."""
+    side = rules.out_of_turn(state)
+    assert set(side) <= set(movers) and any(p not in side for p in movers), (side, movers)
+    for p in state.players:
+        legal = rules.legal_actions(state, p)
+        assert not any(rules.is_free_action(a) for a in legal), "a free action listed as a turn action"
+        free = rules.free_actions(state, p)
+        assert all(rules.is_free_action(a) for a in free), "free_actions lists a turn action"
+
+
+def check_final(rules, state, players: list[str]) -> None:
+    """A finished game: nobody to move, scores for every player, winners among them, JSON round trip."""
+    assert rules.to_move(state) == []
+    scores = rules.scores(state)
+    assert set(scores) >= set(players)
+    winners = rules.winners(state)
+    assert winners and set(winners) <= set(players)
+    json_round_trip(rules, state)
+
+
 def play_random_game(
     rules,
     n_players: int,
@@ -63,56 +148,17 @@ def play_random_game(
     for _ in range(max_steps):
         if rules.is_over(state):
             break
-        movers = rules.to_move(state)
-        assert movers, "no player to move in a running game"
-        for p in players:
-            if p not in movers:
-                assert rules.legal_actions(state, p) == [], f"{p} is not to move but has actions"
+        movers = check_position(rules, state)
         player = rnd.choice(movers)
         legal = rules.legal_actions(state, player)
         assert legal, f"{player} is to move but has no legal action"
         action = rnd.choice(legal)
-
-        # serialisation of the state, its views and the action
-        json_round_trip(rules, state)
-        for viewer in (None, player):
-            seen = rules.view(state, viewer)
-            assert type(seen) is type(state)
-            json.dumps(rules.to_json(seen))
-        assert rules.action_from_json(json.loads(json.dumps(rules.action_to_json(action)))) == action
-        text = rules.describe(action)
-        assert isinstance(text, str) and text
-
-        # illegal actions: an outsider playing this action, and the game's own illegal candidates
-        before = rules.to_json(state)
-        outsiders = [p for p in players if p not in movers]
-        if outsiders:
-            assert_rejected(rules, state, rnd.choice(outsiders), action, "player not to move", before)
-        if illegal:
-            for bad in illegal(rules, state, player, rnd):
-                assert_rejected(rules, state, player, bad, "game-specific", before)
-        try:
-            rules.action_from_json({"kind": "no_such_action"})
-        except MalformedAction:
-            pass
-        else:
-            raise AssertionError("unknown action kind accepted")
-
-        new = rules.apply(state, player, action)
-        assert rules.to_json(state) == before, "apply changed its input state"
-        if invariants:
-            invariants(rules, new)
+        state = check_step(rules, state, player, action, rnd, invariants=invariants, illegal=illegal)
         log.append((player, action))
-        state = new
     else:
         raise AssertionError(f"game not over after {max_steps} actions")
 
-    assert rules.to_move(state) == []
-    scores = rules.scores(state)
-    assert set(scores) >= set(players)
-    winners = rules.winners(state)
-    assert winners and set(winners) <= set(players)
-    json_round_trip(rules, state)
+    check_final(rules, state, players)
 
     # replay the move log from new_game: the same final state, exactly
     replay = rules.new_game(players, options or {}, seed)
@@ -120,3 +166,23 @@ def play_random_game(
         replay = rules.apply(replay, player, action)
     assert replay == state, "replaying the move log gave a different state"
     return state, log
+
+
+Rehide = Callable[[Any, Any, str, random.Random], Any]  # (rules, state, actor, rnd) -> state re-dealt
+
+
+def check_reveals(rules, before, player: str, action, after, rehide: Rehide, rnd: random.Random) -> None:
+    """`reveals` says no only if nothing hidden mattered: re-deal what neither the actor nor a spectator can
+    see (`rehide`), apply the same action, and both must see the same result and the same players to move."""
+    if rules.reveals(before, player, action, after):
+        return
+    other = rehide(rules, before, player, rnd)
+    observers = (player, None)
+    for o in observers:
+        assert rules.view(other, o) == rules.view(before, o), f"the re-deal changed what {o!r} sees"
+    if rules.to_move(other) != rules.to_move(before):
+        return  # who may act out of turn already told something about the re-dealt cards: no fair comparison
+    result = rules.step(other, player, action)
+    for o in observers:
+        assert rules.view(result, o) == rules.view(after, o), f"{action!r} showed {o!r} something hidden"
+    assert rules.to_move(result) == rules.to_move(after), f"{action!r} showed hidden things through to_move"

@@ -9,6 +9,7 @@ from engine.alhambra import RULES
 from engine.alhambra.actions import (
     BuyTile,
     PlayBonus,
+    ReactivateVizier,
     ReserveTile,
     SetBonusAutoplay,
     TakeHut,
@@ -94,6 +95,18 @@ def test_V5_a_vizier_purchase_shows_the_cards_paid():
     p2 = s.players[2]
     shown, _ = played(s, VizierBuy("tower-12-open", (card("florin", 5), card("florin", 7))), p2)
     assert shown
+
+
+def test_V8_V12_a_reactivated_vizier_that_can_pay_exactly_is_named_when_the_window_opens():
+    """V8: turning the vizier back is the turn's action; nothing is drawn, but the next window (V4, V12) names
+    the player if their hidden hand pays a market tile exactly. If it cannot, the window names the same
+    players as before."""
+    for cards, named in (((card("denar", 8),), True), ((card("denar", 2),), False)):
+        s = game(vizier=True, hands={0: cards}, current=0, window=True)
+        s = replace(s, seats=(replace(s.seats[0], vizier=False), *s.seats[1:]))
+        shown, after = played(s, ReactivateVizier())
+        assert after.deck == s.deck and after.bag == s.bag and after.window
+        assert shown is named and (s.players[0] in RULES.vizier_claimants(after)) is named
 
 
 def test_V22_taking_a_hut_turns_the_next_one_up_but_the_last_of_a_stack_shows_nothing():
