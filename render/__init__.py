@@ -8,7 +8,7 @@
 Rendering is pure: the same arguments give the same bytes. It only ever receives `rules.view(state, viewer)`,
 never the full state, and it decides no rule: everything shown comes from the state (geometry and position
 names come from the engine packages). Call it off the event loop (`asyncio.to_thread`): a large board takes
-tens of milliseconds.
+about 10 ms of CPU to draw and encode (bench/render.py).
 
 Each game lives in its own module (`render/alhambra.py`, `render/gardens.py`, `render/queens_garden.py`)
 exposing `draw(view, viewer, names, highlight) -> PIL.Image`. A game whose renderer (or engine) is not

@@ -11,7 +11,7 @@ from engine.alhambra import RULES
 from engine.alhambra.components import is_exchange
 from render import render_png
 from render.alhambra import model_from_view
-from render.gallery import mid_state, playthrough
+from scripts.gallery import mid_state, playthrough
 from tests.render.test_render import check_image, decode
 
 MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}

@@ -15,7 +15,7 @@ from PIL import Image
 import render
 from engine import GAMES, get_rules
 from render import render_png
-from render.gallery import mid_state, names_for, playthrough
+from scripts.gallery import mid_state, names_for, playthrough
 from tests.conftest import property_games
 
 MAX_BYTES = 400 * 1024
@@ -234,7 +234,7 @@ def test_last_move_marks_come_from_the_engines_move_events():
     planting it marks the planted space. The gallery picks such a state for its mid-game images."""
     from render import alhambra as RA
     from render import queens_garden as RQ
-    from render.gallery import showcase_state
+    from scripts.gallery import showcase_state
 
     rules = get_rules("alhambra")
     states = playthrough("alhambra", 2, 102)

@@ -1,8 +1,8 @@
 """The gallery: sample board images of every game, drawn from seeded random games played through the engine
 contract, written to docs/gallery/ for review.
 
-    python -m render.gallery            # every game whose engine exists
-    python -m render.gallery alhambra   # just one
+    python -m scripts.gallery            # every game whose engine exists (from the repository root)
+    python -m scripts.gallery alhambra   # just one
 
 For each game: the smallest and the largest player count, mid-game (just after a placement, so the last move is
 marked) and at the end (public images), plus a private image (one player's view) mid-game; games with expansion modules get their own entries (MODULE_GAMES:

@@ -1,0 +1,1 @@
+"""Command-line scripts run from the repository root as modules (`python -m scripts.gallery`)."""

@@ -1,0 +1,142 @@
+"""PNG encoding (`render._draw.encode_png`): a valid indexed PNG, deterministic, the key colours kept exactly (a thin
+highlight frame, player colours), every other colour close, the same pixels whichever deflate library is used."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from engine import GAMES, get_rules
+from render import _draw, render_image
+from scripts.gallery import mid_state, names_for, playthrough
+
+
+def decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    img.load()
+    return img
+
+
+def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """(type, data) of every chunk, checking the signature and each CRC."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    out, pos = [], 8
+    while pos < len(png):
+        (length,) = struct.unpack(">I", png[pos:pos + 4])
+        tag, data = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])
+        assert crc == zlib.crc32(tag + data), tag
+        out.append((tag, data))
+        pos += 12 + length
+    return out
+
+
+def max_channel_diff(a: Image.Image, b: Image.Image) -> Image.Image:
+    """Per pixel, the largest of the three channel differences ("L")."""
+    r, g, b_ = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).split()
+    return ImageChops.lighter(ImageChops.lighter(r, g), b_)
+
+
+def changed_key_pixels(orig: Image.Image, decoded: Image.Image, keys) -> int:
+    """How many pixels that had one of the `keys` colours come back different."""
+    changed = max_channel_diff(orig, decoded).point(lambda v: 255 if v else 0)
+    count = 0
+    for key in set(keys):
+        is_key = max_channel_diff(orig, Image.new("RGB", orig.size, key)).point(lambda v: 255 if v == 0 else 0)
+        count += ImageChops.multiply(is_key, changed).histogram()[255]
+    return count
+
+
+def all_keys(game: str) -> tuple:
+    return (*_draw.BASE_PALETTE, *getattr(importlib.import_module(f"render.{game}"), "PALETTE", ()))
+
+
+@functools.cache
+def board(game: str) -> Image.Image:
+    """A mid-game public board at the largest player count."""
+    rules = get_rules(game)
+    n = rules.player_counts[-1]
+    state = mid_state(playthrough(game, n, seed=3), 0.6)
+    return render_image(game, rules.view(state, None), names=names_for(n))
+
+
+def busy_image() -> Image.Image:
+    """Far more than 256 colours (a gradient, text in every key colour on every key colour), and every key colour
+    as thin 1-pixel lines and frames next to near shades: the worst case for keeping key colours exact."""
+    keys = list(dict.fromkeys(c for g in GAMES for c in all_keys(g)))
+    img, d = _draw.canvas(900, 40 + 24 * len(keys))
+    for x in range(256):
+        d.line((x, 0, x, 30), fill=(x, 255 - x, (x * 7) % 256))
+        d.line((300 + x, 0, 300 + x, 30), fill=(x, x, x))
+    for i, bg in enumerate(keys):
+        y = 40 + 24 * i
+        d.rectangle((0, y, 899, y + 23), fill=bg)
+        for j, fg in enumerate(keys):
+            _draw.text(d, (4 + 19 * j, y + 4), "Ag", 12, fg, bold=j % 2 == 0)
+        near = tuple(min(255, v + 3) for v in bg)
+        d.rectangle((860, y + 2, 880, y + 20), fill=near, outline=keys[(i + 1) % len(keys)])
+    _draw.highlight_box(d, (100, 100, 400, 300), width=1)
+    return img
+
+
+def test_png_is_valid_indexed_and_deterministic():
+    img = board("alhambra")
+    png = _draw.encode_png(img, all_keys("alhambra"))
+    assert png == _draw.encode_png(img.copy(), all_keys("alhambra"))
+    parts = chunks(png)
+    assert [t for t, _ in parts] == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+    w, h, depth, colour_type, *rest = struct.unpack(">IIBBBBB", parts[0][1])
+    assert (w, h, depth, colour_type, *rest) == (*img.size, 8, 3, 0, 0, 0)
+    assert 0 < len(parts[1][1]) <= 768 and len(parts[1][1]) % 3 == 0
+    raw = zlib.decompress(parts[2][1])
+    assert len(raw) == h * (w + 1) and all(raw[y * (w + 1)] == 0 for y in range(h))  # filter byte "none"
+    assert max(raw) < len(parts[1][1]) // 3  # every index within the palette
+    assert decode(png).mode == "P"
+
+
+def test_key_colours_survive_exactly_in_a_crowded_image():
+    img = busy_image()
+    keys = list(dict.fromkeys(c for g in GAMES for c in all_keys(g)))
+    decoded = decode(_draw.encode_png(img, keys))
+    assert changed_key_pixels(img, decoded, keys) == 0
+    assert set(keys) <= set(_draw.png_palette(img, keys))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_boards_keep_key_colours_and_look_the_same(game):
+    """Key colours exact; any other pixel within a few levels (anti-aliased shades folded together)."""
+    img = board(game)
+    decoded = decode(_draw.encode_png(img, all_keys(game)))
+    assert decoded.size == img.size
+    assert changed_key_pixels(img, decoded, all_keys(game)) == 0
+    hist = max_channel_diff(img, decoded).histogram()
+    assert sum(hist[9:]) <= 0.005 * img.width * img.height  # today ~0.1 % of pixels, all anti-aliased edges
+    assert sum(hist[65:]) == 0
+
+
+def test_without_isal_zlib_gives_the_same_pixels(monkeypatch):
+    img = board("gardens")
+    keys = all_keys("gardens")
+    fast = _draw.encode_png(img, keys)
+    monkeypatch.setattr(_draw, "_isal_zlib", None)
+    plain = _draw.encode_png(img, keys)
+    assert plain == _draw.encode_png(img, keys)
+    assert decode(plain).tobytes() == decode(fast).tobytes()
+    assert decode(plain).getpalette() == decode(fast).getpalette()
+
+
+def test_small_few_colour_and_non_rgb_images():
+    tiny = Image.new("RGB", (1, 1), _draw.HIGHLIGHT)
+    assert decode(_draw.encode_png(tiny)).convert("RGB").getpixel((0, 0)) == _draw.HIGHLIGHT
+    rgba = Image.new("RGBA", (40, 30), (*_draw.GOOD, 255))
+    ImageDraw.Draw(rgba).line((0, 0, 39, 29), fill=(*_draw.INK, 255))
+    out = decode(_draw.encode_png(rgba)).convert("RGB")
+    assert out.getpixel((5, 20)) == _draw.GOOD and out.getpixel((0, 0)) == _draw.INK
+    placeholder = decode(_draw.placeholder_png(["Title", "a line"]))
+    assert placeholder.size == (900, 300)
