@@ -5,7 +5,12 @@
     state = rules.new_game(["111", "222"], options={}, seed=42)
 
 Pure Python: no discord, no asyncio, no I/O at move time. Each game lives in its own package
-(`engine/alhambra`, `engine/gardens`, `engine/queens_garden`) exposing `RULES`.
+(`engine/alhambra`, `engine/gardens`, `engine/queens_garden`) exposing `RULES`, with one skeleton: `state.py`
+(frozen dataclasses), `actions.py` (the action classes, `describe`), `rules.py` (the `Rules` subclass: the
+contract facade), `scoring.py`, `components.py` (data tables), `geometry.py` (the board); a rules file too long
+to read splits into plain functions of the state (`setup`, `listing`, `check`, `turn`, `summary`). Modules are
+imported by their own names (`from engine.alhambra import geometry`) or their names imported from them, never
+under an alias.
 """
 
 from __future__ import annotations
