@@ -1,12 +1,10 @@
-"""Start the Discord bot: read the settings, set up logging, load the cogs, run.
+"""Start the Discord bot: read the settings, set up logging, load the cogs, run until stopped.
 
-    python bot.py            # run with the settings from the environment / .env
+    python bot.py            # run with the settings from the environment / .env (see .env.example)
     python bot.py --sync     # also publish the slash commands globally (needed once, and after they change)
 
-Settings (environment variables or a .env file next to where you start it; see .env.example):
-DISCORD_TOKEN (required), DATABASE_PATH (default games.sqlite3), DEV_GUILD_ID (optional: commands are synced
-to that server instantly on every start, for development), LOG_LEVEL (default INFO); the AI players read
-AI_BUDGET, AI_PROCESSES and AI_VIZIER_WAIT themselves (cogs/ai_seats.py).
+SIGTERM or SIGINT (systemd, Docker, Ctrl+C) stops it cleanly: no new clicks are taken, moves under way finish,
+the AI workers and the database are closed, and the process exits with status 0.
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ import asyncio
 import dataclasses
 import logging
 import os
+import signal
 
 import aiohttp
 import discord
@@ -23,57 +22,121 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs import EXTENSIONS
+from cogs._herald import Herald
+from cogs._images import Images
 from cogs._session import Session
-from storage import Storage
+from storage import Storage, open_storage
 
 log = logging.getLogger("bot")
 
 
+def budget_from_env(text: str | None) -> int | float | None:
+    """AI_BUDGET: "" = the AI's default, "1.5" or "1.5s" = seconds, "300" = search iterations (hard only)."""
+    text = (text or "").strip().lower()
+    if not text:
+        return None
+    try:
+        if text.endswith("s"):
+            return float(text[:-1])
+        if "." in text:
+            return float(text)
+        value = int(text)
+    except ValueError:
+        raise SystemExit(f"AI_BUDGET must be seconds (1.0) or search iterations (200), not {text!r}.") from None
+    return value if value > 0 else None
+
+
+def seconds_from_env(name: str, text: str | None, default: float) -> float:
+    """A number of seconds from the environment variable `name` ("" = `default`; never negative)."""
+    text = (text or "").strip().lower().removesuffix("s")
+    if not text:
+        return default
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        raise SystemExit(f"{name} must be a number of seconds, not {text!r}.") from None
+
+
+def processes_from_env(text: str | None) -> int:
+    """AI_PROCESSES: worker processes for AI decisions; "" = 1, "0" = decide in a thread of the bot's process."""
+    text = (text or "").strip()
+    if not text:
+        return 1
+    try:
+        return max(int(text), 0)
+    except ValueError:
+        raise SystemExit(f"AI_PROCESSES must be a whole number of processes, not {text!r}.") from None
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Settings:
+    """Every setting of the bot, read once (README lists them; .env.example has a commented copy)."""
+
     token: str
     database_path: str = "games.sqlite3"
+    database_sync: str = "FULL"  # SQLite's synchronous mode: FULL (a move is on disk before it is announced)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     sync: bool = False
+    ai_budget: int | float | None = None  # "hard" AI: seconds (float) or search iterations (int); None: default
+    ai_processes: int = 1  # worker processes for AI decisions (0: a thread of the bot)
+    ai_wait: float = 60.0  # seconds an AI to move leaves humans who may act out of turn
+    shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Settings:
         """Settings from the environment (after loading .env). SystemExit with one clear line if one is bad."""
         load_dotenv(find_dotenv(usecwd=True))  # the .env of the directory the bot is started from
-        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        env = os.environ
+        token = env.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise SystemExit("DISCORD_TOKEN is not set: put your bot token in .env (copy .env.example) or the "
                              "environment. See 'Running the bot on your server' in README.md.")
-        guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}; or leave it empty.")
-        level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise SystemExit(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        db_sync = env.get("DATABASE_SYNC", "").strip().upper() or "FULL"
+        if db_sync not in ("FULL", "NORMAL"):
+            raise SystemExit(f"DATABASE_SYNC must be FULL or NORMAL, not {db_sync!r}.")
+        wait = env.get("AI_WAIT", "") or env.get("AI_VIZIER_WAIT", "")  # the older name still works
         return cls(
             token=token,
-            database_path=os.environ.get("DATABASE_PATH", "").strip() or "games.sqlite3",
+            database_path=env.get("DATABASE_PATH", "").strip() or "games.sqlite3",
+            database_sync=db_sync,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             sync=sync,
+            ai_budget=budget_from_env(env.get("AI_BUDGET")),
+            ai_processes=processes_from_env(env.get("AI_PROCESSES")),
+            ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
         )
 
 
 class GameBot(commands.Bot):
-    """The bot: owns the storage and the session service; everything else lives in the cogs."""
+    """The bot: owns the storage, the session service, the images and the herald; the rest lives in the cogs."""
+
+    storage: Storage
+    session: Session
+    images: Images
+    herald: Herald
 
     def __init__(self, settings: Settings):
         # No privileged intents: slash commands and components need none.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          help_command=None)
         self.settings = settings
-        self.storage: Storage | None = None
-        self.session: Session | None = None
+        self._open = False
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_path)
+        self.storage = await open_storage(self.settings.database_path, synchronous=self.settings.database_sync)
+        self._open = True
         self.session = Session(self.storage)
+        self.images = Images(self.session)
+        self.herald = Herald(self, self.session, self.images)
+        self.session.listeners.append(self.herald.notify)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         # Sync deliberately: instantly to the development server, globally only when asked (--sync).
@@ -87,15 +150,35 @@ class GameBot(commands.Bot):
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
 
     async def close(self) -> None:
+        """Stop cleanly: refuse new moves, let those under way finish (bounded), post what they owe, then close
+        the cogs (the AI pool), the gateway and the database."""
+        if self._open and not self.herald.closed:
+            if not await self.session.drain(self.settings.shutdown_grace):
+                log.warning("moves still under way after %.0f s; stopping anyway (each is one transaction: "
+                            "none is half-applied)", self.settings.shutdown_grace)
+            await self.herald.close(self.settings.shutdown_grace)
         await super().close()
-        if self.storage is not None:
+        if self._open:
+            self._open = False
             await self.storage.close()
-            self.storage = None
 
 
 async def _run(settings: Settings) -> None:
+    """Run until the bot stops by itself or a SIGTERM/SIGINT asks it to."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     async with GameBot(settings) as bot:
-        await bot.start(settings.token)
+        runner = asyncio.create_task(bot.start(settings.token), name="bot")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper.done():
+            log.info("stopping (signal received)")
+            await bot.close()
+        else:
+            stopper.cancel()
+        await runner  # re-raises a start-up failure (a rejected token, no network)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,8 +196,6 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("Discord refused a privileged intent; this bot needs none. Check the bot's code.") from None
     except (aiohttp.ClientConnectorError, OSError) as exc:
         raise SystemExit(f"Cannot reach Discord ({exc}). Check this machine's internet connection.") from None
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

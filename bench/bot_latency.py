@@ -4,10 +4,12 @@ parsing, our cogs, SQLite on disk and the real renderer; only the network is fak
     python bench/bot_latency.py                  # every game, 150 moves each
     python bench/bot_latency.py alhambra -n 400  # one game, more moves
     python bench/bot_latency.py alhambra -p 6    # the largest table
+    python bench/bot_latency.py --sync NORMAL     # SQLite's synchronous mode (default: FULL and NORMAL, side by side)
 
 For each move confirmed in the ephemeral panel it records the time from the interaction's arrival to
   - ack:  the bot's first response (the panel is deferred at once: Discord's 3-second rule),
   - post: the public move post sent (engine apply + one SQLite transaction + board rendering + upload),
+  - commit: the move's transaction alone (its cost is what DATABASE_SYNC=FULL vs NORMAL changes),
 and the time to open the panel ("Play my turn" -> panel shown). Prints p50/p95/max in milliseconds.
 """
 
@@ -19,6 +21,7 @@ import random
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,10 +38,21 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-async def measure(game: str, moves: int, seed: int, players: int) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {"ack": [], "post": [], "panel": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        h = await Harness.start(Path(tmp) / "bench.sqlite3")
+async def measure(game: str, moves: int, seed: int, players: int, sync: str) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {"ack": [], "post": [], "panel": [], "commit": []}
+    with tempfile.TemporaryDirectory(dir=".") as tmp:  # on the project's disk, as the bot's database would be
+        h = await Harness.start(Path(tmp) / "bench.sqlite3", database_sync=sync)
+        storage = h.bot.storage
+        real_commit = storage.commit_move
+
+        async def timed_commit(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return await real_commit(*args, **kwargs)
+            finally:
+                out["commit"].append((time.perf_counter() - t0) * 1000)
+
+        storage.commit_move = timed_commit
         users = [User(100000000000000001 + i, NAMES[i]) for i in range(players)]
         by_id = {u.id: u for u in users}
         rnd = random.Random(seed)
@@ -66,15 +80,18 @@ def main() -> None:
     parser.add_argument("-n", "--moves", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-p", "--players", type=int, help="players per game (default: 3, 2 and 4)")
+    parser.add_argument("--sync", choices=["FULL", "NORMAL"], action="append",
+                        help="SQLite synchronous mode(s) to measure (default: both)")
     args = parser.parse_args()
-    print(f"{'game':<14} {'players':>7} {'moves':>6}   {'what':<6} {'p50':>7} {'p95':>7} {'max':>7}  (ms)")
+    print(f"{'game':<14} {'players':>7} {'sync':>6} {'moves':>6}   {'what':<6} {'p50':>7} {'p95':>7} {'max':>7}  (ms)")
     for game in args.games:
         players = args.players or PLAYERS.get(game, 2)
-        result = asyncio.run(measure(game, args.moves, args.seed, players))
-        for what in ("panel", "ack", "post"):
-            v = result[what]
-            print(f"{game:<14} {players:>7} {len(v):>6}   {what:<6} {statistics.median(v):>7.1f} "
-                  f"{pct(v, 95):>7.1f} {max(v):>7.1f}")
+        for sync in args.sync or ["FULL", "NORMAL"]:
+            result = asyncio.run(measure(game, args.moves, args.seed, players, sync))
+            for what in ("panel", "ack", "commit", "post"):
+                v = result[what]
+                print(f"{game:<14} {players:>7} {sync:>6} {len(v):>6}   {what:<6} {statistics.median(v):>7.1f} "
+                      f"{pct(v, 95):>7.1f} {max(v):>7.1f}")
 
 
 if __name__ == "__main__":

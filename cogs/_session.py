@@ -1,16 +1,15 @@
 """The session service: the one path by which a game is created, joined, started and played.
 
-Every entry point (buttons, selects, slash commands, reminders, and later AI seats) goes through `Session`, so the
-checks, the locking and the transaction are in one place. No discord here: methods take plain ids and return
-records; the cogs turn them into messages. `act` is the heart of it:
+Every entry point (buttons, selects, slash commands, reminders, AI seats) goes through `Session`, so the checks,
+the locking and the transaction are in one place. No discord here: methods take plain ids and return records;
+the cogs turn them into messages. `act` is the heart of it:
 
-    per-game asyncio lock -> load the row -> rules.apply -> store move + state in ONE transaction (optimistic
-    version check) -> render the public image off the event loop -> MoveResult (what happened, who is to move)
+    per-game lock -> load the row -> rules.apply -> ONE transaction: the move, the new state and the notice the
+    channel is owed (optimistic version check) -> MoveResult (what happened, who is to move)
 
-AI seats are seats whose id marks them as AI (`ai.is_ai`: "ai:normal:1"); the lobby adds and removes them here
-(`add_ai`, `remove_ai`), and `cogs.ai_seats` submits their actions through `act` exactly like a click does. After
-every committed move (and after a start, via `changed`) the session calls its `listeners` with the game id: that
-is how the AI player learns it may be its turn, whatever path the move came by.
+The public post itself is made from the notice by `cogs._herald`, which removes it only once it was sent: a move
+is never lost, half-applied or silenced, even by a crash. After every committed move (and start) the session
+calls its `listeners` with the game id: that is how the herald and the AI seats learn a game moved on.
 """
 
 from __future__ import annotations
@@ -20,28 +19,20 @@ import collections
 import dataclasses
 import json
 import logging
-import random
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-import ai
 import engine
-from storage import ChannelBusy, GameRow, Seat, StaleVersion, Storage
+from cogs._seating import GameError, Seating, is_ai
+from storage import GameRow, MoveRow, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
 
-is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
-
-# The log kind the engines write for every turn action (text = describe(action), data["action"] = its JSON) so
-# the images can mark the last move. The bot already prints the action's own text: such entries are never
-# turned into lines.
+# The log kind the engines write for every turn action (for the images' last-move mark): the bot prints the
+# action's own text instead, so such entries never become lines.
 MOVE_EVENT = "move"
-
-# Action kinds whose very choice is private (the player's own business): never announced, and shown to others
-# only as "changes a private setting" in /game log. V66: the standing order for bonus cards.
-PRIVATE_KINDS: dict[str, frozenset[str]] = {"alhambra": frozenset({"set_bonus_autoplay"})}
 
 
 def _base36(n: int) -> str:
@@ -54,84 +45,49 @@ def _base36(n: int) -> str:
             return out
 
 
-def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
-    """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
-    try:
-        ai.adapter(game)
-    except Exception:
-        return False
-    return ai.supports(game, options)
-
-
-class GameError(Exception):
-    """Something the user did that we refuse; the message is shown to them (ephemeral) as is."""
-
-
 class StaleMove(GameError):
     """The game moved on since the panel or command was prepared."""
 
 
+class Closing(GameError):
+    """The bot is shutting down and takes no new moves."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class MoveResult:
-    """What one applied action produced, for the cog to announce."""
+    """What one applied action produced, for the acting player's own reply (the public post is the notice's)."""
 
     row: GameRow  # the stored game after the move
     player: str  # who acted
     action_text: str  # rules.describe(action): "takes the blue 7"
-    events: tuple[tuple[str | None, str], ...]  # new public log entries: (player or None, text)
     private_events: tuple[str, ...]  # new log entries private to the actor, for their ephemeral reply
     to_move: tuple[str, ...]
-    before: tuple[str, ...]  # who could move before this action, out-of-turn players (`side`) aside: players
-    # are pinged only when their turn begins
     finished: bool
-    scores: Mapping[str, int]  # final scores once finished (else the running scores)
-    winners: tuple[str, ...]
-    image: bytes | None  # the public board after the move (None if rendering failed)
-    # players in to_move only because they may act out of turn (Alhambra's vizier window, V4/V12): the post
-    # names them in one line instead of pinging them after every move
-    side: tuple[str, ...] = ()
-    free: bool = False  # a free action (a bonus card, V62/V66): not a turn action, whose move it is did not change
+    free: bool = False  # a free action: not a turn action, whose move it is did not change
+    replayed: bool = False  # the same click was already played (a retry or a double click): nothing new stored
 
 
-# --------------------------------------------------------------------------------------------- rendering
+class Session(Seating):
+    """Game lifecycle (the lobby methods come from `Seating`) and moves over a `Storage`. One per bot."""
 
-
-def _render(game: str, view: Any, viewer: str | None, names: Mapping[str, str], **extra: Any) -> bytes | None:
-    """PNG bytes, or None if the renderer is missing or fails: the bot then posts text only (logged)."""
-    try:
-        from render import render_png
-    except Exception:
-        log.warning("render package unavailable; posting without images", exc_info=True)
-        return None
-    try:
-        if viewer is None:
-            return render_png(game, view, names=dict(names), **extra)
-        return render_png(game, view, viewer=viewer, names=dict(names), **extra)
-    except Exception:
-        log.exception("rendering %s failed (viewer=%s); posting without an image", game, viewer)
-        return None
-
-
-# --------------------------------------------------------------------------------------------- the service
-
-
-class Session:
-    """Game lifecycle and moves over a `Storage`. One per bot."""
-
-    def __init__(self, storage: Storage, *, state_cache_size: int = 64, image_cache_size: int = 64):
+    def __init__(self, storage: Storage, *, state_cache_size: int = 256):
         self.storage = storage
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: collections.OrderedDict[tuple[int, int], Any] = collections.OrderedDict()
-        self._images: collections.OrderedDict[tuple[int, int, str | None], bytes | None] = collections.OrderedDict()
         self._state_cache_size = state_cache_size
-        self._image_cache_size = image_cache_size
-        # called with a game id after each committed move, and after a start once its first post is out
+        # called with a game id after each committed move or start (the herald posts, the AI looks)
         self.listeners: list[Callable[[int], None]] = []
+        self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        # test hook: awaited at a named step ("committed"); a test stops the bot there to simulate a crash
+        self.fault: Callable[[str], Awaitable[None]] | None = None
 
     # -- helpers -----------------------------------------------------------------------------------------
 
     @staticmethod
-    def rules(game: str):
+    def rules(game: str) -> engine.Rules:
         return engine.get_rules(game)
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -149,18 +105,34 @@ class Session:
         state = self._states.get(key)
         if state is None:
             state = self.rules(row.game).from_json(row.state)
-            self._remember(self._states, key, state, self._state_cache_size)
+            self._remember(key, state)
         return state
 
-    @staticmethod
-    def _remember(cache: collections.OrderedDict, key: Any, value: Any, size: int) -> None:
-        cache[key] = value
-        cache.move_to_end(key)
-        while len(cache) > size:
-            cache.popitem(last=False)
+    async def state_at(self, row: GameRow, version: int) -> Any:
+        """The state after move `version` (0: the deal): from the cache, else replayed from the move log (the
+        engines are deterministic)."""
+        if version == row.version:
+            return self.state_of(row)
+        state = self._states.get((row.id, version))
+        if state is not None:
+            return state
+        rules = self.rules(row.game)
+        state = rules.new_game(list(row.player_ids), row.options, row.seed)
+        for m in await self.storage.moves(row.id):
+            if m.move_number > version:
+                break
+            state = rules.apply(state, m.player, rules.action_from_json(m.action))
+        self._remember((row.id, version), state)
+        return state
+
+    def _remember(self, key: tuple[int, int], state: Any) -> None:
+        self._states[key] = state
+        self._states.move_to_end(key)
+        while len(self._states) > self._state_cache_size:
+            self._states.popitem(last=False)
 
     def changed(self, game_id: int) -> None:
-        """Tell the listeners (the AI player) that `game_id` moved on. They only schedule work; never raises."""
+        """Tell the listeners that `game_id` moved on. They only schedule work; never raises."""
         for listener in list(self.listeners):
             try:
                 listener(game_id)
@@ -193,296 +165,29 @@ class Session:
             raise GameError("There is no game in this channel. Start one with `/game create`.")
         return row
 
-    # -- images ------------------------------------------------------------------------------------------
+    # -- shutting down -----------------------------------------------------------------------------------
 
-    async def public_image(self, row: GameRow, state: Any | None = None) -> bytes | None:
-        """The public board (rules.view(state, None)), rendered off the event loop, cached per move."""
-        return await self._image(row, None, state)
-
-    async def private_image(self, row: GameRow, player: str) -> bytes | None:
-        """What `player` may see (their hand added), rendered with viewer=player. Ephemeral use only."""
-        return await self._image(row, player, None)
-
-    async def _image(self, row: GameRow, viewer: str | None, state: Any | None) -> bytes | None:
-        key = (row.id, row.version, viewer)
-        if key in self._images:
-            return self._images[key]
-        rules = self.rules(row.game)
-        state = self.state_of(row) if state is None else state
-        view = rules.view(state, viewer)  # never more than the viewer may see reaches the renderer
-        png = await asyncio.to_thread(_render, row.game, view, viewer, self.names(row))
-        self._remember(self._images, key, png, self._image_cache_size)
-        return png
-
-    async def preview_image(self, row: GameRow, player: str, view: Any, highlight: Any) -> bytes | None:
-        """A small picture of the player's own board after a tentative placement (`view` is theirs)."""
-        return await asyncio.to_thread(_render, row.game, view, player, self.names(row), highlight=highlight,
-                                       focus=True)
-
-    # -- lobby -------------------------------------------------------------------------------------------
-
-    def parse_options(self, game: str, text: str | None) -> dict[str, Any]:
-        """Options typed as "name=value, name=value" (yes/no options also as just "name" or "no-name")."""
-        rules = self.rules(game)
-        options: dict[str, Any] = {}
-        for part in (text or "").replace(";", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            name, sep, value = part.partition("=")
-            name = name.strip().lower().replace(" ", "_").replace("-", "_")
-            negate = False
-            if not sep and name.startswith("no_") and name[3:] in rules.options:
-                name, negate = name[3:], True
-            opt = rules.options.get(name)
-            if opt is None:
-                known = ", ".join(rules.options) or "none"
-                raise GameError(f"{rules.title} has no option `{name}`. Options: {known}.")
-            if not opt.choices:
-                if not sep:
-                    options[name] = not negate
-                    continue
-                v = value.strip().lower()
-                if v in ("yes", "y", "true", "on", "1"):
-                    options[name] = True
-                elif v in ("no", "n", "false", "off", "0"):
-                    options[name] = False
-                else:
-                    raise GameError(f"Option `{name}` is yes or no, not `{value.strip()}`.")
-                continue
-            if not sep:
-                shown = ", ".join(str(c) for c in opt.choices)
-                raise GameError(f"Option `{name}` needs a value: `{name}=...` with one of {shown}.")
-            by_text = {str(c).lower(): c for c in opt.choices}
-            choice = by_text.get(value.strip().lower())
-            if choice is None:
-                shown = ", ".join(str(c) for c in opt.choices)
-                raise GameError(f"Option `{name}` must be one of {shown}, not `{value.strip()}`.")
-            options[name] = choice
+    async def drain(self, timeout: float) -> bool:
+        """Refuse new moves and wait (at most `timeout` s) for those under way; True if none is left."""
+        self.closing = True
         try:
-            return rules.normalise_options(options)
-        except ValueError as exc:
-            raise GameError(str(exc)) from None
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
-    async def create(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game: str,
-        options: Mapping[str, Any],
-        creator: Seat,
-        seed: int | None = None,
-        reminder_hours: float = 24,
-    ) -> GameRow:
-        if game not in engine.GAMES:
-            raise GameError(f"I don't know the game `{game}`. Games: {', '.join(engine.GAMES)}.")
-        rules = self.rules(game)
-        try:
-            options = rules.normalise_options(options)
-        except ValueError as exc:
-            raise GameError(str(exc)) from None
-        if seed is None:
-            seed = random.SystemRandom().randrange(1, 2**31)
-        try:
-            return await self.storage.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=game,
-                options=options,
-                seed=seed,
-                creator=creator,
-                reminder_hours=reminder_hours,
-            )
-        except ChannelBusy:
-            other = await self.storage.game_in_channel(channel_id)
-            what = f"a game of {self.rules(other.game).title}" if other else "a game"
-            raise GameError(
-                f"This channel already has {what}. Finish or `/game cancel` it first, "
-                "or create yours in a thread (`thread: True`)."
-            ) from None
+    def _enter(self) -> None:
+        if self.closing:
+            raise Closing("The bot is restarting: nothing was changed. Try again in a minute.")
+        self._busy += 1
+        self._idle.clear()
 
-    async def join(self, game_id: int, seat: Seat) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("This game has already started; you can watch it here.")
-            if seat.id in row.player_ids:
-                raise GameError("You are already seated in this game.")
-            rules = self.rules(row.game)
-            if len(row.seats) >= rules.player_counts[-1]:
-                raise GameError(f"The table is full ({rules.player_counts[-1]} players).")
-            return await self.storage.update_lobby(game_id, seats=(*row.seats, seat))
-
-    async def leave(self, game_id: int, player: str) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            if row.status != "lobby":
-                raise GameError("The game has started: you can't leave it now. The creator can `/game cancel` it.")
-            if player not in row.player_ids:
-                raise GameError("You are not seated in this game.")
-            if player == row.creator_id:
-                raise GameError("You created this game: use Cancel to call it off.")
-            return await self.storage.update_lobby(game_id, seats=[s for s in row.seats if s.id != player])
-
-    @staticmethod
-    def _creator_in_lobby(row: GameRow, player: str, started: str, to_do: str) -> None:
-        """Lobby changes only the creator may make: GameError `started` after the start, or naming the creator."""
-        if row.status != "lobby":
-            raise GameError(started)
-        if player != row.creator_id:
-            raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can {to_do}.")
-
-    async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
-        """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "AI players can only be added before the game starts.",
-                                   "add AI players")
-            if level not in ai.LEVELS:
-                raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
-            if not ai_available(row.game, row.options):
-                raise GameError(f"There is no AI player for {self.rules(row.game).title} yet.")
-            hi = self.rules(row.game).player_counts[-1]
-            if count < 1:
-                raise GameError("Add at least one AI player.")
-            if len(row.seats) + count > hi:
-                free = hi - len(row.seats)
-                raise GameError(f"The table is full ({hi} players)." if free <= 0 else
-                                f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players).")
-            seats = list(row.seats)
-            added = []
-            for _ in range(count):
-                pid = ai.next_ai_player_id(level, [s.id for s in seats])
-                added.append(Seat(pid, ai.display_name(pid)))
-                seats.append(added[-1])
-            return await self.storage.update_lobby(game_id, seats=seats), added
-
-    async def remove_ai(self, game_id: int, player: str, seat_id: str | None = None) -> tuple[GameRow, Seat]:
-        """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "The game has started: its AI players stay until the end.",
-                                   "remove AI players")
-            bots = [s for s in row.seats if is_ai(s.id)]
-            if not bots:
-                raise GameError("There is no AI player in this game.")
-            if seat_id is None:
-                gone = bots[-1]
-            else:
-                gone = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
-                if gone is None:
-                    names = ", ".join(s.name for s in bots)
-                    raise GameError(f"There is no AI player `{seat_id}` here. AI players: {names}.")
-            seats = [s for s in row.seats if s.id != gone.id]
-            return await self.storage.update_lobby(game_id, seats=seats), gone
-
-    async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "Options can only be changed before the game starts.",
-                                   "change its options")
-            try:
-                merged = self.rules(row.game).normalise_options({**row.options, **options})
-            except ValueError as exc:
-                raise GameError(str(exc)) from None
-            return await self.storage.update_lobby(game_id, options=merged)
-
-    async def start(self, game_id: int, player: str) -> tuple[GameRow, Any]:
-        """Deal the game (seats in joining order). Only the creator may start."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "This game has already started.", "start the game")
-            rules = self.rules(row.game)
-            lo = rules.player_counts[0]
-            if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
-                raise GameError("A game needs at least one human player.")
-            if len(row.seats) < lo:
-                need = lo - len(row.seats)
-                raise GameError(
-                    f"{rules.title} needs at least {lo} players: waiting for {need} more to join."
-                )
-            try:
-                state = rules.new_game(list(row.player_ids), row.options, row.seed)
-            except ValueError as exc:
-                raise GameError(str(exc)) from None
-            try:
-                row = await self.storage.start_game(game_id, seats=row.seats, state=rules.to_json(state))
-            except StaleVersion:
-                raise GameError("This game has already started.") from None
-            self._remember(self._states, (row.id, row.version), state, self._state_cache_size)
-            return row, state
-
-    async def cancel(self, game_id: int, player: str, *, can_manage: bool) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            if row.status not in ("lobby", "active"):
-                raise GameError("This game is already over.")
-            if player != row.creator_id and not can_manage:
-                raise GameError(
-                    "Only the creator of the game or someone with the Manage Channels permission can cancel it."
-                )
-            await self.storage.cancel_game(game_id)
-            return await self.load(game_id)
+    def _leave(self) -> None:
+        self._busy -= 1
+        if not self._busy:
+            self._idle.set()
 
     # -- playing -----------------------------------------------------------------------------------------
-
-    def check_player(self, row: GameRow, player: str) -> Any:
-        """The state, if `player` may act in this game now; else a GameError saying why."""
-        state = self.check_seated(row, player)
-        movers = self.rules(row.game).to_move(state)
-        if player not in movers:
-            waiting = ", ".join(row.seat_name(p) for p in movers) or "nobody"
-            raise GameError(f"It's not your turn: waiting for {waiting}.")
-        return state
-
-    def out_of_turn(self, row: GameRow, state: Any | None = None) -> tuple[str, ...]:
-        """Players who are in to_move only to act out of turn (the vizier claimants of Alhambra's Vizier's
-        Favour, V4/V12), not the player whose turn it is. Empty for games without such a window."""
-        if row.status != "active" and state is None:
-            return ()
-        rules = self.rules(row.game)
-        claimants = getattr(rules, "vizier_claimants", None)
-        if claimants is None:
-            return ()
-        state = self.state_of(row) if state is None else state
-        movers = rules.to_move(state)
-        side = set(claimants(state))
-        return tuple(p for p in movers[1:] if p in side)
-
-    def free_actions(self, row: GameRow, player: str) -> list[Any]:
-        """Actions `player` may take at any time, whoever is to move (Alhambra's bonus cards, V62/V66)."""
-        if row.status != "active" or player not in row.player_ids:
-            return []
-        listed = getattr(self.rules(row.game), "free_actions", None)
-        return list(listed(self.state_of(row), player)) if listed is not None else []
-
-    def is_free(self, game: str, action: Any) -> bool:
-        check = getattr(self.rules(game), "is_free_action", None)
-        return bool(check is not None and check(action))
-
-    @staticmethod
-    def is_private(game: str, action: Any) -> bool:
-        """True for an action nobody else may learn about (see PRIVATE_KINDS)."""
-        return getattr(action, "kind", None) in PRIVATE_KINDS.get(game, ())
-
-    def position(self, row: GameRow, actions: Sequence[Any]) -> str:
-        """What a move panel (or a /move suggestion) was built on, as a short token for its custom_ids: the
-        number of turn actions so far and a fingerprint of the listed actions, e.g. "12.1x3k9f".
-
-        A click is served only if the token is the same now: any turn action since makes the panel stale (even
-        one that leaves the list alike), and an index into `actions` always means the action it meant when the
-        panel was drawn. A free action (a bonus card, V62/V66) does not count as a turn and, with our engines,
-        changes nobody's turn actions, so it leaves every open panel valid; should an engine's free action ever
-        change someone's list, the fingerprint makes that panel stale rather than wrong.
-        """
-        return f"{row.turns}.{self.fingerprint(row.game, actions)}"
-
-    def fingerprint(self, game: str, actions: Sequence[Any]) -> str:
-        """A short digest of a list of actions (their JSON, so it is the same after a restart)."""
-        rules = self.rules(game)
-        data = json.dumps([rules.action_to_json(a) for a in actions], sort_keys=True, separators=(",", ":"))
-        return _base36(zlib.crc32(data.encode()))
 
     def check_seated(self, row: GameRow, player: str) -> Any:
         """The state, if `player` is seated in this running game (free actions need no turn); else a GameError
@@ -495,11 +200,90 @@ class Session:
             raise GameError("You are not playing in this game; you can watch it with the Board button.")
         return self.state_of(row)
 
+    def check_player(self, row: GameRow, player: str) -> Any:
+        """The state, if `player` may act in this game now; else a GameError saying why."""
+        state = self.check_seated(row, player)
+        movers = self.rules(row.game).to_move(state)
+        if player not in movers:
+            waiting = ", ".join(row.seat_name(p) for p in movers) or "nobody"
+            raise GameError(f"It's not your turn: waiting for {waiting}.")
+        return state
+
+    def to_move(self, row: GameRow) -> list[str]:
+        if row.status != "active":
+            return []
+        return self.rules(row.game).to_move(self.state_of(row))
+
+    def out_of_turn(self, row: GameRow, state: Any | None = None) -> tuple[str, ...]:
+        """Players who are in to_move only because they may act out of turn (the rules' `out_of_turn`), not the
+        player whose turn it is."""
+        if row.status != "active" and state is None:
+            return ()
+        rules = self.rules(row.game)
+        state = self.state_of(row) if state is None else state
+        side = set(rules.out_of_turn(state))
+        return tuple(p for p in rules.to_move(state)[1:] if p in side)
+
+    def free_actions(self, row: GameRow, player: str) -> list[Any]:
+        """Actions `player` may take at any time, whoever is to move (the rules' `free_actions`)."""
+        if row.status != "active" or player not in row.player_ids:
+            return []
+        return list(self.rules(row.game).free_actions(self.state_of(row), player))
+
     def legal_actions(self, row: GameRow, player: str) -> list[Any]:
         """Every legal action for `player` now (empty if they may not act)."""
         if row.status != "active" or player not in row.player_ids:
             return []
         return self.rules(row.game).legal_actions(self.state_of(row), player)
+
+    def position(self, row: GameRow, actions: Sequence[Any]) -> str:
+        """What a move panel (or a /move suggestion) was built on, as a short token for its custom_ids: the
+        number of turn actions so far and a fingerprint of the listed actions, e.g. "12.1x3k9f".
+
+        A click is served only if the token is the same now: any turn action since makes the panel stale (even
+        one that leaves the list alike), and an index into `actions` always means the action it meant when the
+        panel was drawn. A free action does not count as a turn and leaves every open panel valid; should an
+        engine's free action ever change someone's list, the fingerprint makes that panel stale rather than wrong.
+        """
+        return f"{row.turns}.{self.fingerprint(row.game, actions)}"
+
+    def fingerprint(self, game: str, actions: Sequence[Any]) -> str:
+        """A short digest of a list of actions (their JSON, so it is the same after a restart)."""
+        rules = self.rules(game)
+        data = json.dumps([rules.action_to_json(a) for a in actions], sort_keys=True, separators=(",", ":"))
+        return _base36(zlib.crc32(data.encode()))
+
+    async def played(self, game_id: int, player: str, origin: str, *, latest: bool = False) -> MoveResult | None:
+        """The move `player` already confirmed from `origin` (the same panel choice), as a result to show them
+        again; None if that click was never played. With `latest`, only if no turn action came after it (a typed
+        suggestion reused turns later is a new attempt, not a retry)."""
+        move = await self.storage.move_by_origin(game_id, player, origin)
+        if move is None:
+            return None
+        row = await self.load(game_id)
+        if latest and row.version != move.move_number:
+            rules = self.rules(row.game)
+            later = [m for m in await self.storage.moves(game_id) if m.move_number > move.move_number]
+            if any(not rules.is_free_action(rules.action_from_json(m.action)) for m in later):
+                return None
+        return self._replayed(row, move)
+
+    def _replayed(self, row: GameRow, move: MoveRow) -> MoveResult:
+        rules = self.rules(row.game)
+        state = self.state_of(row) if row.state is not None else None
+        movers = tuple(rules.to_move(state)) if state is not None and row.status == "active" else ()
+        return MoveResult(row=row, player=move.player, action_text=rules.describe(rules.action_from_json(move.action)),
+                          private_events=(), to_move=movers, finished=row.status == "finished",
+                          free=rules.is_free_action(rules.action_from_json(move.action)), replayed=True)
+
+    async def moved_on(self, row: GameRow, player: str) -> str:
+        """Why a panel of `player` is stale, in words: who played what since (their latest turn action)."""
+        rules = self.rules(row.game)
+        for m in reversed((await self.storage.moves(row.id))[-8:]):
+            action = rules.action_from_json(m.action)
+            if m.player != player and not rules.is_free_action(action) and not rules.is_private(action):
+                return f"{row.seat_name(m.player)} already played: {rules.describe(action)}"
+        return "the game has moved on"
 
     async def act(
         self,
@@ -509,76 +293,88 @@ class Session:
         *,
         expected_version: int | None = None,
         expected_turns: int | None = None,
-        announce: Callable[[MoveResult], Awaitable[None]] | None = None,
+        origin: str | None = None,
     ) -> MoveResult:
-        """Apply `action` for `player`: checked by the rules, stored in one transaction, then announced.
+        """Apply `action` for `player`: checked by the rules, stored with its notice in one transaction.
 
         `expected_version` is the move number the action was chosen at; if any move (free actions included) was
         stored since, StaleMove and nothing changes. `expected_turns` is the weaker check of the move panels:
-        only a turn action since makes it stale, not someone's free action (V62/V66); the action itself is
-        checked against the newest state either way. The transaction checks the version it loaded here, so two
-        racing submissions never both apply. IllegalAction propagates with the engine's message.
-        `announce` (the public post) runs while the game's lock is still held, so posts appear in move order
-        even when two players act at nearly the same moment; a failing announcement never undoes the move.
+        only a turn action since makes it stale, not someone's free action; the action itself is checked against
+        the newest state either way. `origin` names the click (panel position and choice): if that very click
+        was already played (a retry, a double click), the result of that move comes back with `replayed` set
+        and nothing new is stored. IllegalAction propagates with the engine's message.
         """
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            moved = ((expected_version is not None and row.version != expected_version)
-                     or (expected_turns is not None and row.turns != expected_turns))
-            if moved and row.status == "active":
-                raise StaleMove("The game has moved on since you chose that move (someone already played). "
-                                "Nothing was changed; press **Play my turn** for your current choices.")
-            free = self.is_free(row.game, action)  # a bonus card may be played by its holder at any time (V62)
-            state = self.check_seated(row, player) if free else self.check_player(row, player)
-            rules = self.rules(row.game)
-            new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
-            before_side = self.out_of_turn(row, state)  # out-of-turn players were never pinged: not "before"
-            finished = rules.is_over(new)
-            try:
-                row = await self.storage.commit_move(
-                    game_id,
-                    expected_version=row.version,
-                    player=player,
-                    action=rules.action_to_json(action),
-                    state=rules.to_json(new),
-                    finished=finished,
-                    free=free,
-                    now=time.time(),
-                )
-            except StaleVersion:
-                raise StaleMove("Someone else moved first; nothing was changed. Have another look.") from None
-            self._remember(self._states, (row.id, row.version), new, self._state_cache_size)
-            # the engines' "move" entries repeat the action (for the images' last-move mark): we print action_text
-            fresh = [e for e in new.log[len(state.log):] if e.kind != MOVE_EVENT]
-            result = MoveResult(
-                row=row,
-                player=player,
-                action_text=rules.describe(action),
-                events=tuple((e.player, e.text) for e in fresh if e.private_to is None),
-                private_events=tuple(e.text for e in fresh if e.private_to == player),
-                to_move=tuple(rules.to_move(new)),
-                before=tuple(p for p in rules.to_move(state) if p not in before_side),
-                finished=finished,
-                scores=rules.scores(new),
-                winners=tuple(rules.winners(new)) if finished else (),
-                image=await self.public_image(row, new),
-                side=self.out_of_turn(row, new) if not finished else (),
-                free=free,
+        self._enter()
+        try:
+            async with self.lock(game_id):
+                return await self._act(game_id, player, action, expected_version, expected_turns, origin)
+        finally:
+            self._leave()
+
+    async def _act(self, game_id: int, player: str, action: Any, expected_version: int | None,
+                   expected_turns: int | None, origin: str | None) -> MoveResult:
+        row = await self.load(game_id)
+        moved = ((expected_version is not None and row.version != expected_version)
+                 or (expected_turns is not None and row.turns != expected_turns))
+        if moved and origin is not None:
+            move = await self.storage.move_by_origin(game_id, player, origin)
+            if move is not None:
+                return self._replayed(row, move)
+        if moved and row.status == "active":
+            why = await self.moved_on(row, player)
+            raise StaleMove(f"That move was not played: {why}. Nothing was changed; press **Play my turn** "
+                            "for your choices now.")
+        rules = self.rules(row.game)
+        free = rules.is_free_action(action)  # e.g. a bonus card: its holder may play it at any time
+        state = self.check_seated(row, player) if free else self.check_player(row, player)
+        new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
+        finished = rules.is_over(new)
+        notice = None if rules.is_private(action) else ("move", self._notice(rules, row, state, new, player, action))
+        try:
+            row = await self.storage.commit_move(
+                game_id, expected_version=row.version, player=player, action=rules.action_to_json(action),
+                state=rules.to_json(new), finished=finished, free=free, origin=origin, notice=notice,
+                now=time.time(),
             )
-            if announce is not None:
-                try:
-                    await announce(result)
-                except Exception:
-                    log.exception("announcing move %s of game %s failed", row.version, row.id)
-            self.changed(game_id)  # e.g. an AI seat is to move now: it starts thinking (it waits for this lock)
-            return result
+        except StaleVersion:
+            raise StaleMove("Someone else moved first; nothing was changed. Have another look.") from None
+        self._remember((row.id, row.version), new)
+        if self.fault is not None:
+            await self.fault("committed")
+        self.changed(game_id)  # the herald posts the notice; an AI seat to move starts thinking
+        return MoveResult(
+            row=row,
+            player=player,
+            action_text=rules.describe(action),
+            private_events=tuple(e.text for e in new.log[len(state.log):] if e.private_to == player),
+            to_move=tuple(rules.to_move(new)),
+            finished=finished,
+            free=free,
+        )
+
+    def _notice(self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str,
+                action: Any) -> dict[str, Any]:
+        """What the channel must be told about this move (plain JSON, posted by the herald)."""
+        finished = rules.is_over(new)
+        before_side = set(self.out_of_turn(row, state))  # out-of-turn players were never pinged: not "before"
+        to_move = rules.to_move(new)
+        fresh = [e for e in new.log[len(state.log):] if e.kind != MOVE_EVENT and e.private_to is None]
+        return {
+            "player": player,
+            "action": rules.action_to_json(action),
+            "events": [[e.player, e.text] for e in fresh],
+            "to_move": to_move,
+            "before": [p for p in rules.to_move(state) if p not in before_side],
+            "side": [] if finished else list(self.out_of_turn(row, new)),
+            "free": rules.is_free_action(action),
+            "finished": finished,
+            "scores": rules.scores(new),
+            "winners": rules.winners(new) if finished else [],
+            # an AI seat that carries on alone: its whole turn may be told in one post
+            "continues": not finished and to_move == [player] and is_ai(player),
+        }
 
     # -- reminders ---------------------------------------------------------------------------------------
-
-    def to_move(self, row: GameRow) -> list[str]:
-        if row.status != "active":
-            return []
-        return self.rules(row.game).to_move(self.state_of(row))
 
     async def nudge(self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None) -> GameRow:
         """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn)."""

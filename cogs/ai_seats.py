@@ -1,44 +1,7 @@
-"""AI seats at the table: the bot plays their moves (issue 8).
-
-Whenever a game moves on (`Session.listeners`, called after every committed move and after a start), `kick`
-makes sure one worker task runs for that game. The worker loops while an AI seat is among the players to move:
-
-    load the game -> ai.choose(...) in a worker process (never on the event loop; "hard" thinks ~1 s)
-    -> Session.act(..., expected_version=the move it decided at) -> the usual public move post
-
-so an AI move takes exactly the path of a confirmed click: the game's lock, the rules, one transaction, the post.
-One thing differs: while the same AI seat carries on alone (an exact purchase, tiles to place), its moves are
-collected and its whole turn is announced in one post with the final board, so a channel isn't flooded with
-three boards in a second (nobody else can act in between, so the order of posts is still the order of moves).
-One worker per game means two AI moves can never be decided for the same position; the version check in `act`
-refuses a decision that a human overtook (several players to move: the AI decides outside the lock, so the human
-is never kept waiting) and the worker simply decides again. Each decision has a fixed seed (game seed + move
-number), so it can be replayed: the same position gives the same move in a thread or in a worker process.
-
-Where the AI thinks: the search is pure Python and holds the GIL, so in a thread of the bot's process it would
-slow every other game's clicks while it thinks. The cog therefore owns a small process pool (AI_PROCESSES worker
-processes, default 1: the bot itself needs the other core of a small server; 0 = decide in a thread as before),
-made with the "spawn" start method (forking a process that runs an event loop and threads is unsafe). It is made
-in `cog_load` (its workers start with the first decision) and shut down in `cog_unload`. States and actions are
-frozen dataclasses and travel to the worker by pickle. If a worker dies (BrokenProcessPool) the pool is made
-anew and the decision tried once more before it counts as a failure.
-
-The vizier out of turn (Alhambra, The Vizier's Favour, V4/V7/V12): AI seats that may buy out of turn
-(`Session.out_of_turn`) are asked `ai.choose(..., optional=True)` once per position: None means "not now" and is
-remembered for that move number, an action is played like any other move. Claimant AIs are asked before the AI
-whose turn it is (V7 priority: the window would close with its first action); a human whose turn it is is never
-kept waiting: their click makes the claimant's decision stale, and it is dropped. The other way round, an AI whose
-turn it is would close the window at once, and a human claimant could never call for the vizier (V12: at the table
-the next player starts "unless someone calls"). So while a human may use their vizier, the AI to move waits until
-AI_VIZIER_WAIT seconds (default 60) have passed since the last move, then plays (a human's purchase meanwhile
-simply moves the game on, and the AI looks again).
-
-After a restart, `cog_load` resumes every running game whose next mover is an AI; a pass every few minutes
-catches anything missed. If the AI fails, the error is logged with its traceback, a short note is posted once,
-and the game stays exactly as it was (the next pass tries again).
-
-The budget of "hard" comes from the environment: AI_BUDGET=1.0 (seconds, the default) or AI_BUDGET=200 (search
-iterations, deterministic).
+"""AI seats at the table: the bot plays their moves through `Session.act`, exactly the path a confirmed click
+takes, deciding in a small pool of worker processes (the search holds the GIL) from that seat's view only.
+Players who may act out of turn are asked first, once per position; an AI whose turn it is waits
+`Settings.ai_wait` seconds for humans who may act out of turn. How and why: docs/ai-seats.md.
 """
 
 from __future__ import annotations
@@ -47,74 +10,31 @@ import asyncio
 import functools
 import logging
 import multiprocessing
-import os
 import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discord.ext import commands, tasks
 
 import ai
-from cogs import _ui
-from cogs._session import GameError, MoveResult, Session, StaleMove
+from cogs._seating import GameError
+from cogs._session import Session, StaleMove
+from cogs._table import post_note
+from cogs._text import name_of
 from engine import IllegalAction
 from storage import GameRow
+
+if TYPE_CHECKING:
+    from bot import GameBot
 
 log = logging.getLogger(__name__)
 
 MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until the next kick
-# At most this many moves of one AI turn in one post (when everyone else has passed, an AI may play on alone
-# for dozens of moves: they go out in posts of this size, each with its board).
-TURN_POST_MOVES = 6
 # At shutdown, a decision still running in a worker process may finish within this many seconds (a time budget
 # is ~1 s); after that its process is ended: the bot is closing and the decision would be dropped anyway.
 SHUTDOWN_GRACE = 5.0
-# V12: how long an AI whose turn it is leaves human vizier claimants to call for their vizier (AI_VIZIER_WAIT)
-VIZIER_WAIT = 60.0
-
-
-def budget_from_env(text: str | None) -> int | float | None:
-    """AI_BUDGET: "" = the AI's default, "1.5" or "1.5s" = seconds, "300" = search iterations (hard only)."""
-    text = (text or "").strip().lower()
-    if not text:
-        return None
-    try:
-        if text.endswith("s"):
-            return float(text[:-1])
-        if "." in text:
-            return float(text)
-        value = int(text)
-    except ValueError:
-        log.warning("AI_BUDGET=%r is neither seconds (1.0) nor iterations (200); using the default", text)
-        return None
-    return value if value > 0 else None
-
-
-def seconds_from_env(name: str, text: str | None, default: float) -> float:
-    """A number of seconds from the environment variable `name` ("" = `default`; never negative)."""
-    text = (text or "").strip().lower().removesuffix("s")
-    if not text:
-        return default
-    try:
-        return max(0.0, float(text))
-    except ValueError:
-        log.warning("%s=%r is not a number of seconds; using %g", name, text, default)
-        return default
-
-
-def processes_from_env(text: str | None) -> int:
-    """AI_PROCESSES: worker processes for AI decisions; "" = 1, "0" = decide in a thread of the bot's process."""
-    text = (text or "").strip()
-    if not text:
-        return 1
-    try:
-        value = int(text)
-    except ValueError:
-        log.warning("AI_PROCESSES=%r is not a number of processes; using 1", text)
-        return 1
-    return max(value, 0)
 
 
 async def close_pool(pool: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -> None:
@@ -144,35 +64,35 @@ def new_pool(processes: int) -> ProcessPoolExecutor:
 class AISeatsCog(commands.Cog):
     """Plays the AI seats' moves; no commands (the lobby's **Add AI** and `/game add_ai` seat them)."""
 
-    def __init__(self, bot: commands.Bot, *, every_minutes: float = 5, processes: int | None = None):
+    def __init__(self, bot: GameBot, *, every_minutes: float = 5, processes: int | None = None):
         self.bot = bot
-        self.budget = budget_from_env(os.environ.get("AI_BUDGET"))
-        # seconds an AI to move leaves human vizier claimants to call for their vizier (V12)
-        self.vizier_wait = seconds_from_env("AI_VIZIER_WAIT", os.environ.get("AI_VIZIER_WAIT"), VIZIER_WAIT)
+        settings = bot.settings
+        self.budget = settings.ai_budget
+        # seconds an AI to move leaves humans who may act out of turn to do so (the next player moves at once
+        # at the table only "unless someone calls")
+        self.out_of_turn_wait = settings.ai_wait
         # worker processes for decisions (0: a thread of this process; tests with a monkeypatched AI use that)
-        self.processes = processes_from_env(os.environ.get("AI_PROCESSES")) if processes is None else processes
+        self.processes = settings.ai_processes if processes is None else processes
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False  # unloaded: no new pool, no new decision
         self.shutdown_grace = SHUTDOWN_GRACE
         self.pools_made = 0  # how many pools this cog made (a replaced broken pool counts): for logs and tests
         self.decided = {"process": 0, "thread": 0}  # decisions made (returned) in a worker process / a thread
-        # game -> (move number, AI seats that chose not to use their vizier out of turn at that move)
+        # game -> (move number, AI seats that chose not to act out of turn at that move)
         self._declined: dict[int, tuple[int, set[str]]] = {}
         self._workers: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()  # kicked while its worker was running: look once more before stopping
         self._noted: set[tuple[int, int]] = set()  # (game, move) whose failure was already posted
-        self._turn: dict[int, list[MoveResult]] = {}  # moves of an AI turn still going on, not yet announced
+        self._moved: set[int] = set()  # games whose worker played a move (its turn is posted when it stops)
         self._resume: asyncio.Task | None = None
         self.sweep.change_interval(minutes=every_minutes)
 
     @property
     def session(self) -> Session:
-        return self.bot.session  # type: ignore[attr-defined]
+        return self.bot.session
 
     async def cog_load(self) -> None:
-        if self.processes > 0:
-            self._pool = self._make_pool()
-        self.session.listeners.append(self.kick)
+        self.session.listeners.append(self.kick)  # the pool is made with the first decision
         self._resume = asyncio.create_task(self._resume_games(), name="ai-resume")
         self.sweep.start()
 
@@ -243,7 +163,7 @@ class AISeatsCog(commands.Cog):
 
     async def kick_all(self) -> int:
         """Kick every running game in which an AI seat has something to decide (its move, or whether to use its
-        vizier out of turn at this position); returns how many."""
+        out-of-turn chance at this position); returns how many."""
         n = 0
         for row in await self.session.storage.list_games(statuses=("active",)):
             try:
@@ -279,20 +199,17 @@ class AISeatsCog(commands.Cog):
     async def _work(self, game_id: int) -> None:
         try:
             await self._loop(game_id)
-        finally:  # a turn cut short (failure, shutdown) is still announced: the moves were played
-            moves = self._turn.pop(game_id, [])
-            if moves:
-                try:
-                    await _ui.announce_move(self.bot, moves[-1], moves[:-1])
-                except Exception:
-                    log.exception("announcing the AI moves of game %s failed", game_id)
+        finally:  # a turn finished or cut short (failure, shutdown) is posted now: its moves were played
+            if game_id in self._moved:
+                self._moved.discard(game_id)
+                self.bot.herald.notify(game_id, force=True)
 
     def _next_seat(self, row: GameRow) -> tuple[str, bool] | None:
         """The AI seat to decide next in this game and whether it is an optional (out-of-turn) mover; None if no
         AI seat has anything to decide.
 
-        V7: the vizier claimants are asked first, in priority order (as `to_move` lists them), each once per
-        move number; only then does an AI whose turn it is move (its first action closes the window, V12)."""
+        Those who may act out of turn are asked first, in priority order (as `to_move` lists them), each once per
+        move number; only then does an AI whose turn it is move (its first action closes their window)."""
         movers = self.session.to_move(row)
         side = set(self.session.out_of_turn(row))
         at, declined = self._declined.get(row.id, (-1, set()))
@@ -305,12 +222,12 @@ class AISeatsCog(commands.Cog):
         return None
 
     def _human_claim_wait(self, row: GameRow, *, optional: bool) -> float:
-        """Seconds the AI to move should still wait so that human vizier claimants get their chance (V12)."""
-        if optional or self.vizier_wait <= 0:
+        """Seconds the AI to move should still wait so that humans who may act out of turn get their chance."""
+        if optional or self.out_of_turn_wait <= 0:
             return 0.0
         if not any(not ai.is_ai(p) for p in self.session.out_of_turn(row)):
             return 0.0
-        return max(0.0, row.updated_at + self.vizier_wait - time.time())
+        return max(0.0, row.updated_at + self.out_of_turn_wait - time.time())
 
     def _decline(self, row: GameRow, seat: str) -> None:
         at, declined = self._declined.get(row.id, (-1, set()))
@@ -375,16 +292,9 @@ class AISeatsCog(commands.Cog):
             self._decline(row, seat)
             return True
 
-        async def announce(result: MoveResult) -> None:
-            turn = self._turn.setdefault(row.id, [])
-            if not result.finished and list(result.to_move) == [seat] and len(turn) < TURN_POST_MOVES - 1:
-                turn.append(result)  # it carries on alone: announced with the rest of its turn
-                return
-            del self._turn[row.id]
-            await _ui.announce_move(self.bot, result, turn)
-
         try:
-            await self.session.act(row.id, seat, action, expected_version=row.version, announce=announce)
+            await self.session.act(row.id, seat, action, expected_version=row.version)
+            self._moved.add(row.id)
         except StaleMove:
             return False
         except IllegalAction:
@@ -408,14 +318,12 @@ class AISeatsCog(commands.Cog):
         if not first:
             return
         self._noted.add(key)
-        moves = self._turn.pop(row.id, [])
-        if moves:  # what it played before it failed
-            await _ui.announce_move(self.bot, moves[-1], moves[:-1])
-        note = (f"⚠️ {_ui.name_of(row, seat)} ran into a problem choosing its move; nothing was changed. "
+        await self.bot.herald.flush(row.id)  # what it played before it failed
+        note = (f"⚠️ {name_of(row, seat)} ran into a problem choosing its move; nothing was changed. "
                 "I'll try again in a few minutes (the error is logged for the bot's admin); the creator can also "
                 "`/game cancel`.")
-        await _ui.post_public(self.bot, row, note, None, None)
+        await post_note(self.bot, row, note)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(AISeatsCog(bot))

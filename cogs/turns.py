@@ -1,48 +1,81 @@
-"""Waiting well: a background loop reminds the player to move once their game has been idle for its reminder
-interval (24 h by default). AI seats are never reminded. Timestamps live in the database, so reminders survive
-restarts: a reminder that fell due while the bot was down goes out on the first pass after start. A free action
-(a bonus card, V62/V66) does not restart the clock of the player to move (`Storage.commit_move`).
+"""Keeping games moving in the background: the outbox pass (every notice a channel is owed gets posted, at
+start-up and then every minute) and idle-turn reminders (once a game has been idle for its reminder interval,
+24 h by default; AI seats are never reminded). Everything is driven by timestamps in the database, so nothing is
+lost to a restart: a reminder that fell due while the bot was down goes out on the first pass after start.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 from discord.ext import commands, tasks
 
-from cogs import _ui
-from cogs._session import Session, is_ai
+from cogs import _table
+from cogs._herald import STALE_AFTER, Herald
+from cogs._seating import is_ai
+from cogs._session import Session
+from cogs._text import duration, ping, title_of
 
 log = logging.getLogger(__name__)
 
 
 class TurnsCog(commands.Cog):
-    """Idle-turn reminders."""
+    """The outbox pass and idle-turn reminders."""
 
     def __init__(self, bot: commands.Bot, *, every_minutes: float = 5):
         self.bot = bot
-        self.loop.change_interval(minutes=every_minutes)
+        self.reminders.change_interval(minutes=every_minutes)
 
     @property
     def session(self) -> Session:
         return self.bot.session  # type: ignore[attr-defined]
 
+    @property
+    def herald(self) -> Herald:
+        return self.bot.herald  # type: ignore[attr-defined]
+
     async def cog_load(self) -> None:
-        self.loop.start()
+        self._startup = asyncio.create_task(self._after_start(), name="outbox-startup")
+        self.outbox.start()
+        self.reminders.start()
 
     async def cog_unload(self) -> None:
-        self.loop.cancel()
+        self.outbox.cancel()
+        self.reminders.cancel()
+        self._startup.cancel()
+        await asyncio.gather(self._startup, return_exceptions=True)
+
+    async def _after_start(self) -> None:
+        """Every notice a crash may have left pending, posted as soon as the bot is connected."""
+        await self.bot.wait_until_ready()
+        n = await self.herald.deliver_all()
+        if n:
+            log.info("posted the pending announcements of %d game(s) after the start", n)
+
+    @tasks.loop(minutes=1)
+    async def outbox(self) -> None:
+        """Notices a delivery missed (Discord was unreachable a moment, a held AI turn that never ended)."""
+        try:
+            await self.herald.deliver_all(older_than=time.time() - STALE_AFTER)
+        except Exception:  # never let one bad pass stop the loop
+            log.exception("outbox pass failed")
+
+    @outbox.before_loop
+    async def _outbox_ready(self) -> None:
+        await self.bot.wait_until_ready()
+        await asyncio.sleep(60)  # the start-up pass is `_after_start`
 
     @tasks.loop(minutes=5)
-    async def loop(self) -> None:
+    async def reminders(self) -> None:
         try:
             await self.send_reminders()
         except Exception:  # never let one bad pass stop the loop
             log.exception("reminder pass failed")
 
-    @loop.before_loop
-    async def _wait_ready(self) -> None:
+    @reminders.before_loop
+    async def _reminders_ready(self) -> None:
         await self.bot.wait_until_ready()
 
     async def send_reminders(self, now: float | None = None) -> int:
@@ -50,19 +83,15 @@ class TurnsCog(commands.Cog):
         now = time.time() if now is None else now
         sent = 0
         for row in await self.session.storage.idle_games(now):
-            try:
-                movers = [p for p in self.session.to_move(row) if not is_ai(p)]
-                if not movers:  # nobody, or only AI seats: they play by themselves and are never reminded
-                    continue
-                pings = ", ".join(_ui.ping(row, p) for p in movers)
-                waited = _ui.duration(now - (row.turn_started_at or now))
-                content = (f"⏰ Reminder: {pings}, it's your move in {_ui.title_of(row.game)} "
-                           f"(waiting for {waited}).")
-                await _ui.post_public(self.bot, row, content, None, _ui.table_view(row))
-                await self.session.storage.mark_reminded(row.id, now)
-                sent += 1
-            except Exception:
-                log.exception("reminder for game %s failed", row.id)
+            movers = [p for p in self.session.to_move(row) if not is_ai(p)]
+            if not movers:  # nobody, or only AI seats: they play by themselves and are never reminded
+                continue
+            pings = ", ".join(ping(row, p) for p in movers)
+            waited = duration(now - (row.turn_started_at or now))
+            content = f"⏰ Reminder: {pings}, it's your move in {title_of(row.game)} (waiting for {waited})."
+            await _table.post_note(self.bot, row, content, _table.table_view(self.session, row))
+            await self.session.storage.mark_reminded(row.id, now)
+            sent += 1
         return sent
 
 

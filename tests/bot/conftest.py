@@ -26,13 +26,6 @@ def fake_game(monkeypatch):
     return fakegame.RULES
 
 
-@pytest.fixture(autouse=True)
-def no_vizier_wait(monkeypatch):
-    """An AI to move leaves human vizier claimants a minute by default (V12, AI_VIZIER_WAIT); in tests it does not
-    wait unless a test sets the cog's `vizier_wait` itself."""
-    monkeypatch.setenv("AI_VIZIER_WAIT", "0")
-
-
 @pytest.fixture
 def users():
     return [User(100000000000000001 + i, name) for i, name in enumerate(["Ana", "Bo", "Cyd", "Dee", "Eve"])]

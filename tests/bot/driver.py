@@ -48,10 +48,12 @@ def _pick(rnd: random.Random, items: list, text, prefer, chance: float):
 
 
 async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random, *, page_chance: float = 0.1,
-                          trace: list[str] | None = None, prefer=None, prefer_chance: float = 0.8) -> Interaction:
+                          trace: list[str] | None = None, prefer=None, prefer_chance: float = 0.8,
+                          confirm: bool = True) -> Interaction:
     """Open the panel from `post`, pick a random legal move through the menus, confirm. Returns the Confirm
     interaction (its `source` is the panel). `prefer(text)` steers the choice toward kind buttons and menu
-    options whose text it accepts (with probability `prefer_chance` at each step)."""
+    options whose text it accepts (with probability `prefer_chance` at each step). Without `confirm`, stops at
+    the Confirm step and returns the last interaction (its `message` is the panel, Confirm on it)."""
     r = await h.click(user, post, "Play my turn")
     panel = r.message
     assert panel is not None and panel.ephemeral and panel.visible_to == user.id, panel
@@ -60,20 +62,20 @@ async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random,
             trace.append(panel.content)
         labels = panel.labels()
         if "Confirm" in labels:
-            return await h.click(user, panel, "Confirm")
+            return await h.click(user, panel, "Confirm") if confirm else r
         nav = [b for b in labels if b in ("◀ Previous", "Next ▶")]
         if nav and rnd.random() < page_chance:
-            await h.click(user, panel, rnd.choice(nav))
+            r = await h.click(user, panel, rnd.choice(nav))
             continue
         if panel.selects():
             options = panel.selects()[0]["options"]
             choice = _pick(rnd, options, lambda o: f"{o['label']} {o.get('description') or ''}", prefer,
                            prefer_chance)
-            await h.choose(user, panel, 0, choice["value"])
+            r = await h.choose(user, panel, 0, choice["value"])
             continue
         kinds = [b for b in labels if b not in NAV]
         assert kinds, f"panel offers nothing: {panel.content!r} {labels}"
-        await h.click(user, panel, _pick(rnd, kinds, str, prefer, prefer_chance))
+        r = await h.click(user, panel, _pick(rnd, kinds, str, prefer, prefer_chance))
     raise AssertionError(f"panel never reached Confirm: {panel.content}")
 
 

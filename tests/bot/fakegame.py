@@ -98,6 +98,14 @@ class FakeRules(Rules):
         if s.window:
             yield Clap()
 
+    def out_of_turn(self, s):
+        """The clap window: everyone but the player to move may clap (the optional contract)."""
+        cur = s.players[s.current]
+        return [p for p in s.players if p != cur] if s.window and not self.is_over(s) else []
+
+    def has_free_actions(self, options):
+        return True
+
     def free_actions(self, s, player):
         return [Wave()] if not self.is_over(s) and player in s.players else []
 

@@ -264,6 +264,9 @@ class FakeDiscord:
         self.threads: list[dict[str, Any]] = []
         self.fail_routes: set[str] = set()
         self.uploads: list[tuple[Msg, str, bytes]] = []  # every file ever attached: (message, name, bytes)
+        # enforce_nonce: a message created again with the same nonce in the same channel returns the first one
+        # (Discord keeps nonces for a few minutes; the fake keeps them for its life)
+        self.nonces: dict[tuple[int, str], Msg] = {}
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -337,7 +340,12 @@ class FakeDiscord:
                     "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0, "team": None,
                     "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None}}
         if method == "POST" and path == "/channels/{channel_id}/messages":
+            nonce = body.get("nonce") if body.get("enforce_nonce") else None
+            if nonce is not None and (int(route.channel_id), nonce) in self.nonces:
+                return self.nonces[(int(route.channel_id), nonce)].payload()  # Discord: the earlier message
             msg = self.create(int(route.channel_id), body, files, via="channel")
+            if nonce is not None:
+                self.nonces[(int(route.channel_id), nonce)] = msg
             return msg.payload()
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             mid = int(route.url.rsplit("/", 1)[1])
@@ -480,7 +488,8 @@ class Harness:
     # -- lifecycle ---------------------------------------------------------------------------------------
 
     @classmethod
-    async def start(cls, db_path, fake: FakeDiscord | None = None) -> Harness:
+    async def start(cls, db_path, fake: FakeDiscord | None = None, **settings: Any) -> Harness:
+        """A bot on `db_path` wired to `fake` (a new one by default); `settings` override bot.Settings fields."""
         fake = fake or FakeDiscord()
         patches = [
             (discord.http.HTTPClient, "request", discord.http.HTTPClient.request),
@@ -497,7 +506,7 @@ class Harness:
         discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
         errors = ErrorLog()
         logging.getLogger().addHandler(errors)
-        bot = GameBot(Settings(token="fake-token", database_path=str(db_path)))
+        bot = GameBot(Settings(**{"token": "fake-token", "database_path": str(db_path), "ai_wait": 0.0, **settings}))
         h = cls(fake, bot, errors, patches)
         await bot.login("fake-token")
         state = bot._connection
@@ -542,6 +551,27 @@ class Harness:
         path = self.bot.settings.database_path
         await self.close()
         return await Harness.start(path, self.fake)
+
+    async def kill(self) -> Harness:
+        """A crash (kill -9) and a new start: every task of this bot stops where it is and nothing more runs
+        (no move finishes, nothing is posted or cleared); then a new bot starts on the same database file and
+        the same fake Discord."""
+        path = self.bot.settings.database_path
+        me = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.bot.session.closing = True  # a dead process finishes and posts nothing: close only releases resources
+        self.bot.herald.closed = True
+        await self.close()
+        return await Harness.start(path, self.fake)
+
+    def send(self, payload: dict[str, Any], ia: Interaction) -> Interaction:
+        """Deliver an interaction without waiting for the bot to finish with it (see `kill`)."""
+        self.fake.interactions[ia.token] = ia
+        self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        return ia
 
     # -- waiting -----------------------------------------------------------------------------------------
 

@@ -18,7 +18,8 @@ import pytest
 
 import ai
 import engine
-from cogs.ai_seats import AISeatsCog, new_pool, processes_from_env
+from bot import processes_from_env
+from cogs.ai_seats import AISeatsCog, new_pool
 from tests.bot.driver import play_one_action
 from tests.bot.harness import CHANNEL_ID, Harness
 
@@ -45,7 +46,9 @@ def positions(game: str, options: dict, players: int, every: int = 12, moves: in
 
 def test_ai_processes_setting():
     assert processes_from_env(None) == 1 and processes_from_env("") == 1 and processes_from_env(" 2 ") == 2
-    assert processes_from_env("0") == 0 and processes_from_env("-3") == 0 and processes_from_env("many") == 1
+    assert processes_from_env("0") == 0 and processes_from_env("-3") == 0
+    with pytest.raises(SystemExit, match="AI_PROCESSES must be"):  # a typo stops the bot with one clear line
+        processes_from_env("many")
 
 
 @pytest.mark.parametrize(("game", "options", "players"), CASES,
@@ -106,7 +109,6 @@ async def gardens_with_ai(h: Harness, ana):
     return h.last_public()
 
 
-@pytest.mark.skipif("gardens" not in engine.GAMES, reason="gardens engine not available")
 async def test_a_dead_worker_process_is_replaced_and_the_decision_tried_again(harness, users, monkeypatch,
                                                                               tmp_path, caplog):
     """The worker process dies while the AI decides: a new pool is made, the same decision runs again there and
@@ -126,7 +128,6 @@ async def test_a_dead_worker_process_is_replaced_and_the_decision_tried_again(ha
     assert row.version == 2 and harness.bot.session.to_move(row) == [ana.sid]
 
 
-@pytest.mark.skipif("gardens" not in engine.GAMES, reason="gardens engine not available")
 async def test_a_worker_that_dies_twice_is_reported_and_the_game_left_untouched(harness, users, monkeypatch):
     ana = users[0]
     cog = cog_of(harness)
@@ -149,19 +150,22 @@ async def test_a_worker_that_dies_twice_is_reported_and_the_game_left_untouched(
     assert harness.last_public().content.startswith("**AI (normal) 1** ") and cog.pools_made == 3
 
 
-async def test_the_pool_is_shut_down_with_the_cog(tmp_path, fake_game, monkeypatch):
-    """cog_unload (bot.close) shuts the pool down; AI_PROCESSES=0 makes no pool at all."""
-    monkeypatch.delenv("AI_PROCESSES", raising=False)
+async def test_the_pool_is_made_with_the_first_decision_and_shut_down_with_the_cog(tmp_path, fake_game):
+    """No AI process starts before an AI decides (a bot without AI games runs none); cog_unload (bot.close) shuts
+    the pool down; AI_PROCESSES=0 makes no pool at all."""
     h = await Harness.start(tmp_path / "games.sqlite3")
     cog = cog_of(h)
+    assert cog._pool is None and cog.pools_made == 0
+    rules = engine.get_rules("gardens")
+    state = rules.new_game(["ai:easy:1", "ai:easy:2"], {}, seed=1)
+    assert await cog.decide("gardens", state, "ai:easy:1", 1) in rules.legal_actions(state, "ai:easy:1")
     pool = cog._pool
-    assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+    assert isinstance(pool, concurrent.futures.ProcessPoolExecutor) and cog.pools_made == 1
     await h.close()
     assert cog._pool is None
     with pytest.raises(RuntimeError):
         pool.submit(int)
-    monkeypatch.setenv("AI_PROCESSES", "0")
-    h = await Harness.start(tmp_path / "games.sqlite3")
+    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
     assert cog_of(h).processes == 0 and cog_of(h)._pool is None
     await h.close()
 
@@ -171,7 +175,6 @@ async def test_a_decision_running_at_shutdown_has_its_worker_ended_after_a_grace
     pending decision fails (nobody waits for it any more: the game's worker task was cancelled first)."""
     flag = tmp_path / "thinking"
     monkeypatch.setenv("AI_TEST_THINKING_FLAG", str(flag))
-    monkeypatch.delenv("AI_PROCESSES", raising=False)
     h = await Harness.start(tmp_path / "games.sqlite3")
     cog = cog_of(h)
     cog.shutdown_grace = 0.2

@@ -5,21 +5,10 @@ replies to their owner. The same game checks the announced final scores against 
 import random
 import time
 
-import pytest
-
 import engine
 import render
 from tests.bot.driver import announced_scores, create_and_start, movers, play_one_action
 from tests.bot.harness import CHANNEL_ID
-
-
-def alhambra_ready() -> bool:
-    try:
-        engine.get_rules("alhambra")
-        from engine.alhambra.components import HIDDEN_CARD  # noqa: F401
-    except Exception:
-        return False
-    return True
 
 
 def hand_words(hand) -> list[str]:
@@ -34,7 +23,6 @@ def hand_words(hand) -> list[str]:
             f"= **{sum(vs)}**" for c, vs in sorted(by.items())]
 
 
-@pytest.mark.skipif(not alhambra_ready(), reason="Alhambra engine not available yet")
 async def test_alhambra_full_game_never_shows_a_hand_in_public(harness, users, monkeypatch):
     from engine.alhambra.components import HIDDEN_CARD
 

@@ -32,7 +32,7 @@ async def test_start_shows_the_seat_order_and_mentions_the_first_player(harness,
     post = await create_and_start(harness, "fake", [ana, bo])
     assert "Seat order: **Ana** → **Bo**" in post.content
     assert movers(post, users) == [ana.id] and f"<@{ana.id}>" in post.content
-    assert post.labels() == ["Play my turn", "My hand", "Board", "Rules"]
+    assert post.labels() == ["Play my turn", "My hand", "Free actions", "Board", "Rules"]  # the fake declares one
     assert post.files and post.files[0][0] == "board.png"
 
 

@@ -1,6 +1,7 @@
 """The panel's game-agnostic narrowing (cogs/_menus.py): kinds, groups by field, positions by column or area."""
 
-from cogs import _menus
+import present
+from cogs import _menus, _text
 from engine.alhambra.actions import PlaceTile as AlhambraPlace
 from engine.alhambra.components import cell_name
 from tests.bot.fakegame import RULES, Add, Play
@@ -9,18 +10,18 @@ from tests.bot.fakegame import RULES, Add, Play
 def test_kinds_keep_the_engines_order_and_have_readable_labels():
     actions = [Play(1, 0), Add(3), Play(2, 0)]
     assert _menus.kinds(actions) == ["play", "add"]
-    assert _menus.kind_label("alhambra", "pass") == "End turn"
-    assert _menus.kind_label("queens_garden", "pass") == "Pass"
-    assert _menus.kind_label("fake", "take_two_steps") == "Take two steps"
+    assert present.for_game("alhambra").kind_label("pass") == "End turn"
+    assert present.for_game("queens_garden").kind_label("pass") == "Pass"
+    assert present.for_game("fake").kind_label("take_two_steps") == "Take two steps"
 
 
 def test_at_most_25_are_never_split():
-    assert _menus.split(list(enumerate(Add(n) for n in range(1, 26))), RULES.describe) is None
+    assert _menus.split(list(enumerate(Add(n) for n in range(1, 26))), RULES.describe, present.Presenter()) is None
 
 
 def test_split_by_the_first_field_that_tells_actions_apart():
     actions = list(enumerate(Play(card, b) for card in (4, 9, 13) for b in range(10)))
-    groups = _menus.split(actions, RULES.describe)
+    groups = _menus.split(actions, RULES.describe, present.Presenter())
     assert [label for label, _ in groups] == [
         "plays the 5 card #4 with boost … (10 ways)", "plays the 1 card #9 with boost … (10 ways)",
         "plays the 5 card #13 with boost … (10 ways)"]
@@ -30,7 +31,7 @@ def test_split_by_the_first_field_that_tells_actions_apart():
 def test_positions_split_by_column_when_there_are_too_many_cells():
     cells = [(x, y) for x in range(-3, 4) for y in range(-2, 3)]  # 35 cells
     actions = list(enumerate(AlhambraPlace("tower-9-NE", c) for c in cells))
-    groups = _menus.split(actions, lambda a: f"places the Tower (9) at {cell_name(a.cell)}", "alhambra")
+    groups = _menus.split(actions, lambda a: f"places the Tower (9) at {cell_name(a.cell)}", present.for_game("alhambra"))
     assert [label for label, _ in groups] == [f"column {c} … (5 ways)" for c in "JKLMNOP"]
     assert sum(len(m) for _, m in groups) == 35
 
@@ -41,5 +42,5 @@ def test_labels_that_read_alike_are_told_apart():
 
 
 def test_long_descriptions_fit_a_select_option():
-    label, rest = _menus.option_texts("places the 4-tree tile at D2 turned 90° " + "(x → y) " * 20)
+    label, rest = _text.option_texts("places the 4-tree tile at D2 turned 90° " + "(x → y) " * 20)
     assert len(label) <= 100 and rest is not None and len(rest) <= 100 and label.endswith("…")

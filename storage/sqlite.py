@@ -1,21 +1,13 @@
-"""Games and their append-only move logs in SQLite (aiosqlite), behind a narrow interface.
+"""The SQLite backend (aiosqlite): the embedded default, one process.
 
-The cogs and the session service only use the methods of `Storage` and the `GameRow`/`MoveRow` records, so a
-PostgreSQL backend can later implement the same methods without touching them. Guarantees the Discord layer
-relies on:
-
-- one game in the lobby or running per channel (a partial unique index, so two racing `/game create` calls
-  cannot both win);
-- each move is ONE transaction: the move-log row and the new state are written together, and only if the game's
-  `version` is still the one the move was chosen against (optimistic check), so a double click applies once;
-- the schema carries its version in `PRAGMA user_version` and is migrated forward on open; WAL mode so reads do
-  not wait for the writer.
+One connection, WAL mode (reads do not wait for the writer), `synchronous=FULL` by default so that a move is
+on disk before it is announced (NORMAL is an explicit opt-in: a power cut may then lose the last moves). The
+schema carries its version in `PRAGMA user_version` and is migrated forward on open.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import sqlite3
 import time
@@ -24,10 +16,21 @@ from typing import Any
 
 import aiosqlite
 
-OPEN_STATUSES = ("lobby", "active")
-STATUSES = ("lobby", "active", "finished", "cancelled")
+from storage.base import (
+    OPEN_STATUSES,
+    ChannelBusy,
+    GameRow,
+    MoveRow,
+    Notice,
+    Seat,
+    StaleVersion,
+    Storage,
+    StorageError,
+)
 
-# Each entry brings the schema from version i to i + 1. Never edit a released entry: append a new one.
+MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id (from a forged custom_id) names no game
+
+# Each entry brings the schema from version i to i + 1. Never edit a released entry's SQL: append a new one.
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE games (
@@ -61,86 +64,36 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, move_number)
     );
     """,
-    # 2: `turns` counts turn actions only (free actions such as Alhambra's bonus cards, V62/V66, leave it alone),
-    # so an open move panel stays valid while others play free actions. Existing games start it at their
-    # version, which keeps every panel posted before the upgrade exactly as valid as it was.
+    # 2: `turns` counts turn actions only (free actions leave it alone), so an open move panel stays valid while
+    # others play free actions. Existing games start it at their version, which keeps every panel posted before
+    # the upgrade exactly as valid as it was.
     """
     ALTER TABLE games ADD COLUMN turns INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET turns = version;
     """,
+    # 3: the outbox (announcements owed to a channel, written with the move they announce, removed once posted)
+    # and the origin of a move (the panel it was confirmed from: a retried click is recognised as played).
+    """
+    ALTER TABLE moves ADD COLUMN origin TEXT;
+    CREATE TABLE notices (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        version    INTEGER NOT NULL,
+        kind       TEXT    NOT NULL,
+        payload    TEXT    NOT NULL,
+        created_at REAL    NOT NULL
+    );
+    CREATE INDEX notices_game ON notices (game_id, id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StorageError(Exception):
-    """Base class of the errors the storage reports to its callers."""
-
-
-class ChannelBusy(StorageError):
-    """The channel already has a game in the lobby or running."""
-
-
-class StaleVersion(StorageError):
-    """The game changed since the move was chosen (someone else moved first), or it is no longer running."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat at the table: the player id (a Discord user id as text, or an AI id) and the name to show."""
-
-    id: str
-    name: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class GameRow:
-    """One stored game. `state` is the engine's JSON (None while in the lobby); `version` counts every stored
-    move, `turns` only the turn actions (not free actions: Alhambra's bonus cards, V62/V66)."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    game: str
-    options: dict[str, Any]
-    seed: int
-    status: str
-    seats: tuple[Seat, ...]
-    state: dict[str, Any] | None
-    version: int
-    creator_id: str
-    lobby_message_id: int | None
-    reminder_hours: float
-    created_at: float
-    updated_at: float
-    turn_started_at: float | None
-    reminded_at: float | None
-    nudged_at: float | None
-    turns: int = 0
-
-    @property
-    def player_ids(self) -> tuple[str, ...]:
-        return tuple(s.id for s in self.seats)
-
-    def seat_name(self, player: str) -> str:
-        for s in self.seats:
-            if s.id == player:
-                return s.name
-        return player
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class MoveRow:
-    game_id: int
-    move_number: int
-    player: str
-    action: dict[str, Any]
-    created_at: float
-
+SYNCHRONOUS = ("FULL", "NORMAL")
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
     "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns"
 )
+_MOVE_COLUMNS = "game_id, move_number, player, action, created_at, origin"
 
 
 def _row(r: Sequence[Any]) -> GameRow:
@@ -167,6 +120,10 @@ def _row(r: Sequence[Any]) -> GameRow:
     )
 
 
+def _move(r: Sequence[Any]) -> MoveRow:
+    return MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5])
+
+
 def _seats_json(seats: Iterable[Seat]) -> str:
     return json.dumps([{"id": s.id, "name": s.name} for s in seats])
 
@@ -175,31 +132,33 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-class Storage:
-    """The SQLite backend. Open with `await Storage.open(path)`, close with `await storage.close()`."""
+class SQLiteStorage(Storage):
+    """Open with `await SQLiteStorage.open(path)`, close with `await storage.close()`."""
 
-    def __init__(self, conn: aiosqlite.Connection):
+    def __init__(self, conn: aiosqlite.Connection, path: str = ""):
         self._db = conn
+        self.path = path
         # One connection: statements of concurrent coroutines would interleave inside a transaction, so every
         # write transaction holds this lock (reads are single statements and need none).
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str) -> Storage:
+    async def open(cls, path: str, *, synchronous: str = "FULL") -> SQLiteStorage:
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise StorageError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}.")
         conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
-        self = cls(conn)
+        self = cls(conn, path)
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: a crash of the bot never loses a committed move; only a power cut may lose the last
-            # one or two (the usual trade-off for WAL; FULL would fsync on every move).
-            await conn.execute("PRAGMA synchronous=NORMAL")
+            # FULL: each commit is fsynced before the move is announced; NORMAL (opt-in) may lose the last
+            # moves on a power cut, never on a crash of the bot itself.
+            await conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA busy_timeout=5000")
             await self._migrate()
         except BaseException:
             # Close before raising: an unclosed connection keeps its worker thread, which aiosqlite stops only
-            # when the object is garbage-collected, possibly after the event loop is closed ("Event loop is
-            # closed" from that thread).
+            # when the object is garbage-collected, possibly after the event loop is closed.
             await self.close()
             raise
         return self
@@ -208,8 +167,7 @@ class Storage:
         await self._db.close()
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
+        current = await self.schema_version()
         if current > SCHEMA_VERSION:
             raise StorageError(
                 f"The database schema is version {current}, newer than this bot knows ({SCHEMA_VERSION}). "
@@ -223,8 +181,12 @@ class Storage:
                 )
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return int(await self.pragma("user_version"))
+
+    async def pragma(self, name: str) -> Any:
+        async with self._db.execute(f"PRAGMA {name}") as cur:
+            row = await cur.fetchone()
+        return row[0] if row is not None else None
 
     # -- reads -------------------------------------------------------------------------------------------
 
@@ -234,20 +196,19 @@ class Storage:
         return _row(r) if r else None
 
     async def load_game(self, game_id: int) -> GameRow | None:
+        if not 0 < game_id <= MAX_ID:
+            return None
         return await self._one("id = ?", (game_id,))
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
-        """The game in the lobby or running in this channel, if any."""
         return await self._one("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
-        """The most recent game of this channel whatever its status (for /game status after the end)."""
         return await self._one("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
 
     async def list_games(
         self, *, guild_id: int | None = None, player: str | None = None, statuses: Sequence[str] = OPEN_STATUSES
     ) -> list[GameRow]:
-        """Games with one of `statuses`, optionally only in a guild and/or only those `player` is seated in."""
         where = [f"status IN ({', '.join('?' * len(statuses))})"]
         args: list[Any] = list(statuses)
         if guild_id is not None:
@@ -263,14 +224,20 @@ class Storage:
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         async with self._db.execute(
-            "SELECT game_id, move_number, player, action, created_at FROM moves WHERE game_id = ? "
-            "ORDER BY move_number",
-            (game_id,),
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY move_number", (game_id,)
         ) as cur:
-            return [MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in await cur.fetchall()]
+            return [_move(r) for r in await cur.fetchall()]
+
+    async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
+        async with self._db.execute(
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? AND player = ? AND origin = ? "
+            "ORDER BY move_number DESC LIMIT 1",
+            (game_id, player, origin),
+        ) as cur:
+            r = await cur.fetchone()
+        return _move(r) if r else None
 
     async def idle_games(self, now: float) -> list[GameRow]:
-        """Running games whose player to move has been idle past the game's reminder interval, not yet reminded."""
         return [
             g
             for g in await self.list_games(statuses=("active",))
@@ -279,6 +246,20 @@ class Storage:
             and now - g.turn_started_at >= g.reminder_hours * 3600
             and (g.reminded_at is None or g.reminded_at < g.turn_started_at)
         ]
+
+    async def pending_notices(self, game_id: int) -> list[Notice]:
+        async with self._db.execute(
+            "SELECT id, game_id, version, kind, payload, created_at FROM notices WHERE game_id = ? ORDER BY id",
+            (game_id,),
+        ) as cur:
+            return [Notice(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in await cur.fetchall()]
+
+    async def games_with_notices(self, older_than: float | None = None) -> list[int]:
+        where, args = ("WHERE created_at < ?", (older_than,)) if older_than is not None else ("", ())
+        async with self._db.execute(
+            f"SELECT game_id FROM notices {where} GROUP BY game_id ORDER BY MIN(id)", args
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
 
     # -- writes ------------------------------------------------------------------------------------------
 
@@ -294,7 +275,6 @@ class Storage:
         now: float | None = None,
         reminder_hours: float = 24,
     ) -> GameRow:
-        """A new game in the lobby with its creator seated. ChannelBusy if the channel has an open game."""
         now = time.time() if now is None else now
         async with self._write:
             try:
@@ -307,6 +287,8 @@ class Storage:
             except sqlite3.IntegrityError:
                 raise ChannelBusy("This channel already has a game.") from None
             game_id = cur.lastrowid
+        if game_id is None:
+            raise StorageError("the new game got no id")
         return await self._reload(game_id)
 
     async def update_lobby(
@@ -318,8 +300,8 @@ class Storage:
         lobby_message_id: int | None = None,
         now: float | None = None,
     ) -> GameRow:
-        """Change the seats, options or lobby message of a game still in the lobby. StaleVersion otherwise."""
-        sets, args = ["updated_at = ?"], [time.time() if now is None else now]
+        sets: list[str] = ["updated_at = ?"]
+        args: list[Any] = [time.time() if now is None else now]
         if seats is not None:
             sets.append("seats = ?")
             args.append(_seats_json(seats))
@@ -329,32 +311,53 @@ class Storage:
         if lobby_message_id is not None:
             sets.append("lobby_message_id = ?")
             args.append(lobby_message_id)
-        return await self._update_in_lobby(game_id, ", ".join(sets), args)
-
-    async def start_game(
-        self, game_id: int, *, seats: Sequence[Seat], state: dict[str, Any], now: float | None = None
-    ) -> GameRow:
-        """Lobby -> running with the initial state (version 0). StaleVersion if it was not in the lobby."""
-        now = time.time() if now is None else now
-        return await self._update_in_lobby(
-            game_id, "status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
-            "turn_started_at = ?", (_seats_json(seats), _dumps(state), now, now))
-
-    async def _update_in_lobby(self, game_id: int, assignments: str, args: Sequence[Any]) -> GameRow:
-        """Apply `assignments` (SQL "col = ?, ...") to a game still in its lobby; StaleVersion otherwise."""
         async with self._write:
             cur = await self._db.execute(
-                f"UPDATE games SET {assignments} WHERE id = ? AND status = 'lobby'", (*args, game_id)
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND status = 'lobby'", (*args, game_id)
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
         return await self._reload(game_id)
 
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[Seat],
+        state: dict[str, Any],
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            cur = await self._db.execute(
+                "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
+                "turn_started_at = ? WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), _dumps(state), now, now, game_id),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion("The game is no longer in its lobby.")
+            await self._add_notice(game_id, 0, notice, now)
+        return await self._reload(game_id)
+
     async def _reload(self, game_id: int) -> GameRow:
         """The game just written (it exists: games are never deleted)."""
         row = await self.load_game(game_id)
-        assert row is not None
+        if row is None:
+            raise StorageError(f"game {game_id} vanished")
         return row
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    async def _add_notice(self, game_id: int, version: int, notice: tuple[str, dict[str, Any]] | None,
+                          now: float) -> None:
+        if notice is not None:
+            kind, payload = notice
+            await self._db.execute(
+                "INSERT INTO notices (game_id, version, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, kind, _dumps(payload), now),
+            )
 
     async def commit_move(
         self,
@@ -366,39 +369,37 @@ class Storage:
         state: dict[str, Any],
         finished: bool,
         free: bool = False,
+        origin: str | None = None,
+        notice: tuple[str, dict[str, Any]] | None = None,
         now: float | None = None,
     ) -> GameRow:
-        """Append the move and store the new state in one transaction, only if the game is still running at
-        `expected_version`; the move gets number expected_version + 1. StaleVersion otherwise, nothing written.
-
-        A `free` action (not a turn action: Alhambra's bonus cards, V62/V66) counts as a move but not as a turn:
-        `turns` and the idle clock of the player to move (`turn_started_at`, for reminders) stay as they were."""
         now = time.time() if now is None else now
         status = "finished" if finished else "active"
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self._db.execute(
-                    "UPDATE games SET state = ?, version = version + 1, status = ?, updated_at = ?, "
-                    "turns = turns + CASE WHEN ? THEN 0 ELSE 1 END, "
-                    "turn_started_at = CASE WHEN ? THEN turn_started_at ELSE ? END "
-                    "WHERE id = ? AND version = ? AND status = 'active'",
-                    (_dumps(state), status, now, free, free, now, game_id, expected_version),
-                )
-                if cur.rowcount != 1:
-                    raise StaleVersion("The game has moved on since this move was chosen.")
-                await self._db.execute(
-                    "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, expected_version + 1, player, _dumps(action), now),
-                )
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+        async with self._write, self._transaction():
+            cur = await self._db.execute(
+                "UPDATE games SET state = ?, version = version + 1, status = ?, updated_at = ?, "
+                "turns = turns + CASE WHEN ? THEN 0 ELSE 1 END, "
+                "turn_started_at = CASE WHEN ? THEN turn_started_at ELSE ? END "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (_dumps(state), status, now, free, free, now, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion("The game has moved on since this move was chosen.")
+            await self._db.execute(
+                "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, expected_version + 1, player, _dumps(action), now, origin),
+            )
+            await self._add_notice(game_id, expected_version + 1, notice, now)
         return await self._reload(game_id)
 
+    async def clear_notices(self, ids: Sequence[int]) -> None:
+        if not ids:
+            return
+        async with self._write:
+            await self._db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids))
+
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
-        """Cancel a game in the lobby or running; False if it was already over."""
         async with self._write:
             cur = await self._db.execute(
                 "UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
@@ -417,3 +418,34 @@ class Storage:
             await self._db.execute(
                 "UPDATE games SET nudged_at = ? WHERE id = ?", (time.time() if now is None else now, game_id)
             )
+
+    async def backup(self, path: str) -> None:
+        """`VACUUM INTO` a new file, from a second connection in a worker thread: a compact copy of one
+        consistent moment (WAL lets it read while the bot keeps writing), the bot's own connection never waits."""
+        if self.path in ("", ":memory:"):
+            raise StorageError("An in-memory database cannot be backed up.")
+
+        def copy() -> None:
+            con = sqlite3.connect(self.path)
+            try:
+                con.execute("VACUUM INTO ?", (path,))
+            finally:
+                con.close()
+
+        await asyncio.to_thread(copy)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if the block raises (also on cancellation)."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        self._db = db
+
+    async def __aenter__(self) -> None:
+        await self._db.execute("BEGIN IMMEDIATE")
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc_type is None:
+            await self._db.execute("COMMIT")
+        else:
+            await self._db.execute("ROLLBACK")

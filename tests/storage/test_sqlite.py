@@ -1,12 +1,15 @@
-"""storage.py: schema versioning, one open game per channel, one transaction per move with a version check."""
+"""The SQLite backend: schema versioning and migrations, one open game per channel, one transaction per move
+with a version check, the outbox and move origins."""
 
+import asyncio
 import sqlite3
 
 import aiosqlite
 import pytest
 
-import storage
-from storage import ChannelBusy, Seat, StaleVersion, Storage
+from storage import ChannelBusy, Seat, StaleVersion, StorageError
+from storage import sqlite as backend
+from storage.sqlite import SQLiteStorage as Storage
 
 
 @pytest.fixture
@@ -22,7 +25,7 @@ async def new_game(db, channel=1):
 
 
 async def test_schema_is_versioned_and_in_wal_mode(db, tmp_path):
-    assert await db.schema_version() == storage.SCHEMA_VERSION
+    assert await db.schema_version() == backend.SCHEMA_VERSION
     con = sqlite3.connect(tmp_path / "t.sqlite3")
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con.close()
@@ -44,7 +47,7 @@ async def test_a_newer_schema_is_refused_and_the_connection_closed(tmp_path, mon
     closed" from that thread at teardown)."""
     path = tmp_path / "t.sqlite3"
     con = sqlite3.connect(path)
-    con.execute(f"PRAGMA user_version = {storage.SCHEMA_VERSION + 1}")
+    con.execute(f"PRAGMA user_version = {backend.SCHEMA_VERSION + 1}")
     con.close()
     opened = []
     real_connect = aiosqlite.connect
@@ -53,8 +56,8 @@ async def test_a_newer_schema_is_refused_and_the_connection_closed(tmp_path, mon
         opened.append(real_connect(*args, **kwargs))
         return opened[-1]
 
-    monkeypatch.setattr(storage.aiosqlite, "connect", connect)
-    with pytest.raises(storage.StorageError, match="newer than this bot knows"):
+    monkeypatch.setattr(backend.aiosqlite, "connect", connect)
+    with pytest.raises(StorageError, match="newer than this bot knows"):
         await Storage.open(str(path))
     (conn,) = opened
     conn._thread.join(timeout=5)
@@ -66,7 +69,7 @@ async def test_migration_2_counts_turns_apart_from_free_moves(tmp_path):
     free move (a bonus card, V62) counts as a move but not as a turn, and leaves the idle clock alone."""
     path = tmp_path / "t.sqlite3"
     con = sqlite3.connect(path)
-    con.executescript(storage.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
+    con.executescript(backend.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
     con.execute("INSERT INTO games (channel_id, game, options, seed, status, seats, state, version, creator_id, "
                 "created_at, updated_at, turn_started_at) VALUES (1, 'fake', '{}', 5, 'active', '[]', '{}', 7, '1', "
                 "0, 0, 100)")
@@ -136,3 +139,45 @@ async def test_lists_and_idle_games(db):
     assert [g.id for g in await db.idle_games(now=1000.0 + 24 * 3600)] == [b.id]
     await db.mark_reminded(b.id, now=1000.0 + 24 * 3600)
     assert await db.idle_games(now=1000.0 + 48 * 3600) == []  # one reminder per turn
+
+
+async def test_backup_is_a_consistent_copy_taken_while_moves_are_written(db, tmp_path):
+    """`python -m storage backup`: VACUUM INTO from a second connection while the bot keeps committing moves."""
+    g = await new_game(db)
+    g = await db.start_game(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={"s": 0})
+
+    async def play(n):
+        for v in range(n):
+            await db.commit_move(g.id, expected_version=v, player="1", action={"kind": "add", "n": v},
+                                 state={"s": v + 1}, finished=False)
+
+    await asyncio.gather(play(50), db.backup(str(tmp_path / "copy.sqlite3")))
+    copy = await Storage.open(str(tmp_path / "copy.sqlite3"))
+    try:
+        row = await copy.load_game(g.id)
+        moves = await copy.moves(g.id)
+        assert row.version == len(moves) and row.state == {"s": row.version}  # one consistent moment
+    finally:
+        await copy.close()
+
+
+async def test_moves_keep_their_origin_and_the_outbox_keeps_notices_until_cleared(db):
+    g = await new_game(db)
+    g = await db.start_game(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={}, notice=("start", {"m": 1}))
+    await db.commit_move(g.id, expected_version=0, player="1", action={"kind": "add"}, state={}, finished=False,
+                         origin="0.abc:3", notice=("move", {"player": "1"}))
+    assert (await db.move_by_origin(g.id, "1", "0.abc:3")).move_number == 1
+    assert await db.move_by_origin(g.id, "2", "0.abc:3") is None
+    notices = await db.pending_notices(g.id)
+    assert [(n.version, n.kind, n.payload) for n in notices] == [(0, "start", {"m": 1}), (1, "move", {"player": "1"})]
+    assert await db.games_with_notices() == [g.id]
+    await db.clear_notices([notices[0].id])
+    assert [n.version for n in await db.pending_notices(g.id)] == [1]
+    with pytest.raises(StaleVersion):  # a refused move writes no notice either
+        await db.commit_move(g.id, expected_version=0, player="2", action={}, state={}, finished=False,
+                             notice=("move", {}))
+    assert len(await db.pending_notices(g.id)) == 1
+
+
+async def test_ids_beyond_the_integer_range_name_no_game(db):
+    assert await db.load_game(2**70) is None and await db.load_game(-1) is None

@@ -1,0 +1,136 @@
+"""The herald: posts what the outbox says the channels are owed, oldest first, exactly once.
+
+Every move (and every start) is stored together with its `Notice` (storage.base); the herald turns notices into
+public posts with the board of that position and removes them only once Discord took the post. A crash at any
+point leaves the notice in place, and the herald posts it at the next start. Each post carries a nonce derived
+from its notice, so a notice posted just before a crash but not yet removed is not posted twice (Discord returns
+the earlier message for a repeated nonce).
+
+An AI seat's whole turn goes out in one post: while the notices of a game end with moves of an AI that carries
+on alone, they wait (at most TURN_POST_MOVES moves, or until `flush`), and then go out together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from cogs import _table
+from cogs._images import Images
+from cogs._session import Session
+from storage import Notice
+
+log = logging.getLogger(__name__)
+
+TURN_POST_MOVES = 6  # at most this many moves of one AI turn in one post (each post has its board)
+STALE_AFTER = 30.0  # seconds after which the periodic pass posts even a held AI turn
+
+
+def nonce_of(notice: Notice) -> str:
+    """A stable nonce (Discord allows 25 characters) for the post of `notice`."""
+    return f"n{notice.game_id:x}.{notice.id:x}"[:25]
+
+
+def groups_of(notices: list[Notice], *, force: bool) -> list[list[Notice]]:
+    """Notices in posting groups: an AI seat's moves that carry on alone join the move after them. Without
+    `force`, a trailing group still open (its AI turn goes on) is held back."""
+    groups: list[list[Notice]] = []
+    open_group = False
+    for n in notices:
+        if open_group and groups and n.kind == "move" and n.payload["player"] == groups[-1][-1].payload["player"]:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+        open_group = n.kind == "move" and bool(n.payload.get("continues")) and len(groups[-1]) < TURN_POST_MOVES
+    if open_group and not force:
+        groups.pop()
+    return groups
+
+
+class Herald:
+    """Delivers the outbox. `notify(game_id)` after a commit; `deliver_all()` at start-up and periodically."""
+
+    def __init__(self, client: discord.Client, session: Session, images: Images):
+        self.client, self.session, self.images = client, session, images
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: awaited at "rendered", "posted"
+        self.delivered = 0  # posts made (for tests and logs)
+        self.closed = False  # after `close`: notices stay in the outbox for the next start
+
+    def notify(self, game_id: int, *, force: bool = False) -> None:
+        """Post what game `game_id` is owed, soon (a listener of the session: never raises, never waits);
+        `force`: a held AI turn too."""
+        if self.closed:
+            return
+        task = asyncio.create_task(self.deliver(game_id, force=force), name=f"herald-{game_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def flush(self, game_id: int) -> None:
+        """Post everything game `game_id` is owed now, a held AI turn included (it ended or was cut short)."""
+        await self.deliver(game_id, force=True)
+
+    async def deliver_all(self, *, older_than: float | None = None) -> int:
+        """Post every pending notice (start-up: all of them; the periodic pass: those older than a moment)."""
+        games = await self.session.storage.games_with_notices(older_than)
+        for game_id in games:
+            await self.deliver(game_id, force=True)
+        return len(games)
+
+    async def close(self, timeout: float) -> None:
+        """Take no more deliveries, and let those under way finish (at most `timeout` s): whatever is left stays
+        in the outbox and goes out at the next start."""
+        self.closed = True
+        if self._tasks:
+            _, late = await asyncio.wait(list(self._tasks), timeout=timeout)
+            for task in late:
+                task.cancel()
+            if late:
+                log.warning("%d post(s) still under way at shutdown: they go out at the next start", len(late))
+                await asyncio.wait(late)
+
+    async def deliver(self, game_id: int, *, force: bool = False) -> None:
+        if self.closed:
+            return
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._deliver(game_id, force)
+        except Exception:
+            log.exception("posting the notices of game %s failed; they stay in the outbox for the next pass",
+                          game_id)
+        finally:
+            if not lock.locked() and self._locks.get(game_id) is lock:
+                del self._locks[game_id]
+
+    async def _deliver(self, game_id: int, force: bool) -> None:
+        notices = await self.session.storage.pending_notices(game_id)
+        if not notices:
+            return
+        row = await self.session.load(game_id)
+        for group in groups_of(notices, force=force):
+            last = group[-1]
+            content = _table.notice_content(row, group)
+            image = await self.images.public(row, last.version)
+            if self.fault is not None:
+                await self.fault("rendered")
+            try:
+                await _table.post_public(self.client, row, content, image, _table.table_view(self.session, row),
+                                         nonce=nonce_of(last))
+            except (discord.NotFound, discord.Forbidden):
+                # the channel is gone or closed to the bot: nobody can be told, and retrying would never end
+                log.warning("could not post in channel %s for game %s; dropping %d notice(s)", row.channel_id,
+                            row.id, len(group), exc_info=True)
+            except discord.HTTPException:  # Discord is having trouble: keep the order, try again on the next pass
+                log.warning("posting in channel %s for game %s failed; will retry", row.channel_id, row.id,
+                            exc_info=True)
+                return
+            if self.fault is not None:
+                await self.fault("posted")
+            await self.session.storage.clear_notices([n.id for n in group])
+            self.delivered += 1
+

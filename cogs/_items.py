@@ -1,0 +1,208 @@
+"""Persistent components: the custom_id grammar, parsed and bounded in one place, and how clicks are answered.
+
+Every button and select the bot posts is a `discord.ui.DynamicItem` of one family; the family's template says
+what its custom_id holds, so posts from before a restart keep working and nothing is kept in memory per message:
+
+    g:<game>:<op>                   LobbyButton (cogs._lobby), TableButton (cogs._table)
+    g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps and Confirm
+    s:<game>:<pos>:<op>:<arg>       PanelSelect (cogs._panel)
+    f:<game>:<pos>:<op>:<arg>       FreeItem (cogs._free): the free-actions panel
+    s:<game>:ai:<op>                AISelect (cogs._lobby): the creator's AI panel
+
+<pos> is `Session.position` (turn actions so far + a fingerprint of the listed actions). A custom_id is user
+input: numbers are bounded here, indices are checked against the current lists by the handlers, panel items act
+only on the clicking user's own ephemeral panel, and a click that names no live thing (a forged or very old id,
+another channel's game, an op unknown to this version) is answered with a short note and the current board,
+never a traceback (`OutOfDate`, and the `unrouted` check for ids no family matches).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from cogs._seating import GameError
+from cogs._session import Closing, Session
+from cogs._text import clip, fit
+from engine import IllegalAction
+from storage import GameRow
+
+if TYPE_CHECKING:
+    from bot import GameBot
+
+log = logging.getLogger(__name__)
+
+MAX_ID = 2**63 - 1  # game ids are SQL integers
+GID = r"(?P<gid>[0-9]{1,20})"
+POS = r"(?P<pos>[0-9a-z.]{1,30})"
+ARG = r"(?P<arg>[0-9.]{0,40})"
+APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
+OUT_OF_DATE = "This button is out of date: nothing was changed."
+
+FAMILIES: list[type] = []  # every DynamicItem family, registered with the bot once (cogs.games.setup)
+
+
+class OutOfDate(GameError):
+    """The click names nothing live (a forged or outdated custom_id): answered politely with the board."""
+
+    def __init__(self, message: str = OUT_OF_DATE):
+        super().__init__(message)
+
+
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def session_of(interaction: discord.Interaction) -> Session:
+    return bot_of(interaction).session
+
+
+class GameItem:
+    """What every family shares: the game id bounded, private items kept to their owner's ephemeral panel,
+    no clicks while the bot shuts down, errors answered in one place. A family subclasses this together with
+    `discord.ui.DynamicItem[...]` (with its `template=`) and implements `handle`."""
+
+    gid: int
+    private: ClassVar[bool] = False  # lives on the clicking user's own ephemeral panel only
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "template" in kwargs:
+            FAMILIES.append(cls)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        try:
+            if not 0 < self.gid <= MAX_ID:
+                raise OutOfDate()
+            if self.private and not (interaction.message is not None and interaction.message.flags.ephemeral):
+                raise OutOfDate("That button belongs to a player's own panel: nothing was changed.")
+            if session_of(interaction).closing:
+                raise Closing("The bot is restarting: nothing was changed. Try again in a minute.")
+        except GameError as exc:
+            await answer_error(interaction, exc)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: self.handle(interaction))
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+async def game_here(interaction: discord.Interaction, gid: int) -> GameRow:
+    """The game a custom_id names, if it is this channel's: OutOfDate for another channel's or a missing game."""
+    row = await session_of(interaction).storage.load_game(gid)
+    if row is None or row.channel_id != interaction.channel_id:
+        raise OutOfDate()
+    return row
+
+
+def index_of(values: Sequence[str], size: int) -> int:
+    """The chosen option of a select as an index into a list of `size`: OutOfDate if it is not one."""
+    value = values[0] if values else ""
+    if not value.isdigit() or int(value) >= size:
+        raise OutOfDate("That choice is not available any more: nothing was changed.")
+    return int(value)
+
+
+def unrouted(interaction: discord.Interaction) -> bool:
+    """True for a component click that no family will answer: its custom_id matches no template, or names a
+    component the message does not have (discord.py then drops it silently)."""
+    if interaction.type is not discord.InteractionType.component or not isinstance(interaction.data, dict):
+        return False
+    custom_id = str(interaction.data.get("custom_id", ""))
+    if not any(f.__discord_ui_compiled_template__.fullmatch(custom_id) for f in FAMILIES):  # type: ignore[attr-defined]
+        return True
+    message = interaction.message
+    if message is None:
+        return True
+    return not any(getattr(c, "custom_id", None) == custom_id for c in _walk(message.components))
+
+
+def _walk(components: Sequence[Any]) -> list[Any]:
+    out = []
+    for c in components:
+        out.append(c)
+        out += _walk(getattr(c, "children", []) or [])
+    return out
+
+
+# --------------------------------------------------------------------------------------------- building
+
+
+def new_view(*items: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def check_id(custom_id: str) -> str:
+    if len(custom_id) > 100:
+        raise ValueError(f"custom_id over Discord's 100 characters: {custom_id!r}")
+    return custom_id
+
+
+def make_button(custom_id: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary, *,
+                row: int | None = None, disabled: bool = False, emoji: str | None = None) -> discord.ui.Button:
+    return discord.ui.Button(label=fit(label, 80), style=style, custom_id=check_id(custom_id), row=row,
+                             disabled=disabled, emoji=emoji)
+
+
+def make_select(custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, *,
+                row: int) -> discord.ui.Select:
+    if not 1 <= len(options) <= 25:
+        raise ValueError(f"a select holds 1 to 25 options, not {len(options)}")
+    return discord.ui.Select(custom_id=check_id(custom_id), options=list(options), placeholder=fit(placeholder, 150),
+                             row=row)
+
+
+# --------------------------------------------------------------------------------------------- answering
+
+
+async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """An ephemeral reply whether or not the interaction was already answered. After a "thinking…" deferral the
+    reply replaces that placeholder (a follow-up would leave it spinning forever)."""
+    content = clip(content)
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    elif interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+        await interaction.edit_original_response(content=content, **kwargs)
+    else:
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+
+async def guarded(interaction: discord.Interaction, handler: Callable[[], Awaitable[None]]) -> None:
+    """Run a component or command handler: refusals become the user's ephemeral message, surprises are logged
+    with their traceback and answered with a short apology; the game state is never left half-changed (every
+    change is one transaction in the session)."""
+    try:
+        await handler()
+    except (GameError, IllegalAction) as exc:
+        await answer_error(interaction, exc)
+    except Exception:
+        custom_id = interaction.data.get("custom_id") if isinstance(interaction.data, dict) else None
+        log.exception("interaction failed (user=%s, channel=%s, custom_id=%s)", interaction.user.id,
+                      interaction.channel_id, custom_id)
+        await _safe(reply(interaction, APOLOGY))
+
+
+async def answer_error(interaction: discord.Interaction, exc: Exception) -> None:
+    if isinstance(exc, OutOfDate):
+        from cogs._table import show_current  # late: the table module builds on this one
+
+        await _safe(show_current(interaction, str(exc)))
+    else:
+        await _safe(reply(interaction, str(exc)))
+
+
+async def _safe(coro: Awaitable[None]) -> None:
+    try:
+        await coro
+    except discord.HTTPException:
+        log.warning("could not send an error reply", exc_info=True)
+

@@ -1,0 +1,325 @@
+"""The ephemeral move panel: a player's private conversation with the bot about their move.
+
+Built from `legal_actions` only, so an illegal move is never offered. Steps: kind buttons -> (group or range
+select ->) action select -> Confirm/Back; every click edits the same panel. A click is served only at the
+position the panel was drawn at (`Session.position`); a Confirm that was already played (a retry after a crash,
+a double click) is recognised by its origin and answered "✅ Done" again, never "someone else played".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+import present
+from cogs import _menus
+from cogs._items import (
+    ARG,
+    GID,
+    POS,
+    GameItem,
+    OutOfDate,
+    bot_of,
+    game_here,
+    index_of,
+    make_button,
+    make_select,
+    new_view,
+    session_of,
+)
+from cogs._seating import GameError
+from cogs._session import MoveResult, Session, StaleMove
+from cogs._table import png_file
+from cogs._text import clip, esc, name_of, option_texts, title_of
+from storage import GameRow
+
+STALE_NOTE = "The game has moved on since this panel was opened; nothing was played."
+GAME_OVER = "This game is over: no more moves."
+
+
+class PanelButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
+                  template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"):
+    """A step of the move panel: home (h), a kind or page (k: "k.page.path"), Confirm (c: the action index)."""
+
+    private = True
+
+    def __init__(self, gid: int, pos: str, op: str, arg: str = "", label: str = "",
+                 style=discord.ButtonStyle.secondary, row: int | None = None):
+        super().__init__(make_button(f"g:{gid}:p:{pos}:{op}:{arg}", label or op, style, row=row))
+        self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        return cls(int(match["gid"]), match["pos"], match["op"], match["arg"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        if self.op == "c":
+            await confirm_move(interaction, self.gid, self.pos, self.arg)
+        else:
+            await step(interaction, self.gid, self.pos, self.op, self.arg, ())
+
+
+class PanelSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select],
+                  template=rf"s:{GID}:{POS}:(?P<op>g|a):{ARG}"):
+    """A menu of the move panel: a group to narrow down to (g), or the action itself (a)."""
+
+    private = True
+
+    def __init__(self, gid: int, pos: str, op: str, arg: str = "", options=(), placeholder: str = "",
+                 row: int = 0):
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(make_select(f"s:{gid}:{pos}:{op}:{arg}", options, placeholder or op, row=row))
+        self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        return cls(int(match["gid"]), match["pos"], match["op"], match["arg"])
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        await step(interaction, self.gid, self.pos, self.op, self.arg, list(self.item.values))
+
+
+class Panel:
+    """The move panel of one player at one position."""
+
+    def __init__(self, session: Session, row: GameRow, player: str):
+        self.session, self.row, self.player = session, row, player
+        self.rules = session.rules(row.game)
+        self.words = present.for_game(row.game)
+        self.state = session.check_player(row, player)
+        self.actions = session.legal_actions(row, player)
+        self.kinds = _menus.kinds(self.actions)
+        self.key = session.position(row, self.actions)  # in every custom_id: a click is served only at this key
+        self.preview_of: int | None = None  # set when the panel shows a placement to confirm
+
+    def button(self, op: str, arg: str, label: str, style=discord.ButtonStyle.secondary,
+               row: int | None = None) -> PanelButton:
+        return PanelButton(self.row.id, self.key, op, arg, label, style, row)
+
+    def header(self) -> str:
+        hand = self.words.private_text(self.rules, self.state, self.player)
+        text = f"**Your move** in {title_of(self.row.game)} (move {self.row.version + 1})."
+        return f"{text}\n{hand}" if hand else text
+
+    def of_kind(self, k: int) -> list[tuple[int, Any]]:
+        if not 0 <= k < len(self.kinds):
+            raise OutOfDate("That choice is not available any more: nothing was changed.")
+        kind = self.kinds[k]
+        return [(i, a) for i, a in enumerate(self.actions) if a.kind == kind]
+
+    def home(self, note: str | None = None) -> tuple[str, discord.ui.View | None]:
+        if not self.actions:
+            return self._text(note, "You have no move to make right now."), None
+        if len(self.kinds) == 1:
+            return self.choose(0, "", 0, note)
+        buttons = [self.button("k", f"{k}", self.words.kind_label(kind), discord.ButtonStyle.primary,
+                               row=min(k // 5, 4))
+                   for k, kind in enumerate(self.kinds[:25])]
+        return self._text(note, "What would you like to do?"), new_view(*buttons)
+
+    def _text(self, note: str | None, body: str) -> str:
+        parts = [f"*{note}*"] if note else []
+        parts += [self.header(), body]
+        return clip("\n".join(parts))
+
+    def _groups(self, k: int, path: str) -> tuple[list[tuple[int, Any]], list[list[str]]]:
+        """The actions left after following `path` (group choices "3.0"), and the label trail."""
+        members = self.of_kind(k)
+        trail: list[list[str]] = []
+        for step_ in [s for s in path.split(".") if s]:
+            groups = _menus.split(members, self.rules.describe, self.words)
+            if groups is None or not step_.isdigit() or int(step_) >= len(groups):
+                break
+            label, chosen = groups[int(step_)]
+            keep = set(chosen)
+            members = [(i, a) for i, a in members if i in keep]
+            trail.append([label])
+        return members, trail
+
+    def choose(self, k: int, path: str, page: int, note: str | None = None) -> tuple[str, discord.ui.View]:
+        """Kind `k`, narrowed by `path`: a group select while more than 25 remain, else the action select."""
+        members, trail = self._groups(k, path)
+        groups = _menus.split(members, self.rules.describe, self.words)
+        if groups is None and len(members) == 1:  # nothing to choose: straight to Confirm
+            return self.confirm(members[0][0], self._back_of(k, path), note)
+        items: list[discord.ui.Item] = []
+        kind_name = self.words.kind_label(self.kinds[k])
+        crumbs = " › ".join([kind_name] + [re.sub(r" … \(\d+ ways\)$", "", t[0]) for t in trail])
+        if groups is not None:
+            options = [discord.SelectOption(label=option_texts(label)[0], value=str(n),
+                                            description=option_texts(label)[1])
+                       for n, (label, _) in enumerate(groups)]
+            items.append(PanelSelect(self.row.id, self.key, "g", f"{k}.0.{path}".rstrip("."), options,
+                                     f"Narrow down ({len(members)} choices)", row=0))
+            body = f"**{crumbs}**: {len(members)} possible moves. Narrow it down:"
+        else:
+            pages = max(1, -(-len(members) // _menus.PAGE))
+            page = min(max(page, 0), pages - 1)
+            chunk = members[page * _menus.PAGE: (page + 1) * _menus.PAGE]
+            options = []
+            for i, a in chunk:
+                label, desc = option_texts(self.rules.describe(a))
+                options.append(discord.SelectOption(label=label, value=str(i), description=desc))
+            paged = f" (page {page + 1} of {pages})" if pages > 1 else ""
+            items.append(PanelSelect(self.row.id, self.key, "a", f"{k}.{page}.{path}".rstrip("."), options,
+                                     f"Choose your move{paged}", row=0))
+            if page > 0:
+                items.append(self.button("k", f"{k}.{page - 1}.{path}".rstrip("."), "◀ Previous", row=1))
+            if page < pages - 1:
+                items.append(self.button("k", f"{k}.{page + 1}.{path}".rstrip("."), "Next ▶", row=1))
+            body = f"**{crumbs}**: {len(members)} possible move{'s' if len(members) != 1 else ''}{paged}."
+        back = self._back_of(k, path)
+        if back is not None:
+            items.append(self.button(*back, "Back", row=1))
+        return self._text(note, body), new_view(*items)
+
+    def _back_of(self, k: int, path: str) -> tuple[str, str] | None:
+        steps = [s for s in path.split(".") if s]
+        if steps:
+            return "k", f"{k}.0.{'.'.join(steps[:-1])}".rstrip(".")
+        if len(self.kinds) > 1:
+            return "h", ""
+        return None
+
+    def confirm(self, i: int, back: tuple[str, str] | None, note: str | None = None) -> tuple[str, discord.ui.View]:
+        """The last step: the chosen move in words, Confirm (plays it) and Back (never undoes a move)."""
+        text = self.rules.describe(self.actions[i])
+        self.preview_of = i
+        items = [self.button("c", str(i), "Confirm", discord.ButtonStyle.success, row=0)]
+        if back is not None:
+            items.append(self.button(*back, "Back", row=0))
+        body = f"Play this move? {name_of(self.row, self.player)} {esc(text)}."
+        return self._text(note, body), new_view(*items)
+
+
+def parse_kpath(arg: str) -> tuple[int, int, str]:
+    """"k.page.path..." -> (k, page, path); the numbers are bounded by the panel that uses them."""
+    parts = arg.split(".")
+    k = int(parts[0]) if parts and parts[0].isdigit() else 0
+    page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return k, page, ".".join(parts[2:])
+
+
+async def open_panel(interaction: discord.Interaction, row: GameRow, note: str | None = None) -> None:
+    """Answer "Play my turn": an ephemeral panel, the player's private information (as text) on top.
+
+    No image here: the panel must open instantly; **My hand** shows the private picture."""
+    panel = Panel(session_of(interaction), row, str(interaction.user.id))  # GameError if not their turn
+    content, view = panel.home(note)
+    if panel.preview_of is None:
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)  # a lone placement: draw its preview
+    await interaction.edit_original_response(content=content, view=view, attachments=await preview_files(
+        interaction, panel))
+
+
+async def step(interaction: discord.Interaction, gid: int, key: str, op: str, arg: str, values: list[str]) -> None:
+    """A click in a move panel drawn at position `key`: served only if the player's position is still the same;
+    otherwise they are told and shown their choices now."""
+    session = session_of(interaction)
+    row = await game_here(interaction, gid)
+    if row.status != "active":
+        await interaction.response.edit_message(content=GAME_OVER, view=None, attachments=[])
+        return
+    try:
+        panel = Panel(session, row, str(interaction.user.id))
+    except GameError as exc:  # no longer their turn: the game moved on
+        await interaction.response.edit_message(content=f"*{STALE_NOTE}*\n{exc}", view=None, attachments=[])
+        return
+    if panel.key != key:
+        content, view = panel.home(f"{STALE_NOTE} Here are your choices now:")
+        await show_panel(interaction, panel, content, view)
+        return
+    k, page, path = parse_kpath(arg)
+    if op == "h":
+        content, view = panel.home()
+    elif op == "k":
+        content, view = panel.choose(k, path, page)
+    elif op == "g":  # group select: go one level deeper
+        members, _ = panel._groups(k, path)
+        groups = _menus.split(members, panel.rules.describe, panel.words) or []
+        choice = index_of(values, len(groups))
+        content, view = panel.choose(k, f"{path}.{choice}".strip("."), 0)
+    else:  # action select: the confirm step
+        i = index_of(values, len(panel.actions))
+        content, view = panel.confirm(i, ("k", f"{k}.{page}.{path}".rstrip(".")))
+    await show_panel(interaction, panel, content, view)
+
+
+async def show_panel(interaction: discord.Interaction, panel: Panel, content: str,
+                     view: discord.ui.View | None) -> None:
+    """Edit the panel in place; a placement about to be confirmed comes with a preview of the player's board."""
+    if panel.preview_of is None:
+        await interaction.response.edit_message(content=content, view=view, attachments=[])
+        return
+    await interaction.response.defer()  # rendering takes a moment
+    await interaction.edit_original_response(content=content, view=view,
+                                             attachments=await preview_files(interaction, panel))
+
+
+async def preview_files(interaction: discord.Interaction, panel: Panel) -> list[discord.File]:
+    """The preview picture of the placement the panel is about to confirm, if it places something."""
+    if panel.preview_of is None:
+        return []
+    action = panel.actions[panel.preview_of]
+    spec = panel.words.preview(panel.rules, panel.state, panel.player, action)
+    if spec is None:
+        return []
+    file = png_file(await bot_of(interaction).images.preview(panel.row, panel.player, *spec), "preview.png")
+    return [file] if file else []
+
+
+async def confirm_move(interaction: discord.Interaction, gid: int, key: str, arg: str) -> None:
+    """Play the confirmed action (chosen at position `key`) and show what comes next in the panel.
+
+    The same click played before (a double click, a retry after a restart) answers "✅ Done" again; someone
+    else's free action since changes nothing; a turn action since makes the click stale, and the player is told
+    who played what. The session re-checks all of it under the game's lock."""
+    session = session_of(interaction)
+    player = str(interaction.user.id)
+    row = await game_here(interaction, gid)
+    await interaction.response.defer()  # applying may take a moment; the panel is edited below
+    origin = f"{key}:{arg}"
+    done = await session.played(gid, player, origin)
+    if done is not None:
+        await finish_move(interaction, done)
+        return
+    if row.status != "active":
+        await interaction.edit_original_response(content=GAME_OVER, view=None, attachments=[])
+        return
+    try:
+        panel: Panel | None = Panel(session, row, player)
+    except GameError:
+        panel = None  # not their turn any more: someone moved
+    if panel is None or panel.key != key:
+        why = await session.moved_on(row, player)
+        await interaction.edit_original_response(
+            content=f"That move was not played: {esc(why)}. Nothing was changed; press **Play my turn** to see "
+                    "your choices now.", view=None, attachments=[])
+        return
+    i = index_of([arg], len(panel.actions))
+    try:
+        result = await session.act(gid, player, panel.actions[i], expected_turns=row.turns, origin=origin)
+    except StaleMove as exc:
+        await interaction.edit_original_response(content=str(exc), view=None, attachments=[])
+        return
+    await finish_move(interaction, result)
+
+
+async def finish_move(interaction: discord.Interaction, result: MoveResult) -> None:
+    """After a move (its public post is the herald's): the player's own reply, with their private events and
+    their next choices if they act again."""
+    me = name_of(result.row, result.player)
+    done = f"✅ Done: {me} {result.action_text}."
+    if result.private_events:
+        done += "\n" + "\n".join(f"🔒 Only you see this: {me} {t}" for t in result.private_events)
+    view, files = None, []
+    if result.row.status == "active" and result.player in result.to_move:  # they act again: carry on here
+        panel = Panel(session_of(interaction), result.row, result.player)
+        content, view = panel.home(None)
+        done = f"{done}\n{content}"
+        files = await preview_files(interaction, panel)
+    await interaction.edit_original_response(content=clip(done), view=view, attachments=files)

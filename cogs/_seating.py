@@ -1,0 +1,208 @@
+"""The lobby half of the session service: create, join, leave, seat and unseat AI players, set options,
+start and cancel. `cogs._session.Session` inherits it; the same rules apply as to moves: every change holds the
+game's lock and is one storage call, and refusals are `GameError`s whose message is shown to the user as is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ai
+import engine
+from storage import ChannelBusy, GameRow, Seat, StaleVersion, Storage
+
+is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
+
+
+def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
+    """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
+    try:
+        ai.adapter(game)
+    except ModuleNotFoundError:
+        return False
+    return ai.supports(game, options)
+
+
+class GameError(Exception):
+    """Something the user did that we refuse; the message is shown to them (ephemeral) as is."""
+
+
+class Seating:
+    """Lobby operations; the host class provides `storage`, `lock`, `load`, `rules`, `changed`, `_remember`."""
+
+    storage: Storage
+    lock: Callable[[int], asyncio.Lock]
+    rules: Callable[[str], engine.Rules]
+    changed: Callable[[int], None]
+
+    async def load(self, game_id: int) -> GameRow:
+        raise NotImplementedError
+
+    def _remember(self, key: tuple[int, int], state: Any) -> None:
+        raise NotImplementedError
+
+    async def create(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: Mapping[str, Any],
+        creator: Seat,
+        seed: int | None = None,
+        reminder_hours: float = 24,
+    ) -> GameRow:
+        if game not in engine.GAMES:
+            raise GameError(f"I don't know the game `{game}`. Games: {', '.join(engine.GAMES)}.")
+        rules = self.rules(game)
+        try:
+            options = rules.normalise_options(options)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        try:
+            return await self.storage.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                options=options,
+                seed=seed,
+                creator=creator,
+                reminder_hours=reminder_hours,
+            )
+        except ChannelBusy:
+            other = await self.storage.game_in_channel(channel_id)
+            what = f"a game of {self.rules(other.game).title}" if other else "a game"
+            raise GameError(
+                f"This channel already has {what}. Finish or `/game cancel` it first, "
+                "or create yours in a thread (`thread: True`)."
+            ) from None
+
+    async def join(self, game_id: int, seat: Seat) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "lobby":
+                raise GameError("This game has already started; you can watch it here.")
+            if seat.id in row.player_ids:
+                raise GameError("You are already seated in this game.")
+            rules = self.rules(row.game)
+            if len(row.seats) >= rules.player_counts[-1]:
+                raise GameError(f"The table is full ({rules.player_counts[-1]} players).")
+            return await self.storage.update_lobby(game_id, seats=(*row.seats, seat))
+
+    async def leave(self, game_id: int, player: str) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "lobby":
+                raise GameError("The game has started: you can't leave it now. The creator can `/game cancel` it.")
+            if player not in row.player_ids:
+                raise GameError("You are not seated in this game.")
+            if player == row.creator_id:
+                raise GameError("You created this game: use Cancel to call it off.")
+            return await self.storage.update_lobby(game_id, seats=[s for s in row.seats if s.id != player])
+
+    @staticmethod
+    def _creator_in_lobby(row: GameRow, player: str, started: str, to_do: str) -> None:
+        """Lobby changes only the creator may make: GameError `started` after the start, or naming the creator."""
+        if row.status != "lobby":
+            raise GameError(started)
+        if player != row.creator_id:
+            raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can {to_do}.")
+
+    async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
+        """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            self._creator_in_lobby(row, player, "AI players can only be added before the game starts.",
+                                   "add AI players")
+            if level not in ai.LEVELS:
+                raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
+            if not ai_available(row.game, row.options):
+                raise GameError(f"There is no AI player for {self.rules(row.game).title} yet.")
+            hi = self.rules(row.game).player_counts[-1]
+            if count < 1:
+                raise GameError("Add at least one AI player.")
+            if len(row.seats) + count > hi:
+                free = hi - len(row.seats)
+                raise GameError(f"The table is full ({hi} players)." if free <= 0 else
+                                f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players).")
+            seats = list(row.seats)
+            added = []
+            for _ in range(count):
+                pid = ai.next_ai_player_id(level, [s.id for s in seats])
+                added.append(Seat(pid, ai.display_name(pid)))
+                seats.append(added[-1])
+            return await self.storage.update_lobby(game_id, seats=seats), added
+
+    async def remove_ai(self, game_id: int, player: str, seat_id: str | None = None) -> tuple[GameRow, Seat]:
+        """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            self._creator_in_lobby(row, player, "The game has started: its AI players stay until the end.",
+                                   "remove AI players")
+            bots = [s for s in row.seats if is_ai(s.id)]
+            if not bots:
+                raise GameError("There is no AI player in this game.")
+            if seat_id is None:
+                gone = bots[-1]
+            else:
+                gone = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
+                if gone is None:
+                    names = ", ".join(s.name for s in bots)
+                    raise GameError(f"There is no AI player `{seat_id}` here. AI players: {names}.")
+            seats = [s for s in row.seats if s.id != gone.id]
+            return await self.storage.update_lobby(game_id, seats=seats), gone
+
+    async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            self._creator_in_lobby(row, player, "Options can only be changed before the game starts.",
+                                   "change its options")
+            try:
+                merged = self.rules(row.game).normalise_options({**row.options, **options})
+            except ValueError as exc:
+                raise GameError(str(exc)) from None
+            return await self.storage.update_lobby(game_id, options=merged)
+
+    async def start(self, game_id: int, player: str) -> tuple[GameRow, Any]:
+        """Deal the game (seats in joining order). Only the creator may start."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            self._creator_in_lobby(row, player, "This game has already started.", "start the game")
+            rules = self.rules(row.game)
+            lo = rules.player_counts[0]
+            if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
+                raise GameError("A game needs at least one human player.")
+            if len(row.seats) < lo:
+                need = lo - len(row.seats)
+                raise GameError(
+                    f"{rules.title} needs at least {lo} players: waiting for {need} more to join."
+                )
+            try:
+                state = rules.new_game(list(row.player_ids), row.options, row.seed)
+            except ValueError as exc:
+                raise GameError(str(exc)) from None
+            try:
+                row = await self.storage.start_game(game_id, seats=row.seats, state=rules.to_json(state),
+                                                    notice=("start", {"movers": rules.to_move(state)}))
+            except StaleVersion:
+                raise GameError("This game has already started.") from None
+            self._remember((row.id, row.version), state)
+        self.changed(game_id)  # the herald posts the first board; an AI seat may move first
+        return row, state
+
+    async def cancel(self, game_id: int, player: str, *, can_manage: bool) -> GameRow:
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status not in ("lobby", "active"):
+                raise GameError("This game is already over.")
+            if player != row.creator_id and not can_manage:
+                raise GameError(
+                    "Only the creator of the game or someone with the Manage Channels permission can cancel it."
+                )
+            await self.storage.cancel_game(game_id)
+            return await self.load(game_id)

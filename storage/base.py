@@ -1,0 +1,237 @@
+"""The storage interface: the records the bot reads and the methods every backend implements.
+
+The cogs and the session service use only what is declared here, so SQLite (the embedded default) and
+PostgreSQL implement the same methods and pass the same test suite. Guarantees the Discord layer relies on:
+
+- one game in the lobby or running per channel (two racing `/game create` calls cannot both win);
+- each move is ONE transaction: its move-log row, the new state and the announcement it owes the channel (a
+  `Notice` in the outbox) are written together, and only if the game's `version` is still the one the move was
+  chosen against (optimistic check), so a double click applies once and a crash never loses or silences a move;
+- a notice is removed only once its post was sent (`clear_notices`), so after a crash every pending one is
+  posted at start-up (`pending_notices`).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+OPEN_STATUSES = ("lobby", "active")
+STATUSES = ("lobby", "active", "finished", "cancelled")
+
+
+class StorageError(Exception):
+    """Base class of the errors the storage reports to its callers."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a game in the lobby or running."""
+
+
+class StaleVersion(StorageError):
+    """The game changed since the move was chosen (someone else moved first), or it is no longer running."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat at the table: the player id (a Discord user id as text, or an AI id) and the name to show."""
+
+    id: str
+    name: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRow:
+    """One stored game. `state` is the engine's JSON (None while in the lobby); `version` counts every stored
+    move, `turns` only the turn actions (not free actions, which leave everyone's move panel valid)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seats: tuple[Seat, ...]
+    state: dict[str, Any] | None
+    version: int
+    creator_id: str
+    lobby_message_id: int | None
+    reminder_hours: float
+    created_at: float
+    updated_at: float
+    turn_started_at: float | None
+    reminded_at: float | None
+    nudged_at: float | None
+    turns: int = 0
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.seats)
+
+    def seat_name(self, player: str) -> str:
+        for s in self.seats:
+            if s.id == player:
+                return s.name
+        return player
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One entry of a game's append-only move log. `origin` names the panel (or typed suggestion) the move was
+    confirmed from, so that a retried or double click on it is recognised as the same move."""
+
+    game_id: int
+    move_number: int
+    player: str
+    action: dict[str, Any]
+    created_at: float
+    origin: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Notice:
+    """An announcement the channel is owed (the outbox): written in the transaction of the move (or start) it
+    announces, removed once posted. `version` is the game's version after that move; `payload` says what to
+    post (the Discord layer's own JSON: who acted, what, who is to move)."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
+class Storage(abc.ABC):
+    """Games, their move logs and their pending announcements. Open a backend with `storage.open_storage`."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int: ...
+
+    # -- reads -------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def load_game(self, game_id: int) -> GameRow | None:
+        """The game with this id; None if there is none (ids out of range included)."""
+
+    @abc.abstractmethod
+    async def game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The game in the lobby or running in this channel, if any."""
+
+    @abc.abstractmethod
+    async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The most recent game of this channel whatever its status (for /game status after the end)."""
+
+    @abc.abstractmethod
+    async def list_games(
+        self, *, guild_id: int | None = None, player: str | None = None, statuses: Sequence[str] = OPEN_STATUSES
+    ) -> list[GameRow]:
+        """Games with one of `statuses`, optionally only in a guild and/or only those `player` is seated in."""
+
+    @abc.abstractmethod
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's move log, oldest first."""
+
+    @abc.abstractmethod
+    async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
+        """The move `player` confirmed from `origin` (a panel position and choice), if it was stored."""
+
+    @abc.abstractmethod
+    async def idle_games(self, now: float) -> list[GameRow]:
+        """Running games whose player to move has been idle past the game's reminder interval, not yet reminded."""
+
+    @abc.abstractmethod
+    async def pending_notices(self, game_id: int) -> list[Notice]:
+        """The game's announcements not yet posted, oldest first."""
+
+    @abc.abstractmethod
+    async def games_with_notices(self, older_than: float | None = None) -> list[int]:
+        """Ids of games owing an announcement (with `older_than`: one written before that time)."""
+
+    # -- writes ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: int,
+        creator: Seat,
+        now: float | None = None,
+        reminder_hours: float = 24,
+    ) -> GameRow:
+        """A new game in the lobby with its creator seated. ChannelBusy if the channel has an open game."""
+
+    @abc.abstractmethod
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[Seat] | None = None,
+        options: dict[str, Any] | None = None,
+        lobby_message_id: int | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        """Change the seats, options or lobby message of a game still in the lobby. StaleVersion otherwise."""
+
+    @abc.abstractmethod
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[Seat],
+        state: dict[str, Any],
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        """Lobby -> running with the initial state (version 0) and, in the same transaction, the `notice`
+        (kind, payload) announcing the start. StaleVersion if it was not in the lobby."""
+
+    @abc.abstractmethod
+    async def commit_move(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        player: str,
+        action: dict[str, Any],
+        state: dict[str, Any],
+        finished: bool,
+        free: bool = False,
+        origin: str | None = None,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        """Append the move, store the new state and the `notice` (kind, payload) it owes the channel in one
+        transaction, only if the game is still running at `expected_version`; the move gets number
+        expected_version + 1. StaleVersion otherwise, nothing written.
+
+        A `free` action (not a turn action) counts as a move but not as a turn: `turns` and the idle clock of
+        the player to move (`turn_started_at`, for reminders) stay as they were."""
+
+    @abc.abstractmethod
+    async def clear_notices(self, ids: Sequence[int]) -> None:
+        """Remove announcements that were posted."""
+
+    @abc.abstractmethod
+    async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
+        """Cancel a game in the lobby or running; False if it was already over."""
+
+    @abc.abstractmethod
+    async def mark_reminded(self, game_id: int, now: float | None = None) -> None: ...
+
+    @abc.abstractmethod
+    async def mark_nudged(self, game_id: int, now: float | None = None) -> None: ...
+
+    @abc.abstractmethod
+    async def backup(self, path: str) -> None:
+        """A consistent copy of the whole database at `path`, taken while the bot runs."""
