@@ -90,8 +90,10 @@ class Settings:
         env = os.environ
         token = env.get("DISCORD_TOKEN", "").strip()
         if not token:
-            raise SystemExit("DISCORD_TOKEN is not set: put your bot token in .env (copy .env.example) or the "
-                             "environment. See 'Running the bot on your server' in README.md.")
+            raise SystemExit(
+                "DISCORD_TOKEN is not set: put your bot token in .env (copy .env.example) or the "
+                "environment. See 'Running the bot on your server' in README.md."
+            )
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}; or leave it empty.")
@@ -125,8 +127,7 @@ class GameBot(commands.Bot):
 
     def __init__(self, settings: Settings):
         # No privileged intents: slash commands and components need none.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
         self.settings = settings
         self._open = False
 
@@ -154,8 +155,11 @@ class GameBot(commands.Bot):
         the cogs (the AI pool), the gateway and the database."""
         if self._open and not self.herald.closed:
             if not await self.session.drain(self.settings.shutdown_grace):
-                log.warning("moves still under way after %.0f s; stopping anyway (each is one transaction: "
-                            "none is half-applied)", self.settings.shutdown_grace)
+                log.warning(
+                    "moves still under way after %.0f s; stopping anyway (each is one transaction: "
+                    "none is half-applied)",
+                    self.settings.shutdown_grace,
+                )
             await self.herald.close(self.settings.shutdown_grace)
         await super().close()
         if self._open:
@@ -190,8 +194,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:
-        raise SystemExit("Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal "
-                         "(Bot > Reset Token) into .env.") from None
+        raise SystemExit(
+            "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal "
+            "(Bot > Reset Token) into .env."
+        ) from None
     except discord.PrivilegedIntentsRequired:
         raise SystemExit("Discord refused a privileged intent; this bot needs none. Check the bot's code.") from None
     except (aiohttp.ClientConnectorError, OSError) as exc:

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import engine
 from ai.core import DEFAULT_BUDGET, LEVELS, Budget, GameAI, decide
 from engine import get_rules
 
@@ -27,6 +28,7 @@ __all__ = [
     "Budget",
     "GameAI",
     "adapter",
+    "available",
     "ai_player_id",
     "choose",
     "display_name",
@@ -39,10 +41,18 @@ __all__ = [
 _AI_ID = re.compile(r"ai:(?P<level>[a-z]+):(?P<n>[0-9]+)")
 
 
+def available(game: str) -> bool:
+    """True if `game` has an AI player (its registry entry names an adapter)."""
+    return engine.entry(game).ai is not None
+
+
 def adapter(game: str) -> GameAI:
-    """The AI adapter of `game` (determinisation and evaluation). ValueError for an unknown game."""
-    get_rules(game)  # the engine's own check of the name
-    found: GameAI = importlib.import_module(f"ai.{game}").ADAPTER
+    """The AI adapter of `game` (determinisation and evaluation). ValueError for an unknown game or one without
+    an AI player."""
+    name = engine.entry(game).ai
+    if name is None:
+        raise ValueError(f"There is no AI player for {get_rules(game).title}.")
+    found: GameAI = importlib.import_module(name).ADAPTER
     return found
 
 

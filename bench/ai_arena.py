@@ -100,8 +100,10 @@ def percentile(xs: list[float], q: float) -> float:
 def timing(xs: list[float]) -> str:
     if not xs:
         return "no decisions"
-    return (f"median {statistics.median(xs) * 1000:7.1f} ms  p95 {percentile(xs, 0.95) * 1000:7.1f} ms  "
-            f"max {max(xs) * 1000:7.1f} ms  ({len(xs)} decisions)")
+    return (
+        f"median {statistics.median(xs) * 1000:7.1f} ms  p95 {percentile(xs, 0.95) * 1000:7.1f} ms  "
+        f"max {max(xs) * 1000:7.1f} ms  ({len(xs)} decisions)"
+    )
 
 
 def run_pair(game: str, level_a: str, level_b: str, args, budget) -> dict:
@@ -127,16 +129,27 @@ def run_pair(game: str, level_a: str, level_b: str, args, budget) -> dict:
     second = [r["result"] for r in results if not r["a_first"]]
     times_a = [t for r in results for t in r["times_a"]]
     times_b = [t for r in results for t in r["times_b"]]
-    print(f"{game} {level_a} vs {level_b}: {level_a} scores {points:g}/{n} = {points / n:.1%} "
-          f"(Wilson 95% {lo:.1%}–{hi:.1%}); {wins} wins, {draws} draws, {n - wins - draws} losses; "
-          f"as first seat {sum(first) / max(1, len(first)):.1%}, as second {sum(second) / max(1, len(second)):.1%}; "
-          f"mean margin {statistics.mean(r['margin'] for r in results):+.1f} points")
+    print(
+        f"{game} {level_a} vs {level_b}: {level_a} scores {points:g}/{n} = {points / n:.1%} "
+        f"(Wilson 95% {lo:.1%}–{hi:.1%}); {wins} wins, {draws} draws, {n - wins - draws} losses; "
+        f"as first seat {sum(first) / max(1, len(first)):.1%}, as second {sum(second) / max(1, len(second)):.1%}; "
+        f"mean margin {statistics.mean(r['margin'] for r in results):+.1f} points"
+    )
     print(f"  {level_a:>6} decision time: {timing(times_a)}")
     print(f"  {level_b:>6} decision time: {timing(times_b)}")
-    print(f"  {n} games in {elapsed:.0f} s ({statistics.mean(r['moves'] for r in results):.0f} moves a game)",
-          flush=True)
-    return {"game": game, "a": level_a, "b": level_b, "games": n, "points": points, "wilson": [lo, hi],
-            "p95_a": percentile(times_a, 0.95), "p95_b": percentile(times_b, 0.95)}
+    print(
+        f"  {n} games in {elapsed:.0f} s ({statistics.mean(r['moves'] for r in results):.0f} moves a game)", flush=True
+    )
+    return {
+        "game": game,
+        "a": level_a,
+        "b": level_b,
+        "games": n,
+        "points": points,
+        "wilson": [lo, hi],
+        "p95_a": percentile(times_a, 0.95),
+        "p95_b": percentile(times_b, 0.95),
+    }
 
 
 def progress(results: list, args) -> None:
@@ -145,20 +158,26 @@ def progress(results: list, args) -> None:
         pts = sum(r["result"] for r in results)
         lo, hi = wilson(pts, len(results))
         times = sorted(t for r in results for t in r["times_a"])
-        print(f"  ... {len(results)}/{args.games} games: first level {pts:g} points = {pts / len(results):.1%} "
-              f"({lo:.1%}–{hi:.1%}), its p95 decision {percentile(times, 0.95) * 1000:.0f} ms", flush=True)
+        print(
+            f"  ... {len(results)}/{args.games} games: first level {pts:g} points = {pts / len(results):.1%} "
+            f"({lo:.1%}–{hi:.1%}), its p95 decision {percentile(times, 0.95) * 1000:.0f} ms",
+            flush=True,
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games_to_play", nargs="*", metavar="game", default=list(GAMES), help="games (default all)")
-    parser.add_argument("--pairs", default="normal:easy,hard:normal",
-                        help="comma-separated level pairs a:b (default normal:easy,hard:normal)")
+    parser.add_argument(
+        "--pairs",
+        default="normal:easy,hard:normal",
+        help="comma-separated level pairs a:b (default normal:easy,hard:normal)",
+    )
     parser.add_argument("-n", "--games", type=int, default=20, help="games per pair (default 20)")
     parser.add_argument("--budget", type=float, default=None, help="seconds per hard decision (default: ai's)")
     parser.add_argument("--iterations", type=int, default=None, help="search iterations per hard decision")
     parser.add_argument("-p", "--processes", type=int, default=1, help="games played in parallel")
-    parser.add_argument("--options", type=json.loads, default={}, help='game options as JSON, e.g. \'{"x": true}\'')
+    parser.add_argument("--options", type=json.loads, default={}, help="game options as JSON, e.g. '{\"x\": true}'")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print a progress line every 10 games")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary as JSON to this file")

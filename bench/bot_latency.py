@@ -80,8 +80,12 @@ def main() -> None:
     parser.add_argument("-n", "--moves", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-p", "--players", type=int, help="players per game (default: 3, 2 and 4)")
-    parser.add_argument("--sync", choices=["FULL", "NORMAL"], action="append",
-                        help="SQLite synchronous mode(s) to measure (default: both)")
+    parser.add_argument(
+        "--sync",
+        choices=["FULL", "NORMAL"],
+        action="append",
+        help="SQLite synchronous mode(s) to measure (default: both)",
+    )
     args = parser.parse_args()
     print(f"{'game':<14} {'players':>7} {'sync':>6} {'moves':>6}   {'what':<6} {'p50':>7} {'p95':>7} {'max':>7}  (ms)")
     for game in args.games:
@@ -90,8 +94,10 @@ def main() -> None:
             result = asyncio.run(measure(game, args.moves, args.seed, players, sync))
             for what in ("panel", "ack", "commit", "post"):
                 v = result[what]
-                print(f"{game:<14} {players:>7} {sync:>6} {len(v):>6}   {what:<6} {statistics.median(v):>7.1f} "
-                      f"{pct(v, 95):>7.1f} {max(v):>7.1f}")
+                print(
+                    f"{game:<14} {players:>7} {sync:>6} {len(v):>6}   {what:<6} {statistics.median(v):>7.1f} "
+                    f"{pct(v, 95):>7.1f} {max(v):>7.1f}"
+                )
 
 
 if __name__ == "__main__":

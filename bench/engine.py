@@ -48,8 +48,10 @@ def main() -> None:
     parser.add_argument("games", nargs="*", default=list(GAMES))
     parser.add_argument("-s", "--seconds", type=float, default=3.0, help="time per player count")
     args = parser.parse_args()
-    print(f"{'game':<14} {'players':>7} {'games':>6} {'games/s':>9} {'games/CPU-s':>12} {'actions/s':>10}"
-          f" {'actions/game':>13}")
+    print(
+        f"{'game':<14} {'players':>7} {'games':>6} {'games/s':>9} {'games/CPU-s':>12} {'actions/s':>10}"
+        f" {'actions/game':>13}"
+    )
     for game in args.games:
         try:
             rules = get_rules(game)
@@ -58,8 +60,10 @@ def main() -> None:
             continue
         for n in rules.player_counts:
             games, elapsed, cpu, actions = measure(game, n, args.seconds)
-            print(f"{game:<14} {n:>7} {games:>6} {games / elapsed:>9.1f} {games / cpu:>12.1f}"
-                  f" {actions / elapsed:>10.0f} {actions / games:>13.1f}")
+            print(
+                f"{game:<14} {n:>7} {games:>6} {games / elapsed:>9.1f} {games / cpu:>12.1f}"
+                f" {actions / elapsed:>10.0f} {actions / games:>13.1f}"
+            )
 
 
 if __name__ == "__main__":

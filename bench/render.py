@@ -91,10 +91,12 @@ def bench(game: str, repeats: int) -> None:
                 total.append(c + e)
                 sizes.append(len(png))
                 sizes_wh.add(img.size)
-        lines.append(f"  {name:4s} compose {statistics.median(compose):5.1f} ms (p95 {pct(compose, 0.95):5.1f})  "
-                     f"encode {statistics.median(encode_ms):5.1f} ms (p95 {pct(encode_ms, 0.95):5.1f})  "
-                     f"total {statistics.median(total):5.1f} ms (p95 {pct(total, 0.95):5.1f})  "
-                     f"{statistics.median(sizes) / 1024:6.1f} KiB (max {max(sizes) / 1024:6.1f})")
+        lines.append(
+            f"  {name:4s} compose {statistics.median(compose):5.1f} ms (p95 {pct(compose, 0.95):5.1f})  "
+            f"encode {statistics.median(encode_ms):5.1f} ms (p95 {pct(encode_ms, 0.95):5.1f})  "
+            f"total {statistics.median(total):5.1f} ms (p95 {pct(total, 0.95):5.1f})  "
+            f"{statistics.median(sizes) / 1024:6.1f} KiB (max {max(sizes) / 1024:6.1f})"
+        )
     print(f" ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * len(views)} images per encoder")
     print("\n".join(lines))
 

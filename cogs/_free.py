@@ -1,5 +1,5 @@
 """The free-actions panel: actions a seated player may take at any time, whoever is to move (the rules'
-`free_actions`, e.g. playing a bonus card). Ephemeral; a choice is shown with Confirm, then played through
+`free_actions`). Ephemeral; a choice is shown with Confirm, then played through
 `Session.act` like any move (announced unless the rules call it private)."""
 
 from __future__ import annotations
@@ -88,8 +88,9 @@ async def open_free(interaction: discord.Interaction, row: GameRow) -> None:
     if not session.rules(row.game).has_free_actions(row.options):
         raise OutOfDate()  # only a forged id asks this of a game without free actions
     panel = free_panel(session, row, str(interaction.user.id))
-    await interaction.response.send_message(panel["content"], ephemeral=True,
-                                            **({"view": panel["view"]} if panel["view"] else {}))
+    await interaction.response.send_message(
+        panel["content"], ephemeral=True, **({"view": panel["view"]} if panel["view"] else {})
+    )
 
 
 async def choose(interaction: discord.Interaction, gid: int, pos: str, values: list[str], *, confirm: bool) -> None:
@@ -108,16 +109,21 @@ async def choose(interaction: discord.Interaction, gid: int, pos: str, values: l
             return
     actions = session.free_actions(row, player)
     if session.fingerprint(row.game, actions) != pos.rpartition(".")[2]:
-        content = free_panel(session, row, player, "Your choices changed since this panel was opened; nothing "
-                                                   "was played. Here they are now:")
+        content = free_panel(
+            session,
+            row,
+            player,
+            "Your choices changed since this panel was opened; nothing was played. Here they are now:",
+        )
         await interaction.response.edit_message(**content, attachments=[])
         return
     i = index_of(values, len(actions))
     if not confirm:
         text = session.rules(row.game).describe(actions[i])
         view = new_view(FreeButton(gid, pos, str(i)))
-        await interaction.response.edit_message(content=f"Play this? {name_of(row, player)} {esc(text)}.",
-                                                view=view, attachments=[])
+        await interaction.response.edit_message(
+            content=f"Play this? {name_of(row, player)} {esc(text)}.", view=view, attachments=[]
+        )
         return
     await interaction.response.defer()
     # no position check in act: the action is exactly the one confirmed, and the rules re-check it now

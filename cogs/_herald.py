@@ -101,8 +101,7 @@ class Herald:
             async with lock:
                 await self._deliver(game_id, force)
         except Exception:
-            log.exception("posting the notices of game %s failed; they stay in the outbox for the next pass",
-                          game_id)
+            log.exception("posting the notices of game %s failed; they stay in the outbox for the next pass", game_id)
         finally:
             if not lock.locked() and self._locks.get(game_id) is lock:
                 del self._locks[game_id]
@@ -119,18 +118,24 @@ class Herald:
             if self.fault is not None:
                 await self.fault("rendered")
             try:
-                await _table.post_public(self.client, row, content, image, _table.table_view(self.session, row),
-                                         nonce=nonce_of(last))
+                await _table.post_public(
+                    self.client, row, content, image, _table.table_view(self.session, row), nonce=nonce_of(last)
+                )
             except (discord.NotFound, discord.Forbidden):
                 # the channel is gone or closed to the bot: nobody can be told, and retrying would never end
-                log.warning("could not post in channel %s for game %s; dropping %d notice(s)", row.channel_id,
-                            row.id, len(group), exc_info=True)
+                log.warning(
+                    "could not post in channel %s for game %s; dropping %d notice(s)",
+                    row.channel_id,
+                    row.id,
+                    len(group),
+                    exc_info=True,
+                )
             except discord.HTTPException:  # Discord is having trouble: keep the order, try again on the next pass
-                log.warning("posting in channel %s for game %s failed; will retry", row.channel_id, row.id,
-                            exc_info=True)
+                log.warning(
+                    "posting in channel %s for game %s failed; will retry", row.channel_id, row.id, exc_info=True
+                )
                 return
             if self.fault is not None:
                 await self.fault("posted")
             await self.session.storage.clear_notices([n.id for n in group])
             self.delivered += 1
-

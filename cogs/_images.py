@@ -47,8 +47,9 @@ class Images:
 
     async def preview(self, row: GameRow, player: str, view: Any, highlight: Any) -> bytes | None:
         """A small picture of the player's own board after a tentative placement (`view` is theirs)."""
-        return await asyncio.to_thread(_render, row.game, view, player, Session.names(row), highlight=highlight,
-                                       focus=True)
+        return await asyncio.to_thread(
+            _render, row.game, view, player, Session.names(row), highlight=highlight, focus=True
+        )
 
     async def _image(self, row: GameRow, version: int, viewer: str | None) -> bytes | None:
         key = (row.id, version, viewer)

@@ -147,18 +147,28 @@ def check_id(custom_id: str) -> str:
     return custom_id
 
 
-def make_button(custom_id: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary, *,
-                row: int | None = None, disabled: bool = False, emoji: str | None = None) -> discord.ui.Button:
-    return discord.ui.Button(label=fit(label, 80), style=style, custom_id=check_id(custom_id), row=row,
-                             disabled=disabled, emoji=emoji)
+def make_button(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    row: int | None = None,
+    disabled: bool = False,
+    emoji: str | None = None,
+) -> discord.ui.Button:
+    return discord.ui.Button(
+        label=fit(label, 80), style=style, custom_id=check_id(custom_id), row=row, disabled=disabled, emoji=emoji
+    )
 
 
-def make_select(custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, *,
-                row: int) -> discord.ui.Select:
+def make_select(
+    custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, *, row: int
+) -> discord.ui.Select:
     if not 1 <= len(options) <= 25:
         raise ValueError(f"a select holds 1 to 25 options, not {len(options)}")
-    return discord.ui.Select(custom_id=check_id(custom_id), options=list(options), placeholder=fit(placeholder, 150),
-                             row=row)
+    return discord.ui.Select(
+        custom_id=check_id(custom_id), options=list(options), placeholder=fit(placeholder, 150), row=row
+    )
 
 
 # --------------------------------------------------------------------------------------------- answering
@@ -186,8 +196,12 @@ async def guarded(interaction: discord.Interaction, handler: Callable[[], Awaita
         await answer_error(interaction, exc)
     except Exception:
         custom_id = interaction.data.get("custom_id") if isinstance(interaction.data, dict) else None
-        log.exception("interaction failed (user=%s, channel=%s, custom_id=%s)", interaction.user.id,
-                      interaction.channel_id, custom_id)
+        log.exception(
+            "interaction failed (user=%s, channel=%s, custom_id=%s)",
+            interaction.user.id,
+            interaction.channel_id,
+            custom_id,
+        )
         await _safe(reply(interaction, APOLOGY))
 
 
@@ -205,4 +219,3 @@ async def _safe(coro: Awaitable[None]) -> None:
         await coro
     except discord.HTTPException:
         log.warning("could not send an error reply", exc_info=True)
-

@@ -34,12 +34,12 @@ LEVEL_TEXT = {
 }
 
 
-class LobbyButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"g:{GID}:(?P<op>join|leave|ai|start|cancel)"):
+class LobbyButton(
+    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:(?P<op>join|leave|ai|start|cancel)"
+):
     """The lobby post's own buttons (its Rules button is the table's)."""
 
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary,
-                 row: int | None = None):
+    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary, row: int | None = None):
         super().__init__(make_button(f"g:{gid}:{op}", label or op, style, row=row))
         self.gid, self.op = gid, op
 
@@ -71,8 +71,9 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
 
     private = True
 
-    def __init__(self, gid: int, op: str, options: Sequence[discord.SelectOption] = (), placeholder: str = "",
-                 row: int = 0):
+    def __init__(
+        self, gid: int, op: str, options: Sequence[discord.SelectOption] = (), placeholder: str = "", row: int = 0
+    ):
         options = options or [discord.SelectOption(label="-", value="-")]
         super().__init__(make_select(f"s:{gid}:ai:{op}", options, placeholder or op, row=row))
         self.gid, self.op = gid, op
@@ -156,15 +157,19 @@ def ai_panel(row: GameRow, note: str | None = None) -> tuple[str, discord.ui.Vie
     hi = Session.rules(row.game).player_counts[-1]
     bots = [s for s in row.seats if is_ai(s.id)]
     lines = [f"*{note}*"] if note else []
-    lines.append(f"🤖 **AI players** for game #{row.id} ({len(row.seats)} of {hi} seats taken). They play by "
-                 "themselves, right after the move before theirs.")
+    lines.append(
+        f"🤖 **AI players** for game #{row.id} ({len(row.seats)} of {hi} seats taken). They play by "
+        "themselves, right after the move before theirs."
+    )
     items: list[discord.ui.Item] = []
     if row.status != "lobby":
         lines.append("The game has started: AI players can only be changed in the lobby.")
         return "\n".join(lines), None
     if len(row.seats) < hi:
-        options = [discord.SelectOption(label=f"Add an AI ({level})", value=level, description=LEVEL_TEXT[level])
-                   for level in ai.LEVELS]
+        options = [
+            discord.SelectOption(label=f"Add an AI ({level})", value=level, description=LEVEL_TEXT[level])
+            for level in ai.LEVELS
+        ]
         items.append(AISelect(row.id, "add", options, "Add an AI player…", row=0))
     else:
         lines.append("The table is full.")
@@ -191,13 +196,16 @@ async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> 
     off again and the user told which permission is missing."""
     channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     try:
-        msg = await channel.send(lobby_content(row), view=lobby_view(row),
-                                 allowed_mentions=discord.AllowedMentions.none())
+        msg = await channel.send(
+            lobby_content(row), view=lobby_view(row), allowed_mentions=discord.AllowedMentions.none()
+        )
     except discord.HTTPException:
         log.warning("could not post the lobby of game %s in channel %s", row.id, row.channel_id, exc_info=True)
         await session.storage.cancel_game(row.id)
-        raise GameError("I can't post in this channel. I need **View Channel**, **Send Messages** and "
-                        "**Attach Files** here (ask an admin), then try again.") from None
+        raise GameError(
+            "I can't post in this channel. I need **View Channel**, **Send Messages** and "
+            "**Attach Files** here (ask an admin), then try again."
+        ) from None
     await session.storage.update_lobby(row.id, lobby_message_id=msg.id)
 
 
@@ -238,12 +246,17 @@ async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
     if player not in row.player_ids:
         raise GameError("Only the players of this game can start its rematch.")
     me = next(s for s in row.seats if s.id == player)
-    new = await session.create(guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
-                               options=row.options, creator=me, reminder_hours=row.reminder_hours)
+    new = await session.create(
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        options=row.options,
+        creator=me,
+        reminder_hours=row.reminder_hours,
+    )
     for seat in row.seats:
         if seat.id != player:
             new = await session.join(new.id, seat)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await post_lobby(interaction.client, session, new)
     await interaction.edit_original_response(content="Rematch! The new lobby is below, with the same players.")
-

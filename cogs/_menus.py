@@ -66,7 +66,9 @@ def split(actions: Sequence[tuple[int, Any]], describe, words: Presenter) -> lis
     return None
 
 
-def _by_position(words: Presenter, field: str, actions: Sequence[tuple[int, Any]]) -> list[tuple[str, list[int]]] | None:
+def _by_position(
+    words: Presenter, field: str, actions: Sequence[tuple[int, Any]]
+) -> list[tuple[str, list[int]]] | None:
     """Group actions by the column (or area) of a position field, when its values are position names."""
     groups: dict[str, list[int]] = {}
     for i, a in actions:
@@ -82,8 +84,10 @@ def _by_position(words: Presenter, field: str, actions: Sequence[tuple[int, Any]
 def _distinct(groups: list[tuple[str, list[int]]], values: list[Any]) -> list[tuple[str, list[int]]]:
     """Tell apart groups whose labels came out the same (two tiles that read alike) by their field value."""
     labels = [label for label, _ in groups]
-    return [(f"{label} [{value}]" if labels.count(label) > 1 else label, members)
-            for (label, members), value in zip(groups, values, strict=True)]
+    return [
+        (f"{label} [{value}]" if labels.count(label) > 1 else label, members)
+        for (label, members), value in zip(groups, values, strict=True)
+    ]
 
 
 def _counted(groups: list[tuple[str, list[int]]]) -> list[tuple[str, list[int]]]:

@@ -39,14 +39,23 @@ STALE_NOTE = "The game has moved on since this panel was opened; nothing was pla
 GAME_OVER = "This game is over: no more moves."
 
 
-class PanelButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"):
+class PanelButton(
+    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"
+):
     """A step of the move panel: home (h), a kind or page (k: "k.page.path"), Confirm (c: the action index)."""
 
     private = True
 
-    def __init__(self, gid: int, pos: str, op: str, arg: str = "", label: str = "",
-                 style=discord.ButtonStyle.secondary, row: int | None = None):
+    def __init__(
+        self,
+        gid: int,
+        pos: str,
+        op: str,
+        arg: str = "",
+        label: str = "",
+        style=discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ):
         super().__init__(make_button(f"g:{gid}:p:{pos}:{op}:{arg}", label or op, style, row=row))
         self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
 
@@ -61,14 +70,12 @@ class PanelButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
             await step(interaction, self.gid, self.pos, self.op, self.arg, ())
 
 
-class PanelSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select],
-                  template=rf"s:{GID}:{POS}:(?P<op>g|a):{ARG}"):
+class PanelSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"s:{GID}:{POS}:(?P<op>g|a):{ARG}"):
     """A menu of the move panel: a group to narrow down to (g), or the action itself (a)."""
 
     private = True
 
-    def __init__(self, gid: int, pos: str, op: str, arg: str = "", options=(), placeholder: str = "",
-                 row: int = 0):
+    def __init__(self, gid: int, pos: str, op: str, arg: str = "", options=(), placeholder: str = "", row: int = 0):
         options = options or [discord.SelectOption(label="-", value="0")]
         super().__init__(make_select(f"s:{gid}:{pos}:{op}:{arg}", options, placeholder or op, row=row))
         self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
@@ -94,8 +101,9 @@ class Panel:
         self.key = session.position(row, self.actions)  # in every custom_id: a click is served only at this key
         self.preview_of: int | None = None  # set when the panel shows a placement to confirm
 
-    def button(self, op: str, arg: str, label: str, style=discord.ButtonStyle.secondary,
-               row: int | None = None) -> PanelButton:
+    def button(
+        self, op: str, arg: str, label: str, style=discord.ButtonStyle.secondary, row: int | None = None
+    ) -> PanelButton:
         return PanelButton(self.row.id, self.key, op, arg, label, style, row)
 
     def header(self) -> str:
@@ -114,9 +122,10 @@ class Panel:
             return self._text(note, "You have no move to make right now."), None
         if len(self.kinds) == 1:
             return self.choose(0, "", 0, note)
-        buttons = [self.button("k", f"{k}", self.words.kind_label(kind), discord.ButtonStyle.primary,
-                               row=min(k // 5, 4))
-                   for k, kind in enumerate(self.kinds[:25])]
+        buttons = [
+            self.button("k", f"{k}", self.words.kind_label(kind), discord.ButtonStyle.primary, row=min(k // 5, 4))
+            for k, kind in enumerate(self.kinds[:25])
+        ]
         return self._text(note, "What would you like to do?"), new_view(*buttons)
 
     def _text(self, note: str | None, body: str) -> str:
@@ -148,23 +157,42 @@ class Panel:
         kind_name = self.words.kind_label(self.kinds[k])
         crumbs = " › ".join([kind_name] + [re.sub(r" … \(\d+ ways\)$", "", t[0]) for t in trail])
         if groups is not None:
-            options = [discord.SelectOption(label=option_texts(label)[0], value=str(n),
-                                            description=option_texts(label)[1])
-                       for n, (label, _) in enumerate(groups)]
-            items.append(PanelSelect(self.row.id, self.key, "g", f"{k}.0.{path}".rstrip("."), options,
-                                     f"Narrow down ({len(members)} choices)", row=0))
+            options = [
+                discord.SelectOption(label=option_texts(label)[0], value=str(n), description=option_texts(label)[1])
+                for n, (label, _) in enumerate(groups)
+            ]
+            items.append(
+                PanelSelect(
+                    self.row.id,
+                    self.key,
+                    "g",
+                    f"{k}.0.{path}".rstrip("."),
+                    options,
+                    f"Narrow down ({len(members)} choices)",
+                    row=0,
+                )
+            )
             body = f"**{crumbs}**: {len(members)} possible moves. Narrow it down:"
         else:
             pages = max(1, -(-len(members) // _menus.PAGE))
             page = min(max(page, 0), pages - 1)
-            chunk = members[page * _menus.PAGE: (page + 1) * _menus.PAGE]
+            chunk = members[page * _menus.PAGE : (page + 1) * _menus.PAGE]
             options = []
             for i, a in chunk:
                 label, desc = option_texts(self.rules.describe(a))
                 options.append(discord.SelectOption(label=label, value=str(i), description=desc))
             paged = f" (page {page + 1} of {pages})" if pages > 1 else ""
-            items.append(PanelSelect(self.row.id, self.key, "a", f"{k}.{page}.{path}".rstrip("."), options,
-                                     f"Choose your move{paged}", row=0))
+            items.append(
+                PanelSelect(
+                    self.row.id,
+                    self.key,
+                    "a",
+                    f"{k}.{page}.{path}".rstrip("."),
+                    options,
+                    f"Choose your move{paged}",
+                    row=0,
+                )
+            )
             if page > 0:
                 items.append(self.button("k", f"{k}.{page - 1}.{path}".rstrip("."), "◀ Previous", row=1))
             if page < pages - 1:
@@ -195,7 +223,7 @@ class Panel:
 
 
 def parse_kpath(arg: str) -> tuple[int, int, str]:
-    """"k.page.path..." -> (k, page, path); the numbers are bounded by the panel that uses them."""
+    """ "k.page.path..." -> (k, page, path); the numbers are bounded by the panel that uses them."""
     parts = arg.split(".")
     k = int(parts[0]) if parts and parts[0].isdigit() else 0
     page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
@@ -212,8 +240,9 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
         await interaction.response.send_message(content, view=view, ephemeral=True)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)  # a lone placement: draw its preview
-    await interaction.edit_original_response(content=content, view=view, attachments=await preview_files(
-        interaction, panel))
+    await interaction.edit_original_response(
+        content=content, view=view, attachments=await preview_files(interaction, panel)
+    )
 
 
 async def step(interaction: discord.Interaction, gid: int, key: str, op: str, arg: str, values: list[str]) -> None:
@@ -249,15 +278,17 @@ async def step(interaction: discord.Interaction, gid: int, key: str, op: str, ar
     await show_panel(interaction, panel, content, view)
 
 
-async def show_panel(interaction: discord.Interaction, panel: Panel, content: str,
-                     view: discord.ui.View | None) -> None:
+async def show_panel(
+    interaction: discord.Interaction, panel: Panel, content: str, view: discord.ui.View | None
+) -> None:
     """Edit the panel in place; a placement about to be confirmed comes with a preview of the player's board."""
     if panel.preview_of is None:
         await interaction.response.edit_message(content=content, view=view, attachments=[])
         return
     await interaction.response.defer()  # rendering takes a moment
-    await interaction.edit_original_response(content=content, view=view,
-                                             attachments=await preview_files(interaction, panel))
+    await interaction.edit_original_response(
+        content=content, view=view, attachments=await preview_files(interaction, panel)
+    )
 
 
 async def preview_files(interaction: discord.Interaction, panel: Panel) -> list[discord.File]:
@@ -298,7 +329,10 @@ async def confirm_move(interaction: discord.Interaction, gid: int, key: str, arg
         why = await session.moved_on(row, player)
         await interaction.edit_original_response(
             content=f"That move was not played: {esc(why)}. Nothing was changed; press **Play my turn** to see "
-                    "your choices now.", view=None, attachments=[])
+            "your choices now.",
+            view=None,
+            attachments=[],
+        )
         return
     i = index_of([arg], len(panel.actions))
     try:

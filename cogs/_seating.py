@@ -1,5 +1,5 @@
-"""The lobby half of the session service: create, join, leave, seat and unseat AI players, set options,
-start and cancel. `cogs._session.Session` inherits it; the same rules apply as to moves: every change holds the
+"""The table half of the session service: create, join, leave, seat and unseat AI players, set options,
+start and cancel; find a channel's game; nudge. `cogs._session.Session` inherits it; the same rules apply as to moves: every change holds the
 game's lock and is one storage call, and refusals are `GameError`s whose message is shown to the user as is.
 """
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,11 +20,7 @@ is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discor
 
 def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
     """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
-    try:
-        ai.adapter(game)
-    except ModuleNotFoundError:
-        return False
-    return ai.supports(game, options)
+    return ai.available(game) and ai.supports(game, options)
 
 
 class GameError(Exception):
@@ -31,7 +28,8 @@ class GameError(Exception):
 
 
 class Seating:
-    """Lobby operations; the host class provides `storage`, `lock`, `load`, `rules`, `changed`, `_remember`."""
+    """Operations on the table rather than moves; the host class provides `storage`, `lock`, `load`, `rules`,
+    `changed`, `_remember` and `to_move`."""
 
     storage: Storage
     lock: Callable[[int], asyncio.Lock]
@@ -42,6 +40,9 @@ class Seating:
         raise NotImplementedError
 
     def _remember(self, key: tuple[int, int], state: Any) -> None:
+        raise NotImplementedError
+
+    def to_move(self, row: GameRow) -> list[str]:
         raise NotImplementedError
 
     async def create(
@@ -117,8 +118,9 @@ class Seating:
         """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "AI players can only be added before the game starts.",
-                                   "add AI players")
+            self._creator_in_lobby(
+                row, player, "AI players can only be added before the game starts.", "add AI players"
+            )
             if level not in ai.LEVELS:
                 raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
             if not ai_available(row.game, row.options):
@@ -128,8 +130,11 @@ class Seating:
                 raise GameError("Add at least one AI player.")
             if len(row.seats) + count > hi:
                 free = hi - len(row.seats)
-                raise GameError(f"The table is full ({hi} players)." if free <= 0 else
-                                f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players).")
+                raise GameError(
+                    f"The table is full ({hi} players)."
+                    if free <= 0
+                    else f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players)."
+                )
             seats = list(row.seats)
             added = []
             for _ in range(count):
@@ -142,8 +147,9 @@ class Seating:
         """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "The game has started: its AI players stay until the end.",
-                                   "remove AI players")
+            self._creator_in_lobby(
+                row, player, "The game has started: its AI players stay until the end.", "remove AI players"
+            )
             bots = [s for s in row.seats if is_ai(s.id)]
             if not bots:
                 raise GameError("There is no AI player in this game.")
@@ -160,8 +166,9 @@ class Seating:
     async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
         async with self.lock(game_id):
             row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "Options can only be changed before the game starts.",
-                                   "change its options")
+            self._creator_in_lobby(
+                row, player, "Options can only be changed before the game starts.", "change its options"
+            )
             try:
                 merged = self.rules(row.game).normalise_options({**row.options, **options})
             except ValueError as exc:
@@ -179,16 +186,18 @@ class Seating:
                 raise GameError("A game needs at least one human player.")
             if len(row.seats) < lo:
                 need = lo - len(row.seats)
-                raise GameError(
-                    f"{rules.title} needs at least {lo} players: waiting for {need} more to join."
-                )
+                raise GameError(f"{rules.title} needs at least {lo} players: waiting for {need} more to join.")
             try:
                 state = rules.new_game(list(row.player_ids), row.options, row.seed)
             except ValueError as exc:
                 raise GameError(str(exc)) from None
             try:
-                row = await self.storage.start_game(game_id, seats=row.seats, state=rules.to_json(state),
-                                                    notice=("start", {"movers": rules.to_move(state)}))
+                row = await self.storage.start_game(
+                    game_id,
+                    seats=row.seats,
+                    state=rules.to_json(state),
+                    notice=("start", {"movers": rules.to_move(state)}),
+                )
             except StaleVersion:
                 raise GameError("This game has already started.") from None
             self._remember((row.id, row.version), state)
@@ -206,3 +215,42 @@ class Seating:
                 )
             await self.storage.cancel_game(game_id)
             return await self.load(game_id)
+
+    async def in_channel(self, channel_id: int, *, finished_too: bool = False) -> GameRow:
+        """The channel's game in its lobby or running (with `finished_too`, else its most recent game). If there
+        is none, a GameError that says so, and what became of the last game here."""
+        row = await self.storage.game_in_channel(channel_id)
+        last = row or await self.storage.last_game_in_channel(channel_id)
+        if row is None and finished_too and last is not None:
+            return last
+        if row is None:
+            if last is not None and last.status in ("finished", "cancelled"):
+                what = f"{self.rules(last.game).title} (#{last.id})"
+                how = "is over: `/game status` shows the results" if last.status == "finished" else "was cancelled"
+                raise GameError(
+                    f"There is no game running in this channel: the last one, {what}, {how}. "
+                    "Start a new one with `/game create`."
+                )
+            raise GameError("There is no game in this channel. Start one with `/game create`.")
+        return row
+
+    # -- reminders ---------------------------------------------------------------------------------------
+
+    async def nudge(self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None) -> GameRow:
+        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn)."""
+        now = time.time() if now is None else now
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "active":
+                raise GameError("Only a running game can be nudged.")
+            humans = [p for p in self.to_move(row) if not is_ai(p)]
+            if not humans:  # AI seats play by themselves; nudging them would only ping nobody
+                raise GameError("An AI player is to move: it plays by itself, in a moment.")
+            if humans == [player]:
+                raise GameError("It's your own turn!")
+            last = row.nudged_at or 0
+            if now - last < min_gap:
+                wait = int((min_gap - (now - last)) // 60) + 1
+                raise GameError(f"Give them a moment: you can nudge again in {wait} min.")
+            await self.storage.mark_nudged(game_id, now)
+            return row

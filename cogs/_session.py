@@ -149,22 +149,6 @@ class Session(Seating):
             raise GameError("I can't find that game any more.")
         return row
 
-    async def in_channel(self, channel_id: int, *, finished_too: bool = False) -> GameRow:
-        """The channel's game in its lobby or running (with `finished_too`, else its most recent game). If there
-        is none, a GameError that says so, and what became of the last game here."""
-        row = await self.storage.game_in_channel(channel_id)
-        last = row or await self.storage.last_game_in_channel(channel_id)
-        if row is None and finished_too and last is not None:
-            return last
-        if row is None:
-            if last is not None and last.status in ("finished", "cancelled"):
-                what = f"{self.rules(last.game).title} (#{last.id})"
-                how = "is over: `/game status` shows the results" if last.status == "finished" else "was cancelled"
-                raise GameError(f"There is no game running in this channel: the last one, {what}, {how}. "
-                                "Start a new one with `/game create`.")
-            raise GameError("There is no game in this channel. Start one with `/game create`.")
-        return row
-
     # -- shutting down -----------------------------------------------------------------------------------
 
     async def drain(self, timeout: float) -> bool:
@@ -272,9 +256,16 @@ class Session(Seating):
         rules = self.rules(row.game)
         state = self.state_of(row) if row.state is not None else None
         movers = tuple(rules.to_move(state)) if state is not None and row.status == "active" else ()
-        return MoveResult(row=row, player=move.player, action_text=rules.describe(rules.action_from_json(move.action)),
-                          private_events=(), to_move=movers, finished=row.status == "finished",
-                          free=rules.is_free_action(rules.action_from_json(move.action)), replayed=True)
+        return MoveResult(
+            row=row,
+            player=move.player,
+            action_text=rules.describe(rules.action_from_json(move.action)),
+            private_events=(),
+            to_move=movers,
+            finished=row.status == "finished",
+            free=rules.is_free_action(rules.action_from_json(move.action)),
+            replayed=True,
+        )
 
     async def moved_on(self, row: GameRow, player: str) -> str:
         """Why a panel of `player` is stale, in words: who played what since (their latest turn action)."""
@@ -311,29 +302,45 @@ class Session(Seating):
         finally:
             self._leave()
 
-    async def _act(self, game_id: int, player: str, action: Any, expected_version: int | None,
-                   expected_turns: int | None, origin: str | None) -> MoveResult:
+    async def _act(
+        self,
+        game_id: int,
+        player: str,
+        action: Any,
+        expected_version: int | None,
+        expected_turns: int | None,
+        origin: str | None,
+    ) -> MoveResult:
         row = await self.load(game_id)
-        moved = ((expected_version is not None and row.version != expected_version)
-                 or (expected_turns is not None and row.turns != expected_turns))
+        moved = (expected_version is not None and row.version != expected_version) or (
+            expected_turns is not None and row.turns != expected_turns
+        )
         if moved and origin is not None:
             move = await self.storage.move_by_origin(game_id, player, origin)
             if move is not None:
                 return self._replayed(row, move)
         if moved and row.status == "active":
             why = await self.moved_on(row, player)
-            raise StaleMove(f"That move was not played: {why}. Nothing was changed; press **Play my turn** "
-                            "for your choices now.")
+            raise StaleMove(
+                f"That move was not played: {why}. Nothing was changed; press **Play my turn** for your choices now."
+            )
         rules = self.rules(row.game)
-        free = rules.is_free_action(action)  # e.g. a bonus card: its holder may play it at any time
+        free = rules.is_free_action(action)  # its player may take it at any time, whoever is to move
         state = self.check_seated(row, player) if free else self.check_player(row, player)
         new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
         finished = rules.is_over(new)
         notice = None if rules.is_private(action) else ("move", self._notice(rules, row, state, new, player, action))
         try:
             row = await self.storage.commit_move(
-                game_id, expected_version=row.version, player=player, action=rules.action_to_json(action),
-                state=rules.to_json(new), finished=finished, free=free, origin=origin, notice=notice,
+                game_id,
+                expected_version=row.version,
+                player=player,
+                action=rules.action_to_json(action),
+                state=rules.to_json(new),
+                finished=finished,
+                free=free,
+                origin=origin,
+                notice=notice,
                 now=time.time(),
             )
         except StaleVersion:
@@ -346,19 +353,20 @@ class Session(Seating):
             row=row,
             player=player,
             action_text=rules.describe(action),
-            private_events=tuple(e.text for e in new.log[len(state.log):] if e.private_to == player),
+            private_events=tuple(e.text for e in new.log[len(state.log) :] if e.private_to == player),
             to_move=tuple(rules.to_move(new)),
             finished=finished,
             free=free,
         )
 
-    def _notice(self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str,
-                action: Any) -> dict[str, Any]:
+    def _notice(
+        self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str, action: Any
+    ) -> dict[str, Any]:
         """What the channel must be told about this move (plain JSON, posted by the herald)."""
         finished = rules.is_over(new)
         before_side = set(self.out_of_turn(row, state))  # out-of-turn players were never pinged: not "before"
         to_move = rules.to_move(new)
-        fresh = [e for e in new.log[len(state.log):] if e.kind != MOVE_EVENT and e.private_to is None]
+        fresh = [e for e in new.log[len(state.log) :] if e.kind != MOVE_EVENT and e.private_to is None]
         return {
             "player": player,
             "action": rules.action_to_json(action),
@@ -373,24 +381,3 @@ class Session(Seating):
             # an AI seat that carries on alone: its whole turn may be told in one post
             "continues": not finished and to_move == [player] and is_ai(player),
         }
-
-    # -- reminders ---------------------------------------------------------------------------------------
-
-    async def nudge(self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None) -> GameRow:
-        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn)."""
-        now = time.time() if now is None else now
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            if row.status != "active":
-                raise GameError("Only a running game can be nudged.")
-            humans = [p for p in self.to_move(row) if not is_ai(p)]
-            if not humans:  # AI seats play by themselves; nudging them would only ping nobody
-                raise GameError("An AI player is to move: it plays by itself, in a moment.")
-            if humans == [player]:
-                raise GameError("It's your own turn!")
-            last = row.nudged_at or 0
-            if now - last < min_gap:
-                wait = int((min_gap - (now - last)) // 60) + 1
-                raise GameError(f"Give them a moment: you can nudge again in {wait} min.")
-            await self.storage.mark_nudged(game_id, now)
-            return row

@@ -27,12 +27,12 @@ def png_file(data: bytes | None, name: str = "board.png") -> discord.File | None
     return discord.File(io.BytesIO(data), filename=name) if data else None
 
 
-class TableButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
-                  template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch)"):
+class TableButton(
+    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch)"
+):
     """The buttons under every move post (and the final post)."""
 
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary,
-                 row: int | None = None):
+    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary, row: int | None = None):
         super().__init__(make_button(f"g:{gid}:{op}", label or op, style, row=row))
         self.gid, self.op = gid, op
 
@@ -60,12 +60,16 @@ class TableButton(GameItem, discord.ui.DynamicItem[discord.ui.Button],
 
 def table_view(session: Session, row: GameRow) -> discord.ui.View:
     if row.status == "finished":
-        return new_view(TableButton(row.id, "board", "Results"),
-                        TableButton(row.id, "rematch", "Rematch", discord.ButtonStyle.primary))
-    items = [TableButton(row.id, "play", "Play my turn", discord.ButtonStyle.success),
-             TableButton(row.id, "hand", "My hand"),
-             TableButton(row.id, "board", "Board"),
-             TableButton(row.id, "rules", "Rules")]
+        return new_view(
+            TableButton(row.id, "board", "Results"),
+            TableButton(row.id, "rematch", "Rematch", discord.ButtonStyle.primary),
+        )
+    items = [
+        TableButton(row.id, "play", "Play my turn", discord.ButtonStyle.success),
+        TableButton(row.id, "hand", "My hand"),
+        TableButton(row.id, "board", "Board"),
+        TableButton(row.id, "rules", "Rules"),
+    ]
     if session.rules(row.game).has_free_actions(row.options):
         items.insert(2, TableButton(row.id, "free", present.for_game(row.game).free_actions_label))
     return new_view(*items)
@@ -183,8 +187,15 @@ def engine_rules(game: str):
 # --------------------------------------------------------------------------------------------- posting
 
 
-async def post_public(client: discord.Client, row: GameRow, content: str, image: bytes | None,
-                      view: discord.ui.View | None, *, nonce: str | None = None) -> discord.Message:
+async def post_public(
+    client: discord.Client,
+    row: GameRow,
+    content: str,
+    image: bytes | None,
+    view: discord.ui.View | None,
+    *,
+    nonce: str | None = None,
+) -> discord.Message:
     """A public post in the game's channel: text, the public board image (if any) and the table buttons.
     `nonce`: Discord returns the earlier message instead of posting twice if the same nonce comes again soon
     (a notice re-sent after a crash). Raises discord.HTTPException if Discord refuses."""
@@ -228,8 +239,11 @@ def status_text(session: Session, row: GameRow) -> str:
     waiting = ", ".join(name_of(row, p) for p in movers if p not in side)
     since = duration(time.time() - (row.turn_started_at or row.updated_at))
     extra = out_of_turn_line(row, side, movers)
-    return clip(f"**{title}** (game #{row.id}), move {row.version + 1}. To move: {waiting} (for {since}).\n"
-                + (f"{extra}\n" if extra else "") + f"**Scores:** {table}")
+    return clip(
+        f"**{title}** (game #{row.id}), move {row.version + 1}. To move: {waiting} (for {since}).\n"
+        + (f"{extra}\n" if extra else "")
+        + f"**Scores:** {table}"
+    )
 
 
 async def show_board(interaction: discord.Interaction, row: GameRow, *, note: str | None = None) -> None:
@@ -278,8 +292,10 @@ async def show_hand(interaction: discord.Interaction, row: GameRow) -> None:
         raise GameError("The game hasn't started yet: no hands have been dealt.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = session.state_of(row)
-    text = (present.for_game(row.game).private_text(session.rules(row.game), state, player)
-            or "Nothing hidden: it's all on the board.")
+    text = (
+        present.for_game(row.game).private_text(session.rules(row.game), state, player)
+        or "Nothing hidden: it's all on the board."
+    )
     image = await bot_of(interaction).images.private(row, player)
     kwargs: dict[str, Any] = {"content": clip(f"🔒 Only you can see this.\n{text}")}
     file = png_file(image, "you.png")
@@ -335,4 +351,3 @@ async def move_log_text(session: Session, row: GameRow, viewer: str | None = Non
         size += len(line) + 1
     head = f"**Moves of game #{row.id}**" + (f" (last {len(out)} of {len(lines)})" if len(out) < len(lines) else "")
     return head + "\n" + "\n".join(reversed(out))
-

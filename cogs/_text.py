@@ -47,7 +47,7 @@ def option_texts(text: str) -> tuple[str, str | None]:
 
 
 def plural(n: int, word: str) -> str:
-    """"1 more player", "2 more players"."""
+    """ "1 more player", "2 more players"."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 

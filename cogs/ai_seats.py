@@ -57,8 +57,11 @@ def new_pool(processes: int) -> ProcessPoolExecutor:
     """A pool of `processes` spawned workers (they start with the first decision). The task is `ai.choose` itself,
     so a worker imports `ai` and `engine` (and, as "spawn" does, the bot's main script, whose start-up is behind
     `if __name__ == "__main__"`). Workers ignore Ctrl+C: the bot shuts the pool down itself."""
-    return ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=functools.partial(signal.signal, signal.SIGINT, signal.SIG_IGN))
+    return ProcessPoolExecutor(
+        max_workers=processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=functools.partial(signal.signal, signal.SIGINT, signal.SIG_IGN),
+    )
 
 
 class AISeatsCog(commands.Cog):
@@ -138,8 +141,9 @@ class AISeatsCog(commands.Cog):
             except BrokenProcessPool:
                 if attempt == 2 or self._closed:
                     raise
-                log.warning("an AI worker process died deciding for %s (%s); starting a new one and trying again",
-                            seat, game)
+                log.warning(
+                    "an AI worker process died deciding for %s (%s); starting a new one and trying again", seat, game
+                )
                 if self._pool is pool:  # another game's worker may have replaced it already
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = self._make_pool()
@@ -158,8 +162,7 @@ class AISeatsCog(commands.Cog):
             return
         task = asyncio.create_task(self._work(game_id), name=f"ai-game-{game_id}")
         self._workers[game_id] = task
-        task.add_done_callback(lambda t: self._workers.pop(game_id, None) if self._workers.get(game_id) is t
-                               else None)
+        task.add_done_callback(lambda t: self._workers.pop(game_id, None) if self._workers.get(game_id) is t else None)
 
     async def kick_all(self) -> int:
         """Kick every running game in which an AI seat has something to decide (its move, or whether to use its
@@ -265,8 +268,7 @@ class AISeatsCog(commands.Cog):
             if not done:
                 stale += 1
                 if stale >= MAX_STALE:
-                    log.warning("AI of game %s overtaken %d times in a row; waiting for the next kick", game_id,
-                                stale)
+                    log.warning("AI of game %s overtaken %d times in a row; waiting for the next kick", game_id, stale)
                     return
                 continue
             stale = 0
@@ -282,8 +284,13 @@ class AISeatsCog(commands.Cog):
                 raise ValueError(f"the AI chose no move for {seat}, who must move")
         except Exception:
             if optional:  # a chance it may let go: the game is not stuck, so no note; the others go on
-                log.exception("AI %s failed deciding whether to move out of turn at move %d of game %s (%s)",
-                              seat, row.version + 1, row.id, row.game)
+                log.exception(
+                    "AI %s failed deciding whether to move out of turn at move %d of game %s (%s)",
+                    seat,
+                    row.version + 1,
+                    row.id,
+                    row.game,
+                )
                 self._decline(row, seat)
                 return True
             await self._failed(row, seat, "deciding")
@@ -299,8 +306,13 @@ class AISeatsCog(commands.Cog):
             return False
         except IllegalAction:
             if optional:  # as above: never let an out-of-turn chance block the player whose turn it is
-                log.exception("AI %s chose an illegal out-of-turn move at move %d of game %s (%s)", seat,
-                              row.version + 1, row.id, row.game)
+                log.exception(
+                    "AI %s chose an illegal out-of-turn move at move %d of game %s (%s)",
+                    seat,
+                    row.version + 1,
+                    row.id,
+                    row.game,
+                )
                 self._decline(row, seat)
                 return True
             await self._failed(row, seat, "playing")
@@ -313,15 +325,25 @@ class AISeatsCog(commands.Cog):
         """Log with the traceback; post one short note per position; the state is untouched (nothing was stored)."""
         key = (row.id, row.version)
         first = key not in self._noted
-        log.log(logging.ERROR if first else logging.WARNING, "AI %s failed %s move %d of game %s (%s)", seat, what,
-                row.version + 1, row.id, row.game, exc_info=True)
+        log.log(
+            logging.ERROR if first else logging.WARNING,
+            "AI %s failed %s move %d of game %s (%s)",
+            seat,
+            what,
+            row.version + 1,
+            row.id,
+            row.game,
+            exc_info=True,
+        )
         if not first:
             return
         self._noted.add(key)
         await self.bot.herald.flush(row.id)  # what it played before it failed
-        note = (f"⚠️ {name_of(row, seat)} ran into a problem choosing its move; nothing was changed. "
-                "I'll try again in a few minutes (the error is logged for the bot's admin); the creator can also "
-                "`/game cancel`.")
+        note = (
+            f"⚠️ {name_of(row, seat)} ran into a problem choosing its move; nothing was changed. "
+            "I'll try again in a few minutes (the error is logged for the bot's admin); the creator can also "
+            "`/game cancel`."
+        )
         await post_note(self.bot, row, note)
 
 

@@ -1,5 +1,5 @@
 """`/game` (create, join, leave, add_ai, remove_ai, start, cancel, status, board, hand, play, log, list, rules,
-nudge) and `/move`, the typed way to play. Every command is a thin translation to the session service; replies
+nudge). Every command is a thin translation to the session service; replies
 are built by the table, lobby and panel modules. Refusals and surprises of every command are answered in one
 place (`cog_app_command_error`). `setup` also registers the persistent component families once, and answers
 clicks that no family can serve (forged or outdated custom_ids) politely.
@@ -8,7 +8,6 @@ clicks that no family can serve (forged or outdated custom_ids) politely.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Literal
 
 import discord
@@ -25,9 +24,6 @@ from engine import IllegalAction
 from storage import GameRow
 
 log = logging.getLogger(__name__)
-
-# a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
-MOVE_VALUE = re.compile(r"(?P<gid>[0-9]{1,20}):(?P<pos>[0-9a-z.]{1,30}):(?P<i>[0-9]{1,4})")
 
 
 def _options_example() -> str:
@@ -50,8 +46,9 @@ def parse_options(game: str, text: str | None) -> dict[str, Any]:
         name = name[3:] if negate else name
         opt = rules.options.get(name)
         if opt is None:
-            raise GameError(f"{rules.title} has no option `{fit(name, 40)}`. Options: "
-                            f"{', '.join(rules.options) or 'none'}.")
+            raise GameError(
+                f"{rules.title} has no option `{fit(name, 40)}`. Options: {', '.join(rules.options) or 'none'}."
+            )
         v = value.strip().lower()
         if not opt.choices:
             if not sep or v in ("yes", "y", "true", "on", "1"):
@@ -76,8 +73,11 @@ def parse_options(game: str, text: str | None) -> dict[str, Any]:
 
 def game_choices(current: str) -> list[app_commands.Choice[str]]:
     current = (current or "").lower()
-    return [app_commands.Choice(name=engine.get_rules(g).title, value=g) for g in engine.GAMES
-            if current in g or current in engine.get_rules(g).title.lower()][:25]
+    return [
+        app_commands.Choice(name=engine.get_rules(g).title, value=g)
+        for g in engine.GAMES
+        if current in g or current in engine.get_rules(g).title.lower()
+    ][:25]
 
 
 def game_named(name: str) -> str:
@@ -86,8 +86,9 @@ def game_named(name: str) -> str:
     by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES}
     name = by_title.get(name, name)
     if name not in engine.GAMES:
-        raise GameError(f"I don't know the game `{fit(name, 40)}`. Choose one of: "
-                        f"{', '.join(f'`{g}`' for g in engine.GAMES)}.")
+        raise GameError(
+            f"I don't know the game `{fit(name, 40)}`. Choose one of: {', '.join(f'`{g}`' for g in engine.GAMES)}."
+        )
     return name
 
 
@@ -105,16 +106,22 @@ class CommandErrors:
             raise app_commands.CheckFailure("The bot is restarting: nothing was changed. Try again in a minute.")
         return True
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         exc = getattr(error, "original", error)
         if isinstance(error, app_commands.CheckFailure) and not isinstance(exc, GameError):
             exc = GameError(str(error) or "You can't use this command here.")
         if isinstance(exc, (GameError, IllegalAction)):
             await _items.answer_error(interaction, exc)
             return
-        log.error("command /%s failed (user=%s, channel=%s)", interaction.command and
-                  interaction.command.qualified_name, interaction.user.id, interaction.channel_id, exc_info=exc)
+        log.error(
+            "command /%s failed (user=%s, channel=%s)",
+            interaction.command and interaction.command.qualified_name,
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=exc,
+        )
         try:
             await reply(interaction, _items.APOLOGY)
         except discord.HTTPException:
@@ -122,7 +129,9 @@ class CommandErrors:
 
 
 @app_commands.guild_only()
-class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_description="Play board games in this channel"):
+class GameCog(
+    CommandErrors, commands.GroupCog, group_name="game", group_description="Play board games in this channel"
+):
     """One game per channel (or thread): its lobby, its table, and the server-wide list."""
 
     def __init__(self, bot: commands.Bot):
@@ -142,10 +151,16 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
         ai_players="Seat this many AI players now (you can add or remove them in the lobby too)",
         ai_level="How well the AI players play (default normal)",
     )
-    async def create(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                     thread: bool = False, reminder_hours: app_commands.Range[int, 0, 720] = 24,
-                     ai_players: app_commands.Range[int, 0, 5] = 0,
-                     ai_level: Literal["easy", "normal", "hard"] = "normal") -> None:
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        options: str | None = None,
+        thread: bool = False,
+        reminder_hours: app_commands.Range[int, 0, 720] = 24,
+        ai_players: app_commands.Range[int, 0, 5] = 0,
+        ai_level: Literal["easy", "normal", "hard"] = "normal",
+    ) -> None:
         game = game_named(game)
         chosen = parse_options(game, options)
         if ai_players:  # refused before anything is created, so a bad count leaves no half-made game
@@ -153,8 +168,9 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
             if not ai_available(game, chosen):
                 raise GameError(f"There is no AI player for {title_of(game)} yet.")
             if ai_players + 1 > hi:
-                raise GameError(f"{title_of(game)} seats at most {hi} players: you and up to {hi - 1} AI "
-                                f"players, not {ai_players}.")
+                raise GameError(
+                    f"{title_of(game)} seats at most {hi} players: you and up to {hi - 1} AI players, not {ai_players}."
+                )
         creator = seat_of(interaction.user)
         channel_id = interaction.channel_id
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -165,20 +181,30 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
             try:
                 new_thread = await channel.create_thread(
                     name=f"{title_of(game)} – {interaction.user.display_name}"[:100],
-                    type=discord.ChannelType.public_thread)
+                    type=discord.ChannelType.public_thread,
+                )
             except discord.Forbidden:
-                raise GameError("I'm not allowed to create threads here (I need **Create Public Threads**). "
-                                "Create the game without a thread, or ask an admin.") from None
+                raise GameError(
+                    "I'm not allowed to create threads here (I need **Create Public Threads**). "
+                    "Create the game without a thread, or ask an admin."
+                ) from None
             channel_id = new_thread.id
-        row = await self.session.create(guild_id=interaction.guild_id, channel_id=channel_id, game=game,
-                                        options=chosen, creator=creator, reminder_hours=reminder_hours)
+        row = await self.session.create(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            game=game,
+            options=chosen,
+            creator=creator,
+            reminder_hours=reminder_hours,
+        )
         if ai_players:
             row, _ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
         await _lobby.post_lobby(interaction.client, self.session, row)
         where = f"in <#{channel_id}>" if thread else "below"
         await interaction.edit_original_response(
             content=f"Your game of {title_of(game)} is set up: the lobby post is {where}. Press **Start** "
-                    "there once everyone has joined.")
+            "there once everyone has joined."
+        )
 
     @create.autocomplete("game")
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -192,7 +218,7 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
         done = current.rsplit(",", 1)[0] + ", " if "," in current else ""
         out = []
         for name, opt in engine.get_rules(game).options.items():
-            for v in ([str(c) for c in opt.choices] if opt.choices else ["yes", "no"]):
+            for v in [str(c) for c in opt.choices] if opt.choices else ["yes", "no"]:
                 text = f"{done}{name}={v}"
                 if current.strip().lower() in text.lower() or not current.strip():
                     out.append(app_commands.Choice(name=fit(f"{text} ({opt.description})"), value=text[:100]))
@@ -212,8 +238,12 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
 
     @app_commands.command(name="add_ai", description="Seat AI players in this channel's lobby (creator only)")
     @app_commands.describe(level="How well they play (default normal)", count="How many (default 1)")
-    async def add_ai(self, interaction: discord.Interaction, level: Literal["easy", "normal", "hard"] = "normal",
-                     count: app_commands.Range[int, 1, 5] = 1) -> None:
+    async def add_ai(
+        self,
+        interaction: discord.Interaction,
+        level: Literal["easy", "normal", "hard"] = "normal",
+        count: app_commands.Range[int, 1, 5] = 1,
+    ) -> None:
         row = await self.here(interaction)
         row, added = await self.session.add_ai(row.id, str(interaction.user.id), level, count)
         hi = self.session.rules(row.game).player_counts[-1]
@@ -232,8 +262,11 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
         row = await self.session.storage.game_in_channel(interaction.channel_id)
         if row is None:
             return []
-        return [app_commands.Choice(name=s.name, value=s.id) for s in row.seats
-                if is_ai(s.id) and (current or "").lower() in s.name.lower()][:25]
+        return [
+            app_commands.Choice(name=s.name, value=s.id)
+            for s in row.seats
+            if is_ai(s.id) and (current or "").lower() in s.name.lower()
+        ][:25]
 
     @app_commands.command(name="start", description="Start this channel's game (creator only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -241,11 +274,13 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
 
     @app_commands.command(name="cancel", description="Call off this channel's game (creator or Manage Channels)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        row = await self.session.cancel((await self.here(interaction)).id, str(interaction.user.id),
-                                        can_manage=_lobby.can_manage(interaction))
+        row = await self.session.cancel(
+            (await self.here(interaction)).id, str(interaction.user.id), can_manage=_lobby.can_manage(interaction)
+        )
         await interaction.response.send_message(
             f"{name_of(row, str(interaction.user.id))} cancelled the game of {title_of(row.game)} (#{row.id}).",
-            allowed_mentions=discord.AllowedMentions.none())
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         await _lobby.refresh_lobby(interaction.client, row)
 
     @app_commands.command(name="status", description="Whose turn it is and the scores so far")
@@ -278,8 +313,10 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
         else:
             rows = await self.session.storage.list_games(guild_id=interaction.guild_id)
         if not rows:
-            await reply(interaction, "You are not in any game right now." if mine else
-                        "No games here yet. Start one with `/game create`.")
+            await reply(
+                interaction,
+                "You are not in any game right now." if mine else "No games here yet. Start one with `/game create`.",
+            )
             return
         lines = [_table.list_line(self.session, row, user) for row in rows[:30]]
         head = "**Your games:**" if mine else "**Games in this server:**"
@@ -302,82 +339,14 @@ class GameCog(CommandErrors, commands.GroupCog, group_name="game", group_descrip
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:
-        row = await self.session.nudge((await self.here(interaction)).id, str(interaction.user.id),
-                                       min_gap=self.nudge_gap)
+        row = await self.session.nudge(
+            (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
+        )
         pings = ", ".join(ping(row, p) for p in self.session.to_move(row) if not is_ai(p))  # AI seats: never
         await interaction.response.send_message(
             f"⏰ {pings}: {esc(interaction.user.display_name)} is waiting for your move in {title_of(row.game)}.",
-            allowed_mentions=PUBLIC_MENTIONS)
-
-
-class MoveCog(CommandErrors, commands.Cog):
-    """`/move`: the typed way to play, for people who prefer it to the buttons."""
-
-    def __init__(self, bot: commands.Bot):
-        self.bot = bot
-
-    @app_commands.guild_only()
-    @app_commands.command(name="move", description="Type your move (the list shows every legal move)")
-    @app_commands.describe(action="Start typing: the legal moves are listed")
-    async def move(self, interaction: discord.Interaction, action: str) -> None:
-        row = await self.session.in_channel(interaction.channel_id)
-        player = str(interaction.user.id)
-        self.session.check_player(row, player)  # not seated / not your turn / over: said plainly
-        actions = self.session.legal_actions(row, player)
-        rules = self.session.rules(row.game)
-        chosen: Any = None
-        origin = None
-        m = MOVE_VALUE.fullmatch(action.strip())
-        if m:
-            pos = self.session.position(row, actions)
-            origin = f"{m['pos']}:{m['i']}"
-            if int(m["gid"]) != row.id or m["pos"] != pos:
-                done = await self.session.played(row.id, player, origin, latest=True)
-                if done is None:
-                    raise GameError("That suggestion is from an earlier move: the game has moved on. "
-                                    "Type the command again to see your moves now.")
-                await interaction.response.defer(ephemeral=True, thinking=True)
-                await _panel.finish_move(interaction, done)
-                return
-            if int(m["i"]) < len(actions):
-                chosen = actions[int(m["i"])]
-        else:
-            matches = [a for a in actions if rules.describe(a).lower() == action.strip().lower()]
-            chosen = matches[0] if len(matches) == 1 else None
-        if chosen is None:
-            raise GameError(f"I don't recognise the move `{fit(action, 80)}`. Pick one of the suggestions "
-                            "as you type, or press **Play my turn** for the menu.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.session.act(row.id, player, chosen, expected_turns=row.turns, origin=origin)
-        await _panel.finish_move(interaction, result)
-
-    @move.autocomplete("action")
-    async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
-        row = await self.session.storage.game_in_channel(interaction.channel_id)
-        if row is None:
-            return [app_commands.Choice(name="There is no game in this channel.", value="none")]
-        try:
-            self.session.check_player(row, str(interaction.user.id))
-        except GameError as exc:  # say why there is nothing to choose, instead of an empty list
-            return [app_commands.Choice(name=fit(str(exc)), value="none")]
-        actions = self.session.legal_actions(row, str(interaction.user.id))
-        rules = self.session.rules(row.game)
-        pos = self.session.position(row, actions)
-        wanted = _words(current)
-        out = []
-        for i, a in enumerate(actions):
-            text = rules.describe(a)
-            have = _words(text)
-            # every typed word starts a word of the move ("2" finds "adds 20", not "adds 12")
-            if all(any(h.startswith(w) for h in have) for w in wanted):
-                out.append(app_commands.Choice(name=fit(text), value=f"{row.id}:{pos}:{i}"))
-                if len(out) == 25:
-                    break
-        return out
-
-
-def _words(text: str | None) -> list[str]:
-    return re.findall(r"\w+|[^\w\s]", (text or "").lower())
+            allowed_mentions=PUBLIC_MENTIONS,
+        )
 
 
 class Fallback(commands.Cog):
@@ -395,6 +364,4 @@ class Fallback(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*FAMILIES)
     await bot.add_cog(GameCog(bot))
-    await bot.add_cog(MoveCog(bot))
     await bot.add_cog(Fallback(bot))
-

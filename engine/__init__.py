@@ -15,19 +15,76 @@ under an alias.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import Any
 
 from engine._common import Event, IllegalAction, MalformedAction, Option, Rules
 
-GAMES: tuple[str, ...] = ("alhambra", "gardens", "queens_garden")
+__all__ = [
+    "GAMES",
+    "Event",
+    "GameEntry",
+    "IllegalAction",
+    "MalformedAction",
+    "Option",
+    "Rules",
+    "entry",
+    "get_rules",
+    "register",
+    "unregister",
+]
 
-__all__ = ["GAMES", "Event", "IllegalAction", "MalformedAction", "Option", "Rules", "get_rules"]
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameEntry:
+    """Where everything of one game lives, by module name (plain data: the engine imports only `rules`).
+
+    `rules` exposes RULES (the engine); `render` exposes draw(...) (render/); `ai` exposes ADAPTER (ai/);
+    `present` exposes PRESENTER (present/: its words and menus). A layer without the game's module uses its
+    defaults (a placeholder image, no AI seats, generic words)."""
+
+    name: str
+    rules: str
+    render: str | None = None
+    ai: str | None = None
+    present: str | None = None
+
+
+_ENTRIES: dict[str, GameEntry] = {}
+GAMES: tuple[str, ...] = ()  # the registered games, in order of registration
+
+
+def register(game: GameEntry) -> None:
+    """Add a game (a fourth game is new files plus one `register` call; tests register their own)."""
+    global GAMES
+    _ENTRIES[game.name] = game
+    GAMES = tuple(_ENTRIES)
+
+
+def unregister(name: str) -> None:
+    global GAMES
+    _ENTRIES.pop(name, None)
+    GAMES = tuple(_ENTRIES)
+
+
+def entry(game: str) -> GameEntry:
+    """The registry entry of `game`. ValueError for an unknown game."""
+    found = _ENTRIES.get(game)
+    if found is None:
+        raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAMES)}.")
+    return found
 
 
 def get_rules(game: str) -> Rules[Any, Any]:
     """The rules object of `game` (one of GAMES). ValueError for an unknown game."""
-    if game not in GAMES:
-        raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAMES)}.")
-    rules: Rules[Any, Any] = importlib.import_module(f"engine.{game}").RULES
+    rules: Rules[Any, Any] = importlib.import_module(entry(game).rules).RULES
     return rules
+
+
+for _name in ("alhambra", "gardens", "queens_garden"):
+    register(
+        GameEntry(
+            _name, rules=f"engine.{_name}", render=f"render.{_name}", ai=f"ai.{_name}", present=f"present.{_name}"
+        )
+    )

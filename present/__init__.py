@@ -5,14 +5,14 @@
     words.kind_label("buy_tile")                       # "Buy a tile"
     words.private_text(rules, state, "111")            # "Your hand: denar (blue) 8+3 = 11 · ..."
 
-A game's module `present/<game>.py` exposes `PRESENTER`, a `Presenter` whose defaults suit any game on the
-engine contract; a game overrides only what reads better its own way. Pure: no discord, no I/O; it never decides
+A game's module (`present/<game>.py`, named by its registry entry `engine.GameEntry.present`) exposes
+`PRESENTER`, a `Presenter` whose defaults suit any game on the engine contract; a game overrides only what reads
+better its own way. Pure: no discord, no I/O; it never decides
 a rule (what it shows comes from `rules.view`, `legal_actions` and `describe`).
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
 import logging
@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import engine
 from engine._common import to_jsonable
 
 log = logging.getLogger(__name__)
@@ -87,16 +88,13 @@ def _diff_text(mine: Any, public: Any) -> str | None:
     return "\n".join(lines)[:900] or None
 
 
-@functools.cache
 def for_game(game: str) -> Presenter:
-    """The presenter of `game`: its module's PRESENTER, or the defaults for a game without one."""
-    try:
-        module = importlib.import_module(f"present.{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"present.{game}":
-            raise  # a broken import inside the module is a bug, not a missing presenter
-        return Presenter()
-    return module.PRESENTER
+    """The presenter of `game` (its registry entry's `present` module), or the defaults for a game without one."""
+    name = engine.entry(game).present
+    return importlib.import_module(name).PRESENTER if name else DEFAULT
+
+
+DEFAULT = Presenter()
 
 
 def names(items: Sequence[str]) -> str:

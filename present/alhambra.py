@@ -46,7 +46,7 @@ class AlhambraPresenter(Presenter):
     def private_text(self, rules: Any, state: Any, player: str) -> str | None:
         view = rules.view(state, player)
         seat = view.seat(player)
-        extra = _modules(view, seat)
+        extra = _modules(rules, view, seat)
         if not seat.hand:
             return "Your hand is empty." + extra
         by_currency: dict[int, list[int]] = {}
@@ -57,8 +57,10 @@ class AlhambraPresenter(Presenter):
         parts = []
         for currency, values in sorted(by_currency.items()):
             name = components.CURRENCIES[currency]
-            parts.append(f"{name} ({components.CURRENCY_COLORS[name]}) "
-                         f"{'+'.join(str(v) for v in sorted(values, reverse=True))} = **{sum(values)}**")
+            parts.append(
+                f"{name} ({components.CURRENCY_COLORS[name]}) "
+                f"{'+'.join(str(v) for v in sorted(values, reverse=True))} = **{sum(values)}**"
+            )
         return "Your hand: " + " · ".join([*parts, *others]) + extra
 
     def out_of_turn_line(self, who: str, until: str) -> str:
@@ -74,14 +76,14 @@ class AlhambraPresenter(Presenter):
         ]
 
 
-def _modules(view: Any, seat: Any) -> str:
+def _modules(rules: Any, view: Any, seat: Any) -> str:
     """The Vizier's Favour bits of the player's position: vizier side, huts taken, unplayed bonus cards."""
     options = getattr(view, "options", {}) or {}
     bits = []
     if options.get("vizier"):
         bits.append("vizier " + ("active" if seat.vizier else "inactive (reactivate it as an action, V8)"))
     if options.get("huts"):
-        bits.append(f"huts taken {seat.huts_taken}/{components.HUT_LIMIT}")  # V25
+        bits.append(f"huts taken {seat.huts_taken}/{rules.limits['huts_taken']}")  # V25
     if options.get("bonus"):
         held = names([components.tile_name(t) for t in seat.bonus_hand])
         over = getattr(view, "phase", None) == OVER

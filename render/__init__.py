@@ -11,8 +11,8 @@ names come from the engine packages). Call it off the event loop (`asyncio.to_th
 about 10 ms of CPU to draw and encode (bench/render.py).
 
 Each game lives in its own module (`render/alhambra.py`, `render/gardens.py`, `render/queens_garden.py`)
-exposing `draw(view, viewer, names, highlight) -> PIL.Image`. A game whose renderer (or engine) is not
-available yet gets a small placeholder image saying so, so the bot can be built and tested meanwhile.
+exposing `draw(view, viewer, names, highlight) -> PIL.Image`, named by the game's registry entry
+(`engine.GameEntry.render`). A game without a renderer gets a small placeholder image saying so.
 """
 
 from __future__ import annotations
@@ -21,32 +21,20 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+import engine
 from render._draw import encode_png, placeholder_png
 
-__all__ = ["GAME_TITLES", "render_image", "render_png", "renderer_ready"]
-
-GAME_TITLES = {
-    "alhambra": "Alhambra",
-    "gardens": "The Gardens of the Alhambra",
-    "queens_garden": "Azul: Queen's Garden",
-}
+__all__ = ["render_image", "render_png", "renderer_ready"]
 
 
 def _module(game: str) -> Any | None:
-    """The game's renderer module, or None while it (or the engine it imports) does not exist yet."""
-    if game not in GAME_TITLES:
-        raise ValueError(f"Unknown game '{game}'. Games: {', '.join(GAME_TITLES)}.")
-    try:
-        return importlib.import_module(f"render.{game}")
-    except ModuleNotFoundError as exc:
-        # Only a missing renderer or engine module means "not ready"; any other import error is a bug.
-        if exc.name and (exc.name.startswith(f"render.{game}") or exc.name.startswith(f"engine.{game}")):
-            return None
-        raise
+    """The game's renderer module (its registry entry's `render`), or None for a game without one."""
+    name = engine.entry(game).render  # ValueError for an unknown game
+    return importlib.import_module(name) if name else None
 
 
 def renderer_ready(game: str) -> bool:
-    """True once `game` has a real renderer (not the placeholder)."""
+    """True if `game` has a real renderer (not the placeholder)."""
     return _module(game) is not None
 
 
@@ -90,7 +78,7 @@ def render_png(
     if img is None:
         return placeholder_png(
             [
-                GAME_TITLES[game],
+                engine.get_rules(game).title,
                 "The board picture for this game is not ready yet.",
                 "Use the text summary and the buttons to play meanwhile.",
             ]

@@ -101,8 +101,9 @@ def _text_masks(
     outer = None
     if stroke:
         outer = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(outer).text((-left, -top), s, font=f, fill=255, anchor=anchor, stroke_width=stroke,
-                                   stroke_fill=255)
+        ImageDraw.Draw(outer).text(
+            (-left, -top), s, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        )
     return (left, top), inner, outer
 
 
@@ -253,7 +254,6 @@ def building_icon(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, fl
         d.arc((cx, y0 + h * 0.1, cx + w * 0.3, y0 + h * 0.6), 270, 360, fill=(60, 130, 200), width=lw)
 
 
-
 # --------------------------------------------------------------------------------------------- players
 
 
@@ -306,16 +306,31 @@ def results_height(res: Results) -> int:
     return 54 + 36 + RESULTS_ROW_H * len(res.rows) + 22 * len(res.notes) + 16
 
 
-def results_sheet(d: ImageDraw.ImageDraw, res: Results, names: Mapping[str, str], x: int, y: int, w: int, *,
-                  name_w: int = 200, order: Sequence[str] | None = None) -> int:
+def results_sheet(
+    d: ImageDraw.ImageDraw,
+    res: Results,
+    names: Mapping[str, str],
+    x: int,
+    y: int,
+    w: int,
+    *,
+    name_w: int = 200,
+    order: Sequence[str] | None = None,
+) -> int:
     """The final breakdown: one row per player (best total first unless `order` is given), a column per
     scoring part, winners named in the title and in green. Returns the height used."""
     row_h = RESULTS_ROW_H
     h = results_height(res)
     panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=GOOD, width=3)
     win = ", ".join(names.get(p, p) for p in res.winners)
-    text(d, (x + 14, y + 12), f"Final results — {'winners' if len(res.winners) > 1 else 'winner'}: {win}", 22,
-         GOOD, bold=True)
+    text(
+        d,
+        (x + 14, y + 12),
+        f"Final results — {'winners' if len(res.winners) > 1 else 'winner'}: {win}",
+        22,
+        GOOD,
+        bold=True,
+    )
     ncol = len(res.columns)
     col_w = (w - 28 - name_w) / max(1, ncol)
     hy = y + 54
@@ -331,8 +346,15 @@ def results_sheet(d: ImageDraw.ImageDraw, res: Results, names: Mapping[str, str]
         nm, size = fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
         text(d, (x + 14, ry + row_h / 2 - 5), nm, size, GOOD if pid in res.winners else INK, bold=True, anchor="lm")
         for j, v in enumerate(res.rows[pid]):
-            text(d, (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5), str(v), 20 if j == ncol - 1 else 17,
-                 INK, bold=True, anchor="mm")
+            text(
+                d,
+                (x + 14 + name_w + (j + 0.5) * col_w, ry + row_h / 2 - 5),
+                str(v),
+                20 if j == ncol - 1 else 17,
+                INK,
+                bold=True,
+                anchor="mm",
+            )
     ny = hy + 36 + row_h * len(res.rows) + 4
     for note in res.notes:
         shown, size = fit_text(note, w - 28, 15, bold=True, min_size=11)
@@ -394,13 +416,19 @@ def png_palette(img: Image.Image, key_colours: Iterable[RGB] = ()) -> list[RGB]:
     if len(keys) < 256:
         w, h = img.size
         sample = img.resize((max(1, w // SAMPLE_STEP), max(1, h // SAMPLE_STEP)), Image.Resampling.NEAREST)
-        found = sample.quantize(colors=256 - len(keys), method=Image.Quantize.FASTOCTREE,
-                                dither=Image.Dither.NONE).getpalette() or []
+        found = (
+            sample.quantize(
+                colors=256 - len(keys), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+            ).getpalette()
+            or []
+        )
         guarded = _key_corners(tuple(keys))
         for i in range(0, min(len(found), 3 * (256 - len(keys))), 3):
             r, g, b = found[i], found[i + 1], found[i + 2]
-            if all((r - cr) ** 2 + (g - cg) ** 2 + (b - cb) ** 2 >= d
-                   for cr, cg, cb, d in guarded.get((r >> 4, g >> 4, b >> 4), ())):
+            if all(
+                (r - cr) ** 2 + (g - cg) ** 2 + (b - cb) ** 2 >= d
+                for cr, cg, cb, d in guarded.get((r >> 4, g >> 4, b >> 4), ())
+            ):
                 colours.setdefault((r, g, b))
     return list(colours)
 
@@ -445,14 +473,16 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = ()) -> bytes:
     rows = memoryview(indexed)
     scanlines = []  # each row after its filter type byte: 0, none (filters gain nothing on these images)
     for y in range(0, w * h, w):
-        scanlines += (b"\0", rows[y:y + w])
-    return b"".join((
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
-        _chunk(b"PLTE", bytes(v for c in colours for v in c)),
-        _chunk(b"IDAT", _deflate(b"".join(scanlines))),
-        _chunk(b"IEND", b""),
-    ))
+        scanlines += (b"\0", rows[y : y + w])
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
+            _chunk(b"PLTE", bytes(v for c in colours for v in c)),
+            _chunk(b"IDAT", _deflate(b"".join(scanlines))),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def placeholder_png(lines: Iterable[str], width: int = 900, height: int = 300) -> bytes:

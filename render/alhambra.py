@@ -50,7 +50,13 @@ WALL_LIGHT: D.RGB = (150, 120, 96)
 EMPTY_CELL: D.RGB = (236, 228, 210)
 DIRK = "Dirk"
 
-PALETTE = (*TYPE_COLOURS.values(), *CURRENCY_COLOURS.values(), WALL, WALL_LIGHT, EMPTY_CELL)  # colours the PNG palette must keep exactly
+PALETTE = (
+    *TYPE_COLOURS.values(),
+    *CURRENCY_COLOURS.values(),
+    WALL,
+    WALL_LIGHT,
+    EMPTY_CELL,
+)  # colours the PNG palette must keep exactly
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -170,21 +176,23 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
             extras.append(f"Huts {seat.huts_taken}/{C.HUT_LIMIT}")
         if options.get("bonus"):
             extras.append(f"Bonus: {len(seat.bonus_hand)} secret")
-        players.append(PlayerBoard(
-            id=p,
-            name=label[p],
-            score=seat.score,
-            hand_count=len(seat.hand),
-            grid=dict(seat.alhambra),
-            reserve=tuple(seat.reserve),
-            pending=tuple(seat.pending),
-            to_move=p in movers,
-            last_cells=frozenset(c for c in last_cells.get(p, ()) if c in seat.alhambra),
-            extras=tuple(extras),
-            vizier=seat.vizier if options.get("vizier") else None,
-            extra_counts=_extra_counts(seat, options),
-            bonus_played=tuple(seat.bonus_played) if options.get("bonus") else None,
-        ))
+        players.append(
+            PlayerBoard(
+                id=p,
+                name=label[p],
+                score=seat.score,
+                hand_count=len(seat.hand),
+                grid=dict(seat.alhambra),
+                reserve=tuple(seat.reserve),
+                pending=tuple(seat.pending),
+                to_move=p in movers,
+                last_cells=frozenset(c for c in last_cells.get(p, ()) if c in seat.alhambra),
+                extras=tuple(extras),
+                vizier=seat.vizier if options.get("vizier") else None,
+                extra_counts=_extra_counts(seat, options),
+                bonus_played=tuple(seat.bonus_played) if options.get("bonus") else None,
+            )
+        )
     board = Board(
         players=players,
         market=[(C.CURRENCIES[i], t) for i, t in enumerate(view.market)],
@@ -202,8 +210,10 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     if options.get("huts"):
         board.huts = [(stack[-1] if stack else None, len(stack)) for stack in view.huts]
     if view.window and view.phase == "action":  # V12 (who could pay exactly is hidden: hands are secret)
-        board.vizier_line = (f"Vizier window: until {label[view.current_player]} acts, an active vizier may buy a "
-                             f"tile at its exact price")
+        board.vizier_line = (
+            f"Vizier window: until {label[view.current_player]} acts, an active vizier may buy a "
+            f"tile at its exact price"
+        )
         if viewer in view.players and viewer in rules.vizier_claimants(view):
             board.vizier_line += " (you can)"
     if viewer is not None and viewer in view.players:
@@ -250,8 +260,12 @@ def _results_from(view: Any, rules: Any) -> D.Results:
         notes.append("Dirk scores for majorities only and cannot win (A65, A68).")
     if view.removed:
         notes.append("Left the game at the end (A51): " + ", ".join(C.tile_name(t) for t in view.removed))
-    return D.Results(columns=tuple(columns), rows={k: tuple(v) for k, v in per.items()},
-                   winners=tuple(rules.winners(view)), notes=tuple(notes))
+    return D.Results(
+        columns=tuple(columns),
+        rows={k: tuple(v) for k, v in per.items()},
+        winners=tuple(rules.winners(view)),
+        notes=tuple(notes),
+    )
 
 
 # --------------------------------------------------------------------------------------------- sprites
@@ -288,8 +302,15 @@ def _walls(d: ImageDraw.ImageDraw, walls: int, x0: float, y0: float, size: float
                     d.rectangle((nx0, a, nx0 + t / 2.5, a + step - 1), fill=WALL_LIGHT)
 
 
-SHORT = {"pavilion": "Pavil.", "seraglio": "Serag.", "arcades": "Arcad.", "chambers": "Chamb.", "garden": "Garden",
-         "tower": "Tower", C.FOUNTAIN: "Fount."}
+SHORT = {
+    "pavilion": "Pavil.",
+    "seraglio": "Serag.",
+    "arcades": "Arcad.",
+    "chambers": "Chamb.",
+    "garden": "Garden",
+    "tower": "Tower",
+    C.FOUNTAIN: "Fount.",
+}
 LONG = {**C.TYPE_NAMES, C.FOUNTAIN: "Fountain"}
 
 
@@ -397,7 +418,7 @@ def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False) -> Image.Image
 
 def _exchange_label(card: Any) -> tuple[str, str] | None:
     if isinstance(card, str) and card.startswith(EXCHANGE):
-        first, second = card[len(EXCHANGE):].split("/")
+        first, second = card[len(EXCHANGE) :].split("/")
         return first, second
     return None
 
@@ -620,8 +641,15 @@ def _hut_stacks(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: i
         else:
             img.paste(tile_sprite(hut, HUT_STACK), (sx, sy))
         D.text(d, (sx + HUT_STACK + 8, sy + 14), C.TYPE_NAMES[typ], 15, D.INK, bold=True, anchor="lm")
-        D.text(d, (sx + HUT_STACK + 8, sy + 40), f"{left} left", 15, D.MUTED if left else D.HIGHLIGHT, bold=True,
-               anchor="lm")
+        D.text(
+            d,
+            (sx + HUT_STACK + 8, sy + 40),
+            f"{left} left",
+            15,
+            D.MUTED if left else D.HIGHLIGHT,
+            bold=True,
+            anchor="lm",
+        )
 
 
 def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
@@ -667,8 +695,14 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
     h = 44 + 36 + rows * (ch + 6) + (XH + 12 if exchange else 0) + bonus_h + (30 if others else 0) + 6
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
     total = sum(sum(v) for v in groups.values())
-    D.text(d, (x + 12, y + 10), f"Your hand (private): {D.plural(len(b.hand or []), 'card')} worth {total}", 18,
-           D.INK, bold=True)
+    D.text(
+        d,
+        (x + 12, y + 10),
+        f"Your hand (private): {D.plural(len(b.hand or []), 'card')} worth {total}",
+        18,
+        D.INK,
+        bold=True,
+    )
     for k, cur in enumerate(C.CURRENCIES):
         gx, gy = x + 12 + k * col_w, y + 42
         vals = sorted(groups[cur], reverse=True)
@@ -691,8 +725,7 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
     if b.bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
         auto = AUTO_TEXT.get(b.bonus_auto, b.bonus_auto)
         playable = sum(ok for _, ok in b.bonus_hand)
-        title = (f"Your bonus cards (secret): {len(b.bonus_hand)}, {playable} playable now"
-                 f"  ·  automatic play: {auto}")
+        title = f"Your bonus cards (secret): {len(b.bonus_hand)}, {playable} playable now  ·  automatic play: {auto}"
         shown, size = D.fit_text(title, w - 24, 17, bold=True)
         D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
         for i, (tile, ok) in enumerate(b.bonus_hand):
@@ -701,8 +734,9 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
             D.text(d, (x + 12, ry + 30 + BONUS_H / 2), "none in hand", 15, D.MUTED, bold=True, anchor="lm")
         ry += bonus_h
     if others:
-        D.text(d, (x + 12, ry + 4), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16,
-               D.INK, bold=True)
+        D.text(
+            d, (x + 12, ry + 4), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16, D.INK, bold=True
+        )
     return h
 
 
@@ -803,15 +837,18 @@ def _dirk_panel(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: tuple[i
     """Dirk, the neutral 2-player collector (A61): his tiles by type and his score (A65, A68)."""
     x0, y0, x1, y1 = box
     D.panel(d, box, fill=(244, 238, 228))
-    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19,
-                right=f"{b.dirk_score} pts")
+    D.title_bar(
+        d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19, right=f"{b.dirk_score} pts"
+    )
     tiles = b.dirk or ()
     counts = dict.fromkeys(C.TYPES, 0)
     for tid in tiles:
         if C.TYPE_OF.get(tid) in counts:
             counts[C.TYPE_OF[tid]] += 1
     y = y0 + 54
-    D.text(d, (x0 + 12, y), f"{D.plural(len(tiles), 'tile')}; they count for majorities only (A61)", 15, D.MUTED, bold=True)
+    D.text(
+        d, (x0 + 12, y), f"{D.plural(len(tiles), 'tile')}; they count for majorities only (A61)", 15, D.MUTED, bold=True
+    )
     y += 30
     _counts_strip(img, d, x0 + 12, y, counts, x1 - x0 - 24)
     y += 46
@@ -837,7 +874,8 @@ def _results(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
     """Final breakdown (after A52): one row per player, a column per scoring part, the total last; Dirk last
     (A68: he cannot win)."""
     res = b.results
-    assert res is not None
+    if res is None:
+        raise ValueError("the results sheet is drawn only once the game is over")
     names = {p.id: p.name for p in b.players}
     if b.dirk is not None:
         names.setdefault(DIRK, "Dirk (neutral)")
@@ -877,14 +915,23 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
             heights.append(_player_panel_height(b.players[i], panel_w, cell, grid_hs[i]))
         else:
             heights.append(_dirk_height(b, panel_w))
-    row_heights = [max(heights[r * cols:(r + 1) * cols]) for r in range((len(slots) + cols - 1) // cols)]
+    row_heights = [max(heights[r * cols : (r + 1) * cols]) for r in range((len(slots) + cols - 1) // cols)]
     hand_h = 0
     if b.hand is not None:
         hand_h = _hand_height(b, width - 2 * GAP) + GAP
     last_h = D.LAST_MOVE_H if b.last_move else 0
     last_h += 30 if b.vizier_line else 0
     huts_h = HUTS_H + GAP if b.huts is not None and not b.over else 0
-    height = GAP + HEADER_H + results_h + last_h + (market_h + GAP if market_h else 0) + huts_h + sum(rh + GAP for rh in row_heights) + hand_h
+    height = (
+        GAP
+        + HEADER_H
+        + results_h
+        + last_h
+        + (market_h + GAP if market_h else 0)
+        + huts_h
+        + sum(rh + GAP for rh in row_heights)
+        + hand_h
+    )
     img, d = D.canvas(width, height)
     _header(d, b, width)
     y = GAP + HEADER_H
@@ -916,7 +963,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
             kind, i = slots[k]
             if kind == "p":
                 p = b.players[i]
-                _player_panel(img, d, b, p, box, cell, bboxes[i], extra if p.id == b.viewer or not b.viewer else frozenset())
+                _player_panel(
+                    img, d, b, p, box, cell, bboxes[i], extra if p.id == b.viewer or not b.viewer else frozenset()
+                )
             else:
                 _dirk_panel(img, d, b, box)
         y += rh + GAP
@@ -944,7 +993,12 @@ def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
     return img
 
 
-def draw(view: Any, viewer: str | None = None, names: Mapping[str, str] | None = None, highlight: Any = None,
-         focus: bool = False) -> Image.Image:
+def draw(
+    view: Any,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    highlight: Any = None,
+    focus: bool = False,
+) -> Image.Image:
     """The render entry point for Alhambra (see render.render_png)."""
     return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)

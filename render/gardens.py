@@ -35,7 +35,15 @@ NOBODY: D.RGB = (170, 165, 158)
 BOARD_BG: D.RGB = (196, 178, 140)
 TYPE_SHORT = {"pavilion": "Pav", "seraglio": "Ser", "arcades": "Arc", "chambers": "Cha", "tower": "Tow"}
 
-PALETTE = (*KIND_COLOURS.values(), EMPTY, OPEN, PLANTED, BUILDING, NOBODY, BOARD_BG)  # colours the PNG palette must keep exactly
+PALETTE = (
+    *KIND_COLOURS.values(),
+    EMPTY,
+    OPEN,
+    PLANTED,
+    BUILDING,
+    NOBODY,
+    BOARD_BG,
+)  # colours the PNG palette must keep exactly
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -184,8 +192,16 @@ BOARD_PX = 2 * MARGIN + 6 * S + LABEL
 
 
 def _octagon(cx: float, cy: float, h: float = H, a: float = A) -> list[tuple[float, float]]:
-    return [(cx + a, cy - h), (cx + h, cy - a), (cx + h, cy + a), (cx + a, cy + h),
-            (cx - a, cy + h), (cx - h, cy + a), (cx - h, cy - a), (cx - a, cy - h)]
+    return [
+        (cx + a, cy - h),
+        (cx + h, cy - a),
+        (cx + h, cy + a),
+        (cx + a, cy + h),
+        (cx - a, cy + h),
+        (cx - h, cy + a),
+        (cx - h, cy - a),
+        (cx - a, cy - h),
+    ]
 
 
 def _diamond(cx: float, cy: float, d: float = DIAMOND) -> list[tuple[float, float]]:
@@ -217,13 +233,15 @@ def tile_sprite(tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str
         p1 = (c + vx * a, c + vy * h)
         p2 = (c + vx * h, c + vy * a)
         inner = 0.64
-        d.polygon([p1, p2, (c + vx * h * inner + 0, c + vy * a * inner), (c + vx * a * inner, c + vy * h * inner)],
-                  fill=col)
+        d.polygon(
+            [p1, p2, (c + vx * h * inner + 0, c + vy * a * inner), (c + vx * a * inner, c + vy * h * inner)], fill=col
+        )
         cx, cy = c + vx * mid * 0.6, c + vy * mid * 0.6
         label = f"{KIND_LETTER[k]}{trees}"
         w = D.text_size(label, size, True)[0] + 8
-        d.rounded_rectangle((cx - w / 2, cy - size * 0.7, cx + w / 2, cy + size * 0.7), radius=5, fill=col,
-                            outline=D.INK, width=1)
+        d.rounded_rectangle(
+            (cx - w / 2, cy - size * 0.7, cx + w / 2, cy + size * 0.7), radius=5, fill=col, outline=D.INK, width=1
+        )
         D.text(d, (cx, cy), label, size, D.contrast(col), bold=True, anchor="mm")
     d.polygon(_octagon(c, c, h, a), outline=D.INK, width=2)
     return img
@@ -247,8 +265,12 @@ def _board(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, ox: int, oy: int,
             D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(b.unowned)), cx, cy)
             D.text(d, (cx, cy), sp.name, 15, D.MUTED, bold=True, anchor="mm")
     for bl in b.buildings:
-        D.stamp(img, building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
-               gx + bl.j * S, gy + bl.i * S)
+        D.stamp(
+            img,
+            building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
+            gx + bl.j * S,
+            gy + bl.i * S,
+        )
     for name in (b.last_space, extra):
         if name is None:
             continue
@@ -262,8 +284,12 @@ def space_sprite(name: str, open_: bool) -> Image.Image:
     img = Image.new("RGBA", (S, S), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c = S / 2
-    d.polygon(_octagon(c, c), fill=OPEN if open_ else EMPTY, outline=D.GOOD if open_ else D.PANEL_EDGE,
-              width=3 if open_ else 2)
+    d.polygon(
+        _octagon(c, c),
+        fill=OPEN if open_ else EMPTY,
+        outline=D.GOOD if open_ else D.PANEL_EDGE,
+        width=3 if open_ else 2,
+    )
     D.text(d, (c, c), name, 22 if open_ else 18, D.GOOD if open_ else D.MUTED, bold=True, anchor="mm")
     return img
 
@@ -333,7 +359,7 @@ def _legend(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
     D.text(d, (x, y), "How to read it", 18, D.INK, bold=True)
     y += 28
     lines = [
-        "Chip \"Y4\" on a tile side: 4 yellow trees",
+        'Chip "Y4" on a tile side: 4 yellow trees',
         "facing the building on that side (G14).",
         "Buildings: value 1–5; when complete,",
         "winner's colour, type and points won.",
@@ -387,11 +413,16 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
 
 def _results(b: Board) -> D.Results:
     """Final breakdown (G34/G35): points per building type, buildings won, total."""
-    rows = {p.id: (*(b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT), b.won_count.get(p.id, 0), p.score)
-            for p in b.players}
-    return D.Results(columns=(*(t.capitalize() for t in TYPE_SHORT), "Won", "Total"), rows=rows,
-                     winners=tuple(b.winners),
-                     notes=("Points by building type won (G30: kinds × value); Won = buildings won.",))
+    rows = {
+        p.id: (*(b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT), b.won_count.get(p.id, 0), p.score)
+        for p in b.players
+    }
+    return D.Results(
+        columns=(*(t.capitalize() for t in TYPE_SHORT), "Won", "Total"),
+        rows=rows,
+        winners=tuple(b.winners),
+        notes=("Points by building type won (G30: kinds × value); Won = buildings won.",),
+    )
 
 
 def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Image:
@@ -445,8 +476,12 @@ def _draw_focus(b: Board, extra: str | None) -> Image.Image:
     return img
 
 
-def draw(view: Any, viewer: str | None = None, names: Mapping[str, str] | None = None, highlight: Any = None,
-         focus: bool = False) -> Image.Image:
+def draw(
+    view: Any,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    highlight: Any = None,
+    focus: bool = False,
+) -> Image.Image:
     """The render entry point for the Gardens (see render.render_png)."""
     return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)
-

@@ -46,6 +46,7 @@ ELEMENT: D.RGB = (186, 170, 140)
 def colour_rgb(c: int) -> D.RGB:
     return COLOUR_RGB[QC.COLOURS[c].key]
 
+
 PALETTE = (*COLOUR_RGB.values(), JOKER, FREE, BOARD, AREA_FREE, ELEMENT)  # colours the PNG palette must keep exactly
 
 
@@ -140,25 +141,50 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     for i, (p, seat) in enumerate(zip(view.players, view.seats, strict=True)):
         hexes = QG.hexagons(seat)
         printed = frozenset(GEO.printed_space(pl.area, pl.turn) for pl in seat.placed if pl.face_up)
-        garden = Garden(hexes=hexes, printed=printed, elements=QG.elements(seat), rewarded=frozenset(seat.rewarded),
-                        areas={pl.area: pl.face_up for pl in seat.placed})
-        players.append(Player(
-            id=p, name=label[p], score=seat.score, passed=seat.passed,
-            to_move=not view.over and view.current == i, marker=view.marker == i, first=view.first_player == i,
-            jokers=seat.jokers, tiles=sorted(QC.TILE_KIND[t] for t in seat.tiles),
-            expansions=sorted(QC.EXPANSION_KIND[e] for e in seat.expansions), garden=garden,
-            last_spaces=frozenset(last_spaces.get(p, ())),
-            round_now=None if view.over else QG.round_score(seat, view.round)[0],
-        ))
+        garden = Garden(
+            hexes=hexes,
+            printed=printed,
+            elements=QG.elements(seat),
+            rewarded=frozenset(seat.rewarded),
+            areas={pl.area: pl.face_up for pl in seat.placed},
+        )
+        players.append(
+            Player(
+                id=p,
+                name=label[p],
+                score=seat.score,
+                passed=seat.passed,
+                to_move=not view.over and view.current == i,
+                marker=view.marker == i,
+                first=view.first_player == i,
+                jokers=seat.jokers,
+                tiles=sorted(QC.TILE_KIND[t] for t in seat.tiles),
+                expansions=sorted(QC.EXPANSION_KIND[e] for e in seat.expansions),
+                garden=garden,
+                last_spaces=frozenset(last_spaces.get(p, ())),
+                round_now=None if view.over else QG.round_score(seat, view.round)[0],
+            )
+        )
     display = [
-        Piece(pc.face_up, QC.EXPANSION_KIND[pc.expansion] if pc.face_up and pc.expansion >= 0 else None,
-              [QC.TILE_KIND[t] for t in pc.tiles])
+        Piece(
+            pc.face_up,
+            QC.EXPANSION_KIND[pc.expansion] if pc.face_up and pc.expansion >= 0 else None,
+            [QC.TILE_KIND[t] for t in pc.tiles],
+        )
         for pc in view.display
     ]
     board = Board(
-        players=players, round=view.round, stack_tiles=[QC.TILE_KIND[t] for t in view.stack_tiles],
-        stack_count=len(view.stack), display=display, stacks_to_come=[len(s) for s in view.stacks],
-        supply=len(view.supply), bag=len(view.bag), tower=len(view.tower), viewer=viewer, last_move=last_text,
+        players=players,
+        round=view.round,
+        stack_tiles=[QC.TILE_KIND[t] for t in view.stack_tiles],
+        stack_count=len(view.stack),
+        display=display,
+        stacks_to_come=[len(s) for s in view.stacks],
+        supply=len(view.supply),
+        bag=len(view.bag),
+        tower=len(view.tower),
+        viewer=viewer,
+        last_move=last_text,
         over=view.over,
     )
     if viewer in view.players:  # the viewer's own garden first (nothing is hidden in this game)
@@ -168,8 +194,10 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     return board
 
 
-RESULTS_NOTES = ("Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score the sum of their values, "
-                 "+6 for 6 (Q35); a score never drops below 0 (Q37).",)
+RESULTS_NOTES = (
+    "Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score the sum of their values, "
+    "+6 for 6 (Q35); a score never drops below 0 (Q37).",
+)
 
 
 def _results_from(view: Any) -> D.Results:
@@ -185,8 +213,19 @@ def _results_from(view: Any) -> D.Results:
             final[e.player] = e.data
         elif e.kind == "game_over":
             winners = tuple(e.data.get("winners", ()))
-    columns = ("Start", "R1", "R2", "R3", "R4", "Passes & buys", "Storage", "Colour groups", "Pattern groups",
-               "Bonus", "Total")
+    columns = (
+        "Start",
+        "R1",
+        "R2",
+        "R3",
+        "R4",
+        "Passes & buys",
+        "Storage",
+        "Colour groups",
+        "Pattern groups",
+        "Bonus",
+        "Total",
+    )
     rows = {}
     for p, seat in zip(view.players, view.seats, strict=True):
         r = [rounds[p].get(k, 0) for k in range(1, 5)]
@@ -209,8 +248,16 @@ def _hex(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 
 
 @functools.lru_cache(maxsize=4096)
-def hex_sprite(r: float, fill: D.RGB | None, outline: D.RGB, width: int = 2, label: str = "", label_size: int = 0,
-               label_fill: D.RGB = D.INK, ring: D.RGB | None = None) -> Image.Image:
+def hex_sprite(
+    r: float,
+    fill: D.RGB | None,
+    outline: D.RGB,
+    width: int = 2,
+    label: str = "",
+    label_size: int = 0,
+    label_fill: D.RGB = D.INK,
+    ring: D.RGB | None = None,
+) -> Image.Image:
     """One hexagon drawn once and cached as an RGBA sprite (drawing outlines on the big canvas is slow)."""
     s = int(2 * r + 2 * width + 4)
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -224,13 +271,18 @@ def hex_sprite(r: float, fill: D.RGB | None, outline: D.RGB, width: int = 2, lab
     return img
 
 
-def _draw_kind(img: Image.Image, cx: float, cy: float, r: float, kind: Kind, *, printed: bool = False,
-               size: int | None = None) -> None:
+def _draw_kind(
+    img: Image.Image, cx: float, cy: float, r: float, kind: Kind, *, printed: bool = False, size: int | None = None
+) -> None:
     """One hexagon: its colour, and its code (colour letter + pattern value), so hue is never the only cue (Q2)."""
     col = colour_rgb(kind[0])
     fg = D.contrast(col)
-    D.stamp(img, hex_sprite(r, col, D.INK, 2, QC.kind_code(kind), size or max(13, round(r * 0.62)), fg,
-                           fg if printed else None), cx, cy)
+    D.stamp(
+        img,
+        hex_sprite(r, col, D.INK, 2, QC.kind_code(kind), size or max(13, round(r * 0.62)), fg, fg if printed else None),
+        cx,
+        cy,
+    )
 
 
 @functools.cache
@@ -247,8 +299,15 @@ def element_sprite(element: str, rewarded: bool, r: float) -> Image.Image:
         d.ellipse((cx - s * 0.25, cy - s * 1.1, cx + s * 0.25, cy - s * 0.6), fill=(60, 130, 200))
     elif element == "statue":
         d.ellipse((cx - s * 0.3, cy - s, cx + s * 0.3, cy - s * 0.4), fill=ink)
-        d.polygon([(cx - s * 0.35, cy - s * 0.35), (cx + s * 0.35, cy - s * 0.35), (cx + s * 0.5, cy + s * 0.6),
-                   (cx - s * 0.5, cy + s * 0.6)], fill=ink)
+        d.polygon(
+            [
+                (cx - s * 0.35, cy - s * 0.35),
+                (cx + s * 0.35, cy - s * 0.35),
+                (cx + s * 0.5, cy + s * 0.6),
+                (cx - s * 0.5, cy + s * 0.6),
+            ],
+            fill=ink,
+        )
         d.rectangle((cx - s * 0.7, cy + s * 0.6, cx + s * 0.7, cy + s * 0.9), fill=ink)
     elif element == "bench":
         d.rectangle((cx - s, cy - s * 0.5, cx + s, cy - s * 0.2), fill=ink)
@@ -271,8 +330,9 @@ def garden_extent(r: float) -> tuple[float, float, float, float]:
     return min(xs) - r, min(ys) - r * 0.87, max(xs) + r, max(ys) + r * 0.87
 
 
-def _garden(img: Image.Image, g: Garden, ox: float, oy: float, r: float, last: frozenset[str],
-            extra: frozenset[str]) -> None:
+def _garden(
+    img: Image.Image, g: Garden, ox: float, oy: float, r: float, last: frozenset[str], extra: frozenset[str]
+) -> None:
     """A garden drawn with its top-left extent corner at (ox, oy)."""
     x0, y0, _, _ = garden_extent(r)
     dx, dy = ox - x0, oy - y0
@@ -284,8 +344,9 @@ def _garden(img: Image.Image, g: Garden, ox: float, oy: float, r: float, last: f
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
             # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
             label = area if space == f"{area}0" else ""
-            D.stamp(img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED),
-                   cx, cy)
+            D.stamp(
+                img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED), cx, cy
+            )
         elif space in g.hexes:
             _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed)
         elif space in g.elements:
@@ -341,8 +402,9 @@ def _storage(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, x: int, y: int
     return y + 2 * R_SMALL + 6
 
 
-def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, box: tuple[int, int, int, int],
-                  extra: frozenset[str]) -> None:
+def _player_panel(
+    img: Image.Image, d: ImageDraw.ImageDraw, p: Player, box: tuple[int, int, int, int], extra: frozenset[str]
+) -> None:
     x0, y0, x1, y1 = box
     D.panel(d, box, edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
     status = []
@@ -353,8 +415,14 @@ def _player_panel(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, box: tupl
     if p.marker:
         status.append("★ first-player marker")
     title = p.name + ("  " + " · ".join(status) if status else "")
-    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), title, fill=D.TURN if p.to_move else D.INK, size=19,
-                right=f"{p.score} pts")
+    D.title_bar(
+        d,
+        (x0 + 6, y0 + 6, x1 - 6, y0 + 44),
+        title,
+        fill=D.TURN if p.to_move else D.INK,
+        size=19,
+        right=f"{p.score} pts",
+    )
     gx0, gy0, gx1, gy1 = garden_extent(R_GARDEN)
     _garden(img, p.garden, x0 + 10, y0 + 54, R_GARDEN, p.last_spaces, extra)
     sx = x0 + 10 + int(gx1 - gx0) + 14
@@ -368,9 +436,7 @@ def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, 
     gx0, gy0, gx1, gy1 = garden_extent(R_GARDEN)
     panel_w = (width - (cols + 1) * GAP) // cols
     storage_w = panel_w - int(gx1 - gx0) - 34
-    storage_h = max(
-        26 + _storage_rows(p, storage_w) * (R_SMALL * 1.8 + 4) + 8 + 26 + 2 * R_SMALL + 6 for p in players
-    )
+    storage_h = max(26 + _storage_rows(p, storage_w) * (R_SMALL * 1.8 + 4) + 8 + 26 + 2 * R_SMALL + 6 for p in players)
     return panel_w, int(54 + max(gy1 - gy0, storage_h) + 12)
 
 
@@ -384,8 +450,9 @@ def _wheel(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int, h: int) -> 
         cy = ry + (rnd - 1) * row_h
         now = rnd == b.round and not b.over
         if now:
-            d.rounded_rectangle((x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200),
-                                outline=D.TURN, width=2)
+            d.rounded_rectangle(
+                (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200), outline=D.TURN, width=2
+            )
         D.text(d, (x + 14, cy + row_h / 2 - 3), f"R{rnd}", 17, D.TURN if now else D.INK, bold=True, anchor="lm")
         cx = x + 52
         for crit in QC.WHEEL[rnd]:
@@ -421,8 +488,9 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
         row, col = divmod(i, per_row)
         px, py = x + 12 + col * (piece_w + 8), y + 40 + row * (piece_h + 8)
         if pc.face_up and pc.kind is not None:
-            d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=(250, 244, 226),
-                                outline=D.GOOD, width=2)
+            d.rounded_rectangle(
+                (px, py, px + piece_w, py + piece_h), radius=8, fill=(250, 244, 226), outline=D.GOOD, width=2
+            )
             _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16)
             D.text(d, (px + piece_w / 2, py + piece_h - 4), "face up", 12, D.GOOD, bold=True, anchor="md")
             continue
@@ -430,8 +498,14 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
         d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=fill, outline=D.INK, width=2)
         for j, t in enumerate(pc.tiles):
             rr, cc = divmod(j, 2)
-            _draw_kind(img, px + 7 + R_SMALL + 2 + cc * (2 * R_SMALL + 4), py + 6 + R_SMALL + rr * (2 * R_SMALL),
-                       R_SMALL, t, size=15)
+            _draw_kind(
+                img,
+                px + 7 + R_SMALL + 2 + cc * (2 * R_SMALL + 4),
+                py + 6 + R_SMALL + rr * (2 * R_SMALL),
+                R_SMALL,
+                t,
+                size=15,
+            )
         caption = f"stack ({b.stack_count})" if kind == "stack" else "face down"
         D.text(d, (px + piece_w / 2, py + piece_h - 4), caption, 12, D.WHITE, bold=True, anchor="md")
     if not pieces:
@@ -455,8 +529,10 @@ def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
         if d is not None:
             D.chip(d, (cx, cy), label, colour_rgb(i), size=14, pad=5)
         cx += cw + 6
-    lines = [f"Patterns: {'   '.join(f'{v} {n}' for v, n in sorted(QC.PATTERNS.items()))}",
-             "J = joker   ·   ringed = printed on an expansion"]
+    lines = [
+        f"Patterns: {'   '.join(f'{v} {n}' for v, n in sorted(QC.PATTERNS.items()))}",
+        "J = joker   ·   ringed = printed on an expansion",
+    ]
     if D.text_size("   ·   ".join(lines), 14, True)[0] <= w:
         lines = ["   ·   ".join(lines)]
     cy += 32
@@ -475,8 +551,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     extra: frozenset[str] = frozenset()
     if highlight is not None:
         extra = frozenset([highlight]) if isinstance(highlight, str) else frozenset(highlight)
-        extra = frozenset(GEO.parse_space(s) if s in GEO.SPACE_COORD or s.upper() in GEO.SPACE_COORD
-                          else s for s in extra)
+        extra = frozenset(
+            GEO.parse_space(s) if s in GEO.SPACE_COORD or s.upper() in GEO.SPACE_COORD else s for s in extra
+        )
         if len(extra) == 1 and next(iter(extra)) in GEO.AREA_CELLS:  # an area: mark all of it
             extra = frozenset(GEO.AREA_CELLS[next(iter(extra))])
     if focus:
@@ -525,7 +602,12 @@ def _draw_focus(b: Board, extra: frozenset[str]) -> Image.Image:
     return img
 
 
-def draw(view: Any, viewer: str | None = None, names: Mapping[str, str] | None = None, highlight: Any = None,
-         focus: bool = False) -> Image.Image:
+def draw(
+    view: Any,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    highlight: Any = None,
+    focus: bool = False,
+) -> Image.Image:
     """The render entry point for Queen's Garden (see render.render_png)."""
     return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)

@@ -24,9 +24,20 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "gallery"
 
 # Relative weights for action kinds when picking a random legal action (unlisted kinds weigh 1).
 BIAS: dict[str, dict[str, float]] = {
-    "alhambra": {"buy_tile": 4, "place_tile": 6, "reserve_tile": 1, "give_to_dirk": 0.5, "take_money": 2,
-                 "redesign_add": 0.5, "redesign_remove": 0.05, "redesign_swap": 0.2, "pass": 0.3,
-                 "vizier_buy": 2, "take_hut": 0.7, "reactivate_vizier": 0.4},
+    "alhambra": {
+        "buy_tile": 4,
+        "place_tile": 6,
+        "reserve_tile": 1,
+        "give_to_dirk": 0.5,
+        "take_money": 2,
+        "redesign_add": 0.5,
+        "redesign_remove": 0.05,
+        "redesign_swap": 0.2,
+        "pass": 0.3,
+        "vizier_buy": 2,
+        "take_hut": 0.7,
+        "reactivate_vizier": 0.4,
+    },
     "gardens": {},
     "queens_garden": {"place_tile": 4, "place_expansion": 3, "acquire": 2, "buy_expansion": 0.3, "pass": 0.4},
 }
@@ -44,8 +55,7 @@ def names_for(n: int) -> dict[str, str]:
     return {str(1000 + i): sample[i] for i in range(n)}
 
 
-def playthrough(game: str, n_players: int, seed: int, options: dict | None = None,
-                max_steps: int = 5000) -> list[Any]:
+def playthrough(game: str, n_players: int, seed: int, options: dict | None = None, max_steps: int = 5000) -> list[Any]:
     """Every state of one seeded random game, from new_game to the end (legal actions only)."""
     rules = get_rules(game)
     players = [str(1000 + i) for i in range(n_players)]
@@ -83,7 +93,7 @@ def showcase_state(states: list[Any], fraction: float = 0.6, within: int = 30) -
     """The mid-game state for the gallery: the first one from `fraction` on whose last move (the engine's "move"
     event) placed something, so the image shows the last-move marks; else the plain mid state."""
     start = int(len(states) * fraction)
-    for state in states[start:start + within]:
+    for state in states[start : start + within]:
         last = next((e for e in reversed(state.log) if e.kind == "move"), None)
         if last is not None and last.data.get("action", {}).get("kind") in PLACING:
             return state
@@ -108,10 +118,12 @@ def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
             }
             if n == counts[-1]:
                 viewer = mid.players[0]
-                images[f"{game}_{n}p_mid_private.png"] = render_png(game, rules.view(mid, viewer), viewer=viewer,
-                                                                    names=names)
-                images[f"{game}_{n}p_mid_focus.png"] = render_png(game, rules.view(mid, viewer), viewer=viewer,
-                                                                  names=names, focus=True)
+                images[f"{game}_{n}p_mid_private.png"] = render_png(
+                    game, rules.view(mid, viewer), viewer=viewer, names=names
+                )
+                images[f"{game}_{n}p_mid_focus.png"] = render_png(
+                    game, rules.view(mid, viewer), viewer=viewer, names=names, focus=True
+                )
             written += _write(out, images)
         if game in MODULE_GAMES:
             n, options, tag = MODULE_GAMES[game]
@@ -119,12 +131,16 @@ def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
             names = names_for(n)
             mid, end = showcase_state(states), states[-1]
             viewer = mid.players[0]
-            written += _write(out, {
-                f"{game}_{n}p_{tag}_mid.png": render_png(game, rules.view(mid, None), names=names),
-                f"{game}_{n}p_{tag}_mid_private.png": render_png(game, rules.view(mid, viewer), viewer=viewer,
-                                                                 names=names),
-                f"{game}_{n}p_{tag}_end.png": render_png(game, rules.view(end, None), names=names),
-            })
+            written += _write(
+                out,
+                {
+                    f"{game}_{n}p_{tag}_mid.png": render_png(game, rules.view(mid, None), names=names),
+                    f"{game}_{n}p_{tag}_mid_private.png": render_png(
+                        game, rules.view(mid, viewer), viewer=viewer, names=names
+                    ),
+                    f"{game}_{n}p_{tag}_end.png": render_png(game, rules.view(end, None), names=names),
+                },
+            )
     return written
 
 
@@ -139,18 +155,7 @@ def _write(out: Path, images: dict[str, bytes]) -> list[Path]:
 
 
 def main(argv: list[str]) -> None:
-    import importlib
-
-    games = argv or list(GAMES)
-    ready = []
-    for game in games:
-        try:
-            importlib.import_module(f"engine.{game}").RULES  # noqa: B018 (is the engine there yet?)
-        except (ModuleNotFoundError, AttributeError):
-            print(f"{game}: no engine yet, skipped")
-            continue
-        ready.append(game)
-    write_gallery(ready)
+    write_gallery(argv or list(GAMES))
 
 
 if __name__ == "__main__":

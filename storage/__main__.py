@@ -28,8 +28,11 @@ async def _backup(database: str, path: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     load_dotenv(find_dotenv(usecwd=True))
     parser = argparse.ArgumentParser(prog="python -m storage", description="Database tools for the bot's admins.")
-    parser.add_argument("--database", default=os.environ.get("DATABASE_PATH", "").strip() or "games.sqlite3",
-                        help="the bot's database (default: DATABASE_PATH, else games.sqlite3)")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("DATABASE_PATH", "").strip() or "games.sqlite3",
+        help="the bot's database (default: DATABASE_PATH, else games.sqlite3)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     backup = sub.add_parser("backup", help="copy the database (safe while the bot runs)")
     backup.add_argument("path", help="the new file to write (must not exist)")

@@ -281,8 +281,18 @@ class SQLiteStorage(Storage):
                 cur = await self._db.execute(
                     "INSERT INTO games (guild_id, channel_id, game, options, seed, status, seats, creator_id, "
                     "reminder_hours, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, game, _dumps(options), seed, _seats_json([creator]), creator.id,
-                     reminder_hours, now, now),
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        _dumps(options),
+                        seed,
+                        _seats_json([creator]),
+                        creator.id,
+                        reminder_hours,
+                        now,
+                        now,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 raise ChannelBusy("This channel already has a game.") from None
@@ -350,8 +360,9 @@ class SQLiteStorage(Storage):
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
-    async def _add_notice(self, game_id: int, version: int, notice: tuple[str, dict[str, Any]] | None,
-                          now: float) -> None:
+    async def _add_notice(
+        self, game_id: int, version: int, notice: tuple[str, dict[str, Any]] | None, now: float
+    ) -> None:
         if notice is not None:
             kind, payload = notice
             await self._db.execute(

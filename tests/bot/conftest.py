@@ -6,24 +6,17 @@ from __future__ import annotations
 import pytest
 
 import engine
-import render
 from tests.bot import fakegame
 from tests.bot.harness import MANAGER, Harness, User
 
 
 @pytest.fixture
-def fake_game(monkeypatch):
-    """Register the tiny test game as "fake" next to the real ones."""
-    real = engine.get_rules
-
-    def get_rules(game):
-        return fakegame.RULES if game == "fake" else real(game)
-
-    monkeypatch.setattr(engine, "GAMES", (*engine.GAMES, "fake"))
-    # the renderer draws its "not ready yet" placeholder for a game it has no module for
-    monkeypatch.setitem(render.GAME_TITLES, "fake", fakegame.RULES.title)
-    monkeypatch.setattr(engine, "get_rules", get_rules)
-    return fakegame.RULES
+def fake_game():
+    """Register the tiny test game as "fake" next to the real ones, the way any game registers (its rules and
+    its words in one module; no renderer, so the placeholder image; no AI player)."""
+    engine.register(engine.GameEntry("fake", rules="tests.bot.fakegame", present="tests.bot.fakegame"))
+    yield fakegame.RULES
+    engine.unregister("fake")
 
 
 @pytest.fixture

@@ -22,8 +22,9 @@ def movers(post: Msg, players: list[User]) -> list[int]:
     return [int(m) for m in MENTION.findall(last)] + [by_name[n] for n in BOLD.findall(last) if n in by_name]
 
 
-async def create_and_start(h: Harness, game: str, players: list[User], *, options: str | None = None,
-                           channel_id: int = CHANNEL_ID) -> Msg:
+async def create_and_start(
+    h: Harness, game: str, players: list[User], *, options: str | None = None, channel_id: int = CHANNEL_ID
+) -> Msg:
     """`/game create`, everyone clicks Join, the creator clicks Start. Returns the first table post."""
     values = {"game": game} | ({"options": options} if options else {})
     r = await h.run_command(players[0], "game create", channel_id=channel_id, **values)
@@ -47,9 +48,18 @@ def _pick(rnd: random.Random, items: list, text, prefer, chance: float):
     return rnd.choice(items)
 
 
-async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random, *, page_chance: float = 0.1,
-                          trace: list[str] | None = None, prefer=None, prefer_chance: float = 0.8,
-                          confirm: bool = True) -> Interaction:
+async def play_one_action(
+    h: Harness,
+    user: User,
+    post: Msg,
+    rnd: random.Random,
+    *,
+    page_chance: float = 0.1,
+    trace: list[str] | None = None,
+    prefer=None,
+    prefer_chance: float = 0.8,
+    confirm: bool = True,
+) -> Interaction:
     """Open the panel from `post`, pick a random legal move through the menus, confirm. Returns the Confirm
     interaction (its `source` is the panel). `prefer(text)` steers the choice toward kind buttons and menu
     options whose text it accepts (with probability `prefer_chance` at each step). Without `confirm`, stops at
@@ -69,8 +79,7 @@ async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random,
             continue
         if panel.selects():
             options = panel.selects()[0]["options"]
-            choice = _pick(rnd, options, lambda o: f"{o['label']} {o.get('description') or ''}", prefer,
-                           prefer_chance)
+            choice = _pick(rnd, options, lambda o: f"{o['label']} {o.get('description') or ''}", prefer, prefer_chance)
             r = await h.choose(user, panel, 0, choice["value"])
             continue
         kinds = [b for b in labels if b not in NAV]
@@ -79,8 +88,15 @@ async def play_one_action(h: Harness, user: User, post: Msg, rnd: random.Random,
     raise AssertionError(f"panel never reached Confirm: {panel.content}")
 
 
-async def play_to_end(h: Harness, players: list[User], post: Msg, rnd: random.Random, *,
-                      max_actions: int = 5000, channel_id: int = CHANNEL_ID) -> tuple[Msg, int]:
+async def play_to_end(
+    h: Harness,
+    players: list[User],
+    post: Msg,
+    rnd: random.Random,
+    *,
+    max_actions: int = 5000,
+    channel_id: int = CHANNEL_ID,
+) -> tuple[Msg, int]:
     """Keep playing random moves until a post announces the end. Returns (final post, actions played)."""
     by_id = {p.id: p for p in players}
     for n in range(max_actions):

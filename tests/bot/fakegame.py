@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine._common import Event, Option, Rules, shuffled
+from present import Presenter
 
 HIDDEN = -1
 
@@ -78,9 +79,18 @@ class FakeRules(Rules):
 
     def _new_game(self, players, options, seed):
         deck, counter = shuffled(range(40), seed, 0)
-        hands = tuple(deck[3 * i: 3 * i + 3] for i in range(len(players)))
-        return FakeState(players, seed, counter, options, 0, 0, tuple(tuple(sorted(h)) for h in hands),
-                         deck[3 * len(players):], (0,) * len(players))
+        hands = tuple(deck[3 * i : 3 * i + 3] for i in range(len(players)))
+        return FakeState(
+            players,
+            seed,
+            counter,
+            options,
+            0,
+            0,
+            tuple(tuple(sorted(h)) for h in hands),
+            deck[3 * len(players) :],
+            (0,) * len(players),
+        )
 
     def to_move(self, s):
         if self.is_over(s):
@@ -169,8 +179,16 @@ class FakeRules(Rules):
         if total >= s.options["target"]:
             log.append(Event("end", f"The race ends at {total}."))
             window = False
-        return dataclasses.replace(s, total=total, current=(s.current + 1) % len(s.players), hands=tuple(hands),
-                                   deck=deck, points=tuple(points), window=window, log=tuple(log))
+        return dataclasses.replace(
+            s,
+            total=total,
+            current=(s.current + 1) % len(s.players),
+            hands=tuple(hands),
+            deck=deck,
+            points=tuple(points),
+            window=window,
+            log=tuple(log),
+        )
 
     def is_over(self, s):
         return s.total >= s.options["target"]
@@ -198,3 +216,4 @@ class FakeRules(Rules):
 
 
 RULES = FakeRules()
+PRESENTER = Presenter()  # the generic words: the test game needs no special wording

@@ -40,8 +40,18 @@ class RecordingDiscord(FakeDiscord):
     def create(self, channel_id, data, files, **kwargs) -> Msg:
         msg = super().create(channel_id, data, files, **kwargs)
         with open(self.out, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"id": msg.id, "channel": channel_id, "content": msg.content,
-                                "ephemeral": msg.ephemeral, "files": len(msg.files)}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": msg.id,
+                        "channel": channel_id,
+                        "content": msg.content,
+                        "ephemeral": msg.ephemeral,
+                        "files": len(msg.files),
+                    }
+                )
+                + "\n"
+            )
         return msg
 
 
@@ -56,10 +66,26 @@ def install(fake: FakeDiscord) -> None:
         h = Harness(fake, self, ErrorLog(), [])
         state = self._connection
         state.guild_ready_timeout = 0.01
-        me = {"id": str(self.application_id or 1), "username": "tablebot", "discriminator": "0", "avatar": None,
-              "bot": True, "global_name": None, "flags": 0}
-        state.parsers["READY"]({"v": 10, "user": me, "guilds": [], "session_id": "s", "resume_gateway_url": "wss://x",
-                                "shard": [0, 1], "application": {"id": str(self.application_id), "flags": 0}})
+        me = {
+            "id": str(self.application_id or 1),
+            "username": "tablebot",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+            "global_name": None,
+            "flags": 0,
+        }
+        state.parsers["READY"](
+            {
+                "v": 10,
+                "user": me,
+                "guilds": [],
+                "session_id": "s",
+                "resume_gateway_url": "wss://x",
+                "shard": [0, 1],
+                "application": {"id": str(self.application_id), "flags": 0},
+            }
+        )
         state.parsers["GUILD_CREATE"](h.guild_payload())
         reader = asyncio.StreamReader()
         loop = asyncio.get_running_loop()

@@ -43,8 +43,14 @@ ATTACHMENT_LIMIT = 25 * 1024 * 1024
 EPHEMERAL = 1 << 6
 
 ALL_MEMBER = discord.Permissions(
-    view_channel=True, send_messages=True, read_message_history=True, use_application_commands=True,
-    send_messages_in_threads=True, create_public_threads=True, attach_files=True, embed_links=True,
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    use_application_commands=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    attach_files=True,
+    embed_links=True,
 ).value
 MANAGER = ALL_MEMBER | discord.Permissions(manage_channels=True).value
 
@@ -60,12 +66,26 @@ class User:
         return str(self.id)
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "username": self.name.lower(), "global_name": self.name, "discriminator": "0",
-                "avatar": None, "bot": False}
+        return {
+            "id": str(self.id),
+            "username": self.name.lower(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": False,
+        }
 
     def member(self) -> dict[str, Any]:
-        return {"user": self.payload(), "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
-                "mute": False, "flags": 0, "nick": None, "permissions": str(self.permissions)}
+        return {
+            "user": self.payload(),
+            "roles": [],
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "permissions": str(self.permissions),
+        }
 
 
 @dataclasses.dataclass
@@ -91,15 +111,39 @@ class Msg:
 
     def payload(self) -> dict[str, Any]:
         return {
-            "id": str(self.id), "channel_id": str(self.channel_id), "guild_id": str(GUILD_ID),
-            "author": {"id": str(BOT_ID), "username": "tablebot", "discriminator": "0", "avatar": None,
-                       "bot": True, "global_name": None},
-            "content": self.content, "timestamp": "2026-01-01T00:00:00+00:00", "edited_timestamp": None,
-            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
-            "attachments": [{"id": str(self.id * 10 + n), "filename": name, "size": len(data),
-                             "url": f"https://cdn.example/{name}", "proxy_url": f"https://cdn.example/{name}"}
-                            for n, (name, data) in enumerate(self.files)],
-            "embeds": self.embeds, "pinned": False, "type": 0, "components": self.components, "flags": self.flags,
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "guild_id": str(GUILD_ID),
+            "author": {
+                "id": str(BOT_ID),
+                "username": "tablebot",
+                "discriminator": "0",
+                "avatar": None,
+                "bot": True,
+                "global_name": None,
+            },
+            "content": self.content,
+            "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                {
+                    "id": str(self.id * 10 + n),
+                    "filename": name,
+                    "size": len(data),
+                    "url": f"https://cdn.example/{name}",
+                    "proxy_url": f"https://cdn.example/{name}",
+                }
+                for n, (name, data) in enumerate(self.files)
+            ],
+            "embeds": self.embeds,
+            "pinned": False,
+            "type": 0,
+            "components": self.components,
+            "flags": self.flags,
         }
 
     # -- reading components --------------------------------------------------------------------------------
@@ -283,14 +327,32 @@ class FakeDiscord:
     def _record_uploads(self, msg: Msg, files: list[tuple[str, bytes]]) -> None:
         self.uploads += [(msg, name, data) for name, data in files]
 
-    def create(self, channel_id: int, data: dict[str, Any], files, *, via: str, ephemeral: bool = False,
-               visible_to: int | None = None) -> Msg:
+    def create(
+        self,
+        channel_id: int,
+        data: dict[str, Any],
+        files,
+        *,
+        via: str,
+        ephemeral: bool = False,
+        visible_to: int | None = None,
+    ) -> Msg:
         _check_message(data, f"new message via {via}", self.violations)
         flags = int(data.get("flags") or 0)
         ephemeral = ephemeral or bool(flags & EPHEMERAL)
-        msg = Msg(self.snowflake(), channel_id, data.get("content") or "", data.get("components") or [],
-                  data.get("embeds") or [], self._files(files), ephemeral, visible_to if ephemeral else None,
-                  flags=EPHEMERAL if ephemeral else 0, via=via, at=time.perf_counter())
+        msg = Msg(
+            self.snowflake(),
+            channel_id,
+            data.get("content") or "",
+            data.get("components") or [],
+            data.get("embeds") or [],
+            self._files(files),
+            ephemeral,
+            visible_to if ephemeral else None,
+            flags=EPHEMERAL if ephemeral else 0,
+            via=via,
+            at=time.perf_counter(),
+        )
         self.messages[msg.id] = msg
         self.sent.append(msg)
         self._record_uploads(msg, msg.files)
@@ -333,12 +395,28 @@ class FakeDiscord:
             raise discord.HTTPException(_FakeResponse(500), "injected failure")
         body = self._body(kwargs, form)
         if method == "GET" and path == "/users/@me":
-            return {"id": str(BOT_ID), "username": "tablebot", "discriminator": "0", "avatar": None, "bot": True,
-                    "global_name": None, "flags": 0}
+            return {
+                "id": str(BOT_ID),
+                "username": "tablebot",
+                "discriminator": "0",
+                "avatar": None,
+                "bot": True,
+                "global_name": None,
+                "flags": 0,
+            }
         if method == "GET" and path == "/oauth2/applications/@me":
-            return {"id": str(APP_ID), "name": "Table", "description": "", "icon": None, "bot_public": True,
-                    "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0, "team": None,
-                    "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None}}
+            return {
+                "id": str(APP_ID),
+                "name": "Table",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
+            }
         if method == "POST" and path == "/channels/{channel_id}/messages":
             nonce = body.get("nonce") if body.get("enforce_nonce") else None
             if nonce is not None and (int(route.channel_id), nonce) in self.nonces:
@@ -354,21 +432,43 @@ class FakeDiscord:
                 raise discord.NotFound(_FakeResponse(404), "Unknown Message")
             return self.edit(msg, body, files).payload()
         if method == "POST" and path == "/channels/{channel_id}/threads":
-            thread = {"id": str(self.snowflake()), "type": body.get("type", 11), "guild_id": str(GUILD_ID),
-                      "parent_id": str(route.channel_id), "name": body.get("name", "thread"),
-                      "owner_id": str(BOT_ID), "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
-                      "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
-                                          "archive_timestamp": "2026-01-01T00:00:00+00:00"}}
+            thread = {
+                "id": str(self.snowflake()),
+                "type": body.get("type", 11),
+                "guild_id": str(GUILD_ID),
+                "parent_id": str(route.channel_id),
+                "name": body.get("name", "thread"),
+                "owner_id": str(BOT_ID),
+                "message_count": 0,
+                "member_count": 1,
+                "rate_limit_per_user": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "locked": False,
+                    "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                },
+            }
             if len(thread["name"]) > 100:
                 self.violations.append("thread name over 100 chars")
             self.threads.append(thread)
             return thread
-        if method == "PUT" and path in ("/applications/{application_id}/commands",
-                                        "/applications/{application_id}/guilds/{guild_id}/commands"):
+        if method == "PUT" and path in (
+            "/applications/{application_id}/commands",
+            "/applications/{application_id}/guilds/{guild_id}/commands",
+        ):
             _check_commands(body, self.violations)
             self.synced = body
-            return [{**c, "id": str(self.snowflake()), "application_id": str(APP_ID), "version": "1",
-                     "default_member_permissions": c.get("default_member_permissions")} for c in body]
+            return [
+                {
+                    **c,
+                    "id": str(self.snowflake()),
+                    "application_id": str(APP_ID),
+                    "version": "1",
+                    "default_member_permissions": c.get("default_member_permissions"),
+                }
+                for c in body
+            ]
         raise AssertionError(f"unexpected REST call {method} {route.url}")
 
     # -- interaction webhooks --------------------------------------------------------------------------
@@ -400,8 +500,14 @@ class FakeDiscord:
             return ia.original.payload()
         if method == "POST" and tail == "":
             eph = bool(int(body.get("flags") or 0) & EPHEMERAL)
-            msg = self.create(ia.source.channel_id if ia.source else CHANNEL_ID, body, files, via="followup",
-                              ephemeral=eph, visible_to=ia.user.id)
+            msg = self.create(
+                ia.source.channel_id if ia.source else CHANNEL_ID,
+                body,
+                files,
+                via="followup",
+                ephemeral=eph,
+                visible_to=ia.user.id,
+            )
             ia.followups.append(msg)
             return msg.payload()
         if method == "PATCH" and tail.startswith("/messages/"):
@@ -427,8 +533,9 @@ class FakeDiscord:
             resource = ia.original.payload()
         elif kind == 5:  # deferred message ("thinking")
             eph = bool(int(data.get("flags") or 0) & EPHEMERAL)
-            ia.original = self.create(channel, {"content": ""}, None, via="deferred", ephemeral=eph,
-                                      visible_to=ia.user.id)
+            ia.original = self.create(
+                channel, {"content": ""}, None, via="deferred", ephemeral=eph, visible_to=ia.user.id
+            )
             resource = ia.original.payload()
         elif kind in (6, 7):  # (deferred) update of the component's message
             if ia.source is None:
@@ -447,10 +554,14 @@ class FakeDiscord:
                     self.violations.append(f"autocomplete choice out of limits: {ch!r}")
         else:
             raise AssertionError(f"unexpected interaction response type {kind}")
-        out: dict[str, Any] = {"interaction": {"id": str(ia.id), "type": ia.kind,
-                                               "response_message_loading": kind == 5,
-                                               "response_message_ephemeral":
-                                                   bool(ia.original and ia.original.ephemeral)}}
+        out: dict[str, Any] = {
+            "interaction": {
+                "id": str(ia.id),
+                "type": ia.kind,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(ia.original and ia.original.ephemeral),
+            }
+        }
         if resource is not None:
             out["interaction"]["response_message_id"] = resource["id"]
             out["resource"] = {"type": kind, "message": resource}
@@ -511,33 +622,89 @@ class Harness:
         await bot.login("fake-token")
         state = bot._connection
         state.guild_ready_timeout = 0.01
-        me = {"id": str(BOT_ID), "username": "tablebot", "discriminator": "0", "avatar": None, "bot": True,
-              "global_name": None, "flags": 0}
-        state.parsers["READY"]({"v": 10, "user": me, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                                "session_id": "s", "resume_gateway_url": "wss://x", "shard": [0, 1],
-                                "application": {"id": str(APP_ID), "flags": 0}})
+        me = {
+            "id": str(BOT_ID),
+            "username": "tablebot",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+            "global_name": None,
+            "flags": 0,
+        }
+        state.parsers["READY"](
+            {
+                "v": 10,
+                "user": me,
+                "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                "session_id": "s",
+                "resume_gateway_url": "wss://x",
+                "shard": [0, 1],
+                "application": {"id": str(APP_ID), "flags": 0},
+            }
+        )
         state.parsers["GUILD_CREATE"](h.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), 5)
         await h.settle()
         return h
 
     def guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(GUILD_ID), "name": "@everyone", "permissions": str(ALL_MEMBER), "position": 0,
-                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
-        return {"id": str(GUILD_ID), "name": "Board game club", "owner_id": "1", "roles": [everyone],
-                "channels": [self.channel_payload(CHANNEL_ID, "games"), self.channel_payload(OTHER_CHANNEL_ID, "chat")],
-                "members": [], "threads": [], "member_count": 10, "emojis": [], "stickers": [], "features": [],
-                "unavailable": False, "large": False, "verification_level": 0, "default_message_notifications": 0,
-                "explicit_content_filter": 0, "mfa_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
-                "nsfw_level": 0, "system_channel_flags": 0, "joined_at": "2026-01-01T00:00:00+00:00",
-                "voice_states": [], "presences": [], "stage_instances": [], "guild_scheduled_events": [],
-                "soundboard_sounds": []}
+        everyone = {
+            "id": str(GUILD_ID),
+            "name": "@everyone",
+            "permissions": str(ALL_MEMBER),
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+        return {
+            "id": str(GUILD_ID),
+            "name": "Board game club",
+            "owner_id": "1",
+            "roles": [everyone],
+            "channels": [self.channel_payload(CHANNEL_ID, "games"), self.channel_payload(OTHER_CHANNEL_ID, "chat")],
+            "members": [],
+            "threads": [],
+            "member_count": 10,
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "unavailable": False,
+            "large": False,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "system_channel_flags": 0,
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
 
     @staticmethod
     def channel_payload(cid: int, name: str) -> dict[str, Any]:
-        return {"id": str(cid), "type": 0, "guild_id": str(GUILD_ID), "name": name, "position": 0,
-                "permission_overwrites": [], "parent_id": None, "nsfw": False, "topic": None,
-                "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+        return {
+            "id": str(cid),
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "name": name,
+            "position": 0,
+            "permission_overwrites": [],
+            "parent_id": None,
+            "nsfw": False,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
 
     async def close(self) -> None:
         await self.bot.close()
@@ -581,8 +748,11 @@ class Harness:
         deadline = time.monotonic() + timeout
         while True:
             pending = [
-                t for t in asyncio.all_tasks()
-                if t is not asyncio.current_task() and not t.done() and t not in baseline
+                t
+                for t in asyncio.all_tasks()
+                if t is not asyncio.current_task()
+                and not t.done()
+                and t not in baseline
                 and "timeout_task_impl" not in getattr(t.get_coro(), "__qualname__", "")
                 and "Loop._loop" not in getattr(t.get_coro(), "__qualname__", "")
             ]
@@ -636,10 +806,21 @@ class Harness:
         channel = next((t for t in self.fake.threads if int(t["id"]) == channel_id), None)
         channel = channel or self.channel_payload(channel_id, "games")
         payload = {
-            "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
-            "guild_id": str(GUILD_ID), "channel_id": str(channel_id), "channel": channel,
-            "member": user.member(), "app_permissions": str(ALL_MEMBER), "locale": "en-US", "guild_locale": "en-US",
-            "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": channel,
+            "member": user.member(),
+            "app_permissions": str(ALL_MEMBER),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }
         return payload, ia
@@ -680,15 +861,17 @@ class Harness:
         payload["data"] = self._command_data(path, values)
         return await self.feed(payload, ia)
 
-    async def autocomplete(self, user: User, path: str, focused: str, *, channel_id: int = CHANNEL_ID,
-                           **values: Any) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: User, path: str, focused: str, *, channel_id: int = CHANNEL_ID, **values: Any
+    ) -> list[dict[str, Any]]:
         payload, ia = self._base(user, 4, channel_id)
         payload["data"] = self._command_data(path, values, focused)
         ia = await self.feed(payload, ia)
         return ia.choices or []
 
-    def component_payload(self, user: User, message: Msg, custom_id: str, component_type: int,
-                          values: list[str] | None = None) -> tuple[dict[str, Any], Interaction]:
+    def component_payload(
+        self, user: User, message: Msg, custom_id: str, component_type: int, values: list[str] | None = None
+    ) -> tuple[dict[str, Any], Interaction]:
         if message.ephemeral and message.visible_to != user.id:
             raise AssertionError(f"{user.name} cannot see ephemeral message {message.id}")
         payload, ia = self._base(user, 3, message.channel_id)

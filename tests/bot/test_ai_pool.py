@@ -25,8 +25,13 @@ from tests.bot.harness import CHANNEL_ID, Harness
 
 ALL_MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 # (game, options, players): every game, Alhambra with every module of The Vizier's Favour and without
-CASES = [("alhambra", ALL_MODULES, 4), ("alhambra", {"vizier": True}, 3), ("alhambra", {}, 2), ("gardens", {}, 2),
-         ("queens_garden", {}, 4)]
+CASES = [
+    ("alhambra", ALL_MODULES, 4),
+    ("alhambra", {"vizier": True}, 3),
+    ("alhambra", {}, 2),
+    ("gardens", {}, 2),
+    ("queens_garden", {}, 4),
+]
 
 
 def positions(game: str, options: dict, players: int, every: int = 12, moves: int = 60):
@@ -51,8 +56,11 @@ def test_ai_processes_setting():
         processes_from_env("many")
 
 
-@pytest.mark.parametrize(("game", "options", "players"), CASES,
-                         ids=["alhambra-all-modules", "alhambra-vizier", "alhambra", "gardens", "queens_garden"])
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    CASES,
+    ids=["alhambra-all-modules", "alhambra-vizier", "alhambra", "gardens", "queens_garden"],
+)
 def test_states_and_actions_pickle_and_worker_decisions_equal_the_bots(game, options, players):
     """What goes to a worker process comes back equal (frozen dataclasses with tuples, frozensets and dicts
     inside), and the spawned worker decides exactly what the bot's own process decides for the same seed, at
@@ -109,8 +117,9 @@ async def gardens_with_ai(h: Harness, ana):
     return h.last_public()
 
 
-async def test_a_dead_worker_process_is_replaced_and_the_decision_tried_again(harness, users, monkeypatch,
-                                                                              tmp_path, caplog):
+async def test_a_dead_worker_process_is_replaced_and_the_decision_tried_again(
+    harness, users, monkeypatch, tmp_path, caplog
+):
     """The worker process dies while the AI decides: a new pool is made, the same decision runs again there and
     the AI's move is played and posted as usual (no note, nothing logged as an error)."""
     monkeypatch.setenv("AI_TEST_DIE_FLAG", str(tmp_path / "died"))

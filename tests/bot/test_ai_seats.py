@@ -29,8 +29,11 @@ def cog_of(h: Harness) -> AISeatsCog:
 def transcript(h: Harness, first: int = 14, last: int = 3) -> str:
     """What the channel shows, as a reader scrolls it (long games: the start and the end)."""
     posts = [m.content for m in h.public()]
-    shown = posts if len(posts) <= first + last else [*posts[:first], f"… {len(posts) - first - last} posts …",
-                                                      *posts[-last:]]
+    shown = (
+        posts
+        if len(posts) <= first + last
+        else [*posts[:first], f"… {len(posts) - first - last} posts …", *posts[-last:]]
+    )
     return "\n----\n".join(shown)
 
 
@@ -43,10 +46,13 @@ class FakeAI:
         self.gate: threading.Event | None = None
         self.fail = False
         self.n = 5
-        real_adapter, real_choose = ai.adapter, ai.choose
+        real_adapter, real_choose, real_available = ai.adapter, ai.choose, ai.available
 
         def adapter(game):
             return object() if game == "fake" else real_adapter(game)
+
+        def available(game):
+            return game == "fake" or real_available(game)
 
         def choose(game, state, seat, level, seed, budget=None):
             if game != "fake":
@@ -63,6 +69,7 @@ class FakeAI:
             return clap[0] if clap else fakegame.Add(self.n)
 
         monkeypatch.setattr(ai, "adapter", adapter)
+        monkeypatch.setattr(ai, "available", available)
         monkeypatch.setattr(ai, "choose", choose)
 
 
@@ -145,8 +152,11 @@ async def test_games_without_an_ai_offer_no_add_ai(harness, users):
 # --------------------------------------------------------------------------------------------- whole games
 
 # (game, levels of the two AI seats, how they are seated). Hard plays with a small iteration budget.
-GAMES = [("alhambra", ("normal", "easy"), "button"), ("gardens", ("hard", "easy"), "button"),
-         ("queens_garden", ("normal", "normal"), "create")]
+GAMES = [
+    ("alhambra", ("normal", "easy"), "button"),
+    ("gardens", ("hard", "easy"), "button"),
+    ("queens_garden", ("normal", "normal"), "create"),
+]
 
 
 @pytest.mark.parametrize(("game", "levels", "how"), GAMES, ids=[g[0] for g in GAMES])
@@ -199,8 +209,10 @@ async def test_one_human_and_two_ai_seats_finish_a_game(harness, users, monkeypa
     assert "AI (" in final.content and "Game over" in final.content
     await harness.click(ana, final, "Rematch")  # the same seats, AI players included
     assert f"1. Ana\n2. {names[0]}\n3. {names[1]}\n" in harness.last_public().content
-    print(f"\n{game} with {names}: {row.version} moves ({human_actions} by Ana) in {time.perf_counter() - t0:.1f}s"
-          f"\n{transcript(harness)}")
+    print(
+        f"\n{game} with {names}: {row.version} moves ({human_actions} by Ana) in {time.perf_counter() - t0:.1f}s"
+        f"\n{transcript(harness)}"
+    )
 
 
 # --------------------------------------------------------------------------------------------- restarts
@@ -246,8 +258,7 @@ async def test_a_failing_ai_is_logged_noted_once_and_leaves_the_game_untouched(h
     row = await harness.bot.session.storage.game_in_channel(CHANNEL_ID)
     assert row.version == 1 and harness.bot.session.to_move(row) == ["ai:easy:1"]
     [record] = harness.errors.records
-    assert "AI ai:easy:1 failed deciding move 2" in record.getMessage() and record.exc_info[1].args == (
-        "the AI broke",)
+    assert "AI ai:easy:1 failed deciding move 2" in record.getMessage() and record.exc_info[1].args == ("the AI broke",)
     harness.errors.records.clear()
     await cog_of(harness).kick_all()  # the periodic pass tries again: still broken, no second note
     await harness.settle()
@@ -279,8 +290,10 @@ async def test_ai_thinks_off_the_event_loop_while_a_human_acts_out_of_turn(harne
         await asyncio.sleep(0.01)
     assert fake_ai.calls == [("ai:easy:1", fake_ai.calls[0][1], 8)]  # thinking, in its thread
     post = harness.last_public()
-    assert post.content.splitlines()[-2:] == ["⏳ **Ana** may act out of turn until **AI (easy) 1** acts.",
-                                              "**AI (easy) 1** moves next."]
+    assert post.content.splitlines()[-2:] == [
+        "⏳ **Ana** may act out of turn until **AI (easy) 1** acts.",
+        "**AI (easy) 1** moves next.",
+    ]
     t = time.perf_counter()
     clap = (await harness.click(ana, post, "Play my turn")).message
     await harness.click(ana, clap, "Confirm")
@@ -293,7 +306,10 @@ async def test_ai_thinks_off_the_event_loop_while_a_human_acts_out_of_turn(harne
     assert [c[2] for c in fake_ai.calls] == [8, 8]  # decided again after Ana's clap (same total, new move)
     row = await harness.bot.session.storage.game_in_channel(CHANNEL_ID)
     assert row.version == 3 and [m.player for m in await harness.bot.session.storage.moves(row.id)] == [
-        ana.sid, ana.sid, "ai:easy:1"]
+        ana.sid,
+        ana.sid,
+        "ai:easy:1",
+    ]
 
 
 async def test_many_kicks_give_one_ai_move(harness, users, fake_ai):
@@ -348,15 +364,40 @@ def test_an_ai_turn_in_one_post_keeps_its_moves_in_order_and_the_next_player_las
     from cogs import _table
     from storage import GameRow, Seat
 
-    row = GameRow(id=1, guild_id=1, channel_id=2, game="gardens", options={}, seed=1, status="active",
-                  seats=(Seat("11", "Ana"), Seat("ai:easy:1", "AI (easy) 1")), state={}, version=40,
-                  creator_id="11", lobby_message_id=None, reminder_hours=24, created_at=0.0, updated_at=60.0,
-                  turn_started_at=0.0, reminded_at=None, nudged_at=None)
+    row = GameRow(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        game="gardens",
+        options={},
+        seed=1,
+        status="active",
+        seats=(Seat("11", "Ana"), Seat("ai:easy:1", "AI (easy) 1")),
+        state={},
+        version=40,
+        creator_id="11",
+        lobby_message_id=None,
+        reminder_hours=24,
+        created_at=0.0,
+        updated_at=60.0,
+        turn_started_at=0.0,
+        reminded_at=None,
+        nudged_at=None,
+    )
 
     def move(n, to_move, text="takes money"):
-        return {"player": "ai:easy:1", "action": {"kind": "say", "text": f"{text} {n}"}, "events": [],
-                "to_move": list(to_move), "before": ["ai:easy:1"], "side": [], "free": False, "finished": False,
-                "scores": {}, "winners": []}
+        return {
+            "player": "ai:easy:1",
+            "action": {"kind": "say", "text": f"{text} {n}"},
+            "events": [],
+            "to_move": list(to_move),
+            "before": ["ai:easy:1"],
+            "side": [],
+            "free": False,
+            "finished": False,
+            "scores": {},
+            "winners": [],
+        }
 
     class Words:  # describes the test's actions by their text (the move post only needs `describe`)
         @staticmethod

@@ -100,8 +100,7 @@ def ai_claimants(rules, state) -> list[str]:
     return [p for p in rules.to_move(state)[1:] if p in side and ai.is_ai(p)]
 
 
-async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(harness, users, recorder,
-                                                                                monkeypatch):
+async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(harness, users, recorder, monkeypatch):
     """A whole game of Ana and two AI seats with the vizier module: AI claimants are asked once per position, all
     of them before an AI whose turn it is (V7: the window closes with its first action, V12); at least one AI buys
     out of turn (V4/V6: then places the tile, announced in one post); the final post has the engine's scores."""
@@ -113,8 +112,12 @@ async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(h
     assert announced_scores(final) == {row.seat_name(p): s for p, s in rules.scores(states[-1]).items()}
 
     # out-of-turn purchases by AI seats (V4): a VizierBuy by a player whose turn it was not, then its placement
-    out_of_turn = [(m, states[i]) for i, m in enumerate(moves) if type(rules.action_from_json(m.action)).__name__
-                   == "VizierBuy" and m.player != states[i].players[states[i].current]]
+    out_of_turn = [
+        (m, states[i])
+        for i, m in enumerate(moves)
+        if type(rules.action_from_json(m.action)).__name__ == "VizierBuy"
+        and m.player != states[i].players[states[i].current]
+    ]
     by_ai = [m for m, _ in out_of_turn if ai.is_ai(m.player)]
     assert by_ai, "no AI seat used its vizier out of turn"
     text = "\n".join(m.content for m in harness.public())
@@ -135,12 +138,15 @@ async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(h
         assert asked == want, (version, seat, asked, want)
     bought = [(seed, seat) for seed, seat, opt, a in recorder.calls if opt and a is not None]
     assert len(bought) == len(by_ai)
-    print(f"\nalhambra+vizier, Ana + 2 AI: {row.version} moves ({human_actions} by Ana), {len(optional)} optional "
-          f"decisions, {len(by_ai)} AI vizier purchases out of turn, in {time.perf_counter() - t0:.1f}s")
+    print(
+        f"\nalhambra+vizier, Ana + 2 AI: {row.version} moves ({human_actions} by Ana), {len(optional)} optional "
+        f"decisions, {len(by_ai)} AI vizier purchases out of turn, in {time.perf_counter() - t0:.1f}s"
+    )
 
 
-async def test_V12_a_human_whose_turn_it_is_is_not_kept_waiting_by_an_ai_claimant(harness, users, recorder,
-                                                                                   monkeypatch):
+async def test_V12_a_human_whose_turn_it_is_is_not_kept_waiting_by_an_ai_claimant(
+    harness, users, recorder, monkeypatch
+):
     """V12: while an AI claimant still decides whether to buy out of turn, Ana (whose turn it is) plays: her move
     goes through and is posted at once; the AI's decision, a vizier purchase for a position that is gone, is
     dropped (the window closed with Ana's action) and nothing is asked again for the old position."""
@@ -148,8 +154,12 @@ async def test_V12_a_human_whose_turn_it_is_is_not_kept_waiting_by_an_ai_claiman
     ana = users[0]
     rules = engine.get_rules("alhambra")
     session = harness.bot.session
-    recorder.hold = lambda state: rules.to_move(state)[0] == ana.sid and any(
-        type(a).__name__ == "VizierBuy" for p in ai_claimants(rules, state) for a in rules.legal_actions(state, p))
+    recorder.hold = lambda state: (
+        rules.to_move(state)[0] == ana.sid
+        and any(
+            type(a).__name__ == "VizierBuy" for p in ai_claimants(rules, state) for a in rules.legal_actions(state, p)
+        )
+    )
     post = await vizier_table(harness, ana, ("normal", "normal"), seed=31)
     rnd = random.Random(5)
     # Ana plays until, after an AI turn, an AI claimant is held deciding at the start of her turn
@@ -184,8 +194,7 @@ async def test_V12_a_human_whose_turn_it_is_is_not_kept_waiting_by_an_ai_claiman
     seed = row.seed + held_at
     held = [c for c in recorder.calls if c[0] == seed and c[2]]
     assert len(held) == 1 and type(held[0][3]).__name__ == "VizierBuy"  # decided, then dropped: stale
-    assert not any(m.player == held[0][1] and rules.action_from_json(m.action) == held[0][3]
-                   for m in moves[held_at:])
+    assert not any(m.player == held[0][1] and rules.action_from_json(m.action) == held[0][3] for m in moves[held_at:])
 
 
 async def test_a_restart_resumes_an_ai_turn_left_half_way(tmp_path, fake_game, users, monkeypatch):
@@ -253,8 +262,9 @@ async def test_V12_an_ai_to_move_leaves_human_vizier_claimants_time_to_call(harn
         before = states[i]
         if not ai.is_ai(m.player) or m.player != before.players[before.current] or not before.window:
             continue
-        humans_may_claim = [p for p in rules.to_move(before)[1:]
-                            if not ai.is_ai(p) and p in rules.vizier_claimants(before)]
+        humans_may_claim = [
+            p for p in rules.to_move(before)[1:] if not ai.is_ai(p) and p in rules.vizier_claimants(before)
+        ]
         gap = m.created_at - moves[i - 1].created_at
         (waited if humans_may_claim else prompt).append(gap)
     assert waited, "no position where Ana could call for her vizier before the AI's turn"

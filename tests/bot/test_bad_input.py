@@ -47,7 +47,8 @@ async def test_finished_game_takes_no_more_moves(harness, users):
     r = await harness.run_command(ana, "move", action="adds 3")
     assert r.message.ephemeral and r.message.content == (
         "There is no game running in this channel: the last one, Race to the Target (#1), is over: `/game status` "
-        "shows the results. Start a new one with `/game create`.")
+        "shows the results. Start a new one with `/game create`."
+    )
     r = await harness.run_command(ana, "game status")  # still answers about the finished game
     assert "Game over" in r.message.content
     assert await snapshot(harness) == before

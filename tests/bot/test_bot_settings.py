@@ -25,8 +25,13 @@ def env(monkeypatch, tmp_path):
 def test_settings_defaults(env):
     env.setenv("DISCORD_TOKEN", "abc")
     s = bot.Settings.from_env()
-    assert (s.token, s.database_path, s.dev_guild_id, s.log_level, s.sync) == ("abc", "games.sqlite3", None, "INFO",
-                                                                              False)
+    assert (s.token, s.database_path, s.dev_guild_id, s.log_level, s.sync) == (
+        "abc",
+        "games.sqlite3",
+        None,
+        "INFO",
+        False,
+    )
 
 
 def test_settings_from_dotenv_file(env, tmp_path):

@@ -10,8 +10,14 @@ from tests.bot.driver import create_and_start
 from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID, Msg
 
 HUGE = "9" * 20  # beyond SQLite's integer range
-POLITE = ("out of date", "not available any more", "belongs to a player's own panel", "Nothing to do here",
-          "nothing was played", "nothing was changed")
+POLITE = (
+    "out of date",
+    "not available any more",
+    "belongs to a player's own panel",
+    "Nothing to do here",
+    "nothing was played",
+    "nothing was changed",
+)
 
 
 def forged(h, source: Msg, custom_id: str, kind: int, *, ephemeral: bool | None = None, user=None) -> Msg:
@@ -19,11 +25,23 @@ def forged(h, source: Msg, custom_id: str, kind: int, *, ephemeral: bool | None 
     if kind == 2:
         component = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
     else:
-        component = {"type": 3, "custom_id": custom_id, "options": [{"label": str(i), "value": str(i)}
-                                                                    for i in range(3)]}
+        component = {
+            "type": 3,
+            "custom_id": custom_id,
+            "options": [{"label": str(i), "value": str(i)} for i in range(3)],
+        }
     eph = source.ephemeral if ephemeral is None else ephemeral
-    msg = Msg(h.fake.snowflake(), source.channel_id, source.content, [{"type": 1, "components": [component]}], [],
-              [], eph, (user.id if user else source.visible_to) if eph else None, flags=64 if eph else 0)
+    msg = Msg(
+        h.fake.snowflake(),
+        source.channel_id,
+        source.content,
+        [{"type": 1, "components": [component]}],
+        [],
+        [],
+        eph,
+        (user.id if user else source.visible_to) if eph else None,
+        flags=64 if eph else 0,
+    )
     h.fake.messages[msg.id] = msg
     return msg
 
@@ -35,8 +53,20 @@ async def state_of(h):
 
 
 def test_no_custom_id_is_claimed_by_two_families():
-    samples = ["g:1:join", "g:1:rules", "g:1:play", "g:1:board", "g:1:p:3.abc:k:0.1", "g:1:p:3.abc:c:2",
-               "s:1:3.abc:a:0.0", "s:1:3.abc:g:0", "s:1:ai:add", "s:1:ai:rm", "f:1:abc:s:", "f:1:abc:c:1"]
+    samples = [
+        "g:1:join",
+        "g:1:rules",
+        "g:1:play",
+        "g:1:board",
+        "g:1:p:3.abc:k:0.1",
+        "g:1:p:3.abc:c:2",
+        "s:1:3.abc:a:0.0",
+        "s:1:3.abc:g:0",
+        "s:1:ai:add",
+        "s:1:ai:rm",
+        "f:1:abc:s:",
+        "f:1:abc:c:1",
+    ]
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
         assert len(owners) == 1, (cid, owners)

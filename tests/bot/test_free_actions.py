@@ -132,12 +132,16 @@ async def test_bonus_card_played_by_another_player_leaves_an_open_panel_valid(ha
         row = await session.storage.game_in_channel(CHANNEL_ID)
         state = session.state_of(row)
         current = rules.to_move(state)[0]
-        holders = [p for p in players if p.sid != current and any(
-            type(a).__name__ == "PlayBonus" for a in rules.free_actions(state, p.sid))]
+        holders = [
+            p
+            for p in players
+            if p.sid != current and any(type(a).__name__ == "PlayBonus" for a in rules.free_actions(state, p.sid))
+        ]
         if holders and rules.to_move(state) == [current] and not state.seat(current).pending:
             break
-        await play_one_action(h, by_id[movers(post, players)[0]], post, rnd,
-                              prefer=lambda t: "buy" in t.lower() or "place" in t.lower())
+        await play_one_action(
+            h, by_id[movers(post, players)[0]], post, rnd, prefer=lambda t: "buy" in t.lower() or "place" in t.lower()
+        )
         post = h.last_public(CHANNEL_ID)
     else:
         raise AssertionError("nobody got a playable bonus card")

@@ -19,8 +19,11 @@ def hand_words(hand) -> list[str]:
     for card in hand:
         c, v = card_key(card)
         by.setdefault(c, []).append(v)
-    return [f"{CURRENCIES[c]} ({CURRENCY_COLORS[CURRENCIES[c]]}) {'+'.join(map(str, sorted(vs, reverse=True)))} "
-            f"= **{sum(vs)}**" for c, vs in sorted(by.items())]
+    return [
+        f"{CURRENCIES[c]} ({CURRENCY_COLORS[CURRENCIES[c]]}) {'+'.join(map(str, sorted(vs, reverse=True)))} "
+        f"= **{sum(vs)}**"
+        for c, vs in sorted(by.items())
+    ]
 
 
 async def test_alhambra_full_game_never_shows_a_hand_in_public(harness, users, monkeypatch):

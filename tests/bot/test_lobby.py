@@ -10,7 +10,8 @@ async def test_lobby_post_edits_itself_as_people_join_and_leave(harness, users):
     r = await harness.run_command(ana, "game create", game="fake", options="target=30, no-claps")
     assert r.message.ephemeral and r.message.content == (
         "Your game of Race to the Target is set up: the lobby post is below. Press **Start** there once everyone "
-        "has joined.")
+        "has joined."
+    )
     lobby = harness.last_public()
     assert lobby.public and "Race to the Target" in lobby.content and "target = 30" in lobby.content
     assert "claps = no" in lobby.content
@@ -135,8 +136,21 @@ async def test_commands_sync_within_discords_limits(harness):
     names = {c["name"] for c in harness.fake.synced}
     assert names == {"game", "move"}
     game = next(c for c in harness.fake.synced if c["name"] == "game")
-    assert {o["name"] for o in game["options"]} >= {"create", "join", "leave", "start", "cancel", "status", "board",
-                                                     "hand", "log", "list", "rules", "nudge", "play"}
+    assert {o["name"] for o in game["options"]} >= {
+        "create",
+        "join",
+        "leave",
+        "start",
+        "cancel",
+        "status",
+        "board",
+        "hand",
+        "log",
+        "list",
+        "rules",
+        "nudge",
+        "play",
+    }
     assert harness.bot.get_cog("GameCog") is not None and harness.bot.get_cog("TurnsCog") is not None
 
 

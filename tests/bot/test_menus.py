@@ -7,7 +7,7 @@ from engine.alhambra.components import cell_name
 from tests.bot.fakegame import RULES, Add, Play
 
 
-def test_kinds_keep_the_engines_order_and_have_readable_labels():
+def test_kinds_keep_the_engines_order_and_have_readable_labels(fake_game):
     actions = [Play(1, 0), Add(3), Play(2, 0)]
     assert _menus.kinds(actions) == ["play", "add"]
     assert present.for_game("alhambra").kind_label("pass") == "End turn"
@@ -23,15 +23,19 @@ def test_split_by_the_first_field_that_tells_actions_apart():
     actions = list(enumerate(Play(card, b) for card in (4, 9, 13) for b in range(10)))
     groups = _menus.split(actions, RULES.describe, present.Presenter())
     assert [label for label, _ in groups] == [
-        "plays the 5 card #4 with boost … (10 ways)", "plays the 1 card #9 with boost … (10 ways)",
-        "plays the 5 card #13 with boost … (10 ways)"]
+        "plays the 5 card #4 with boost … (10 ways)",
+        "plays the 1 card #9 with boost … (10 ways)",
+        "plays the 5 card #13 with boost … (10 ways)",
+    ]
     assert sorted(i for _, members in groups for i in members) == list(range(30))
 
 
 def test_positions_split_by_column_when_there_are_too_many_cells():
     cells = [(x, y) for x in range(-3, 4) for y in range(-2, 3)]  # 35 cells
     actions = list(enumerate(AlhambraPlace("tower-9-NE", c) for c in cells))
-    groups = _menus.split(actions, lambda a: f"places the Tower (9) at {cell_name(a.cell)}", present.for_game("alhambra"))
+    groups = _menus.split(
+        actions, lambda a: f"places the Tower (9) at {cell_name(a.cell)}", present.for_game("alhambra")
+    )
     assert [label for label, _ in groups] == [f"column {c} … (5 ways)" for c in "JKLMNOP"]
     assert sum(len(m) for _, m in groups) == 35
 

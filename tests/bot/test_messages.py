@@ -6,16 +6,41 @@ from tests.bot.harness import _check_commands, _check_components, _check_message
 
 
 def row(status="active", game="gardens") -> GameRow:
-    return GameRow(id=1, guild_id=1, channel_id=2, game=game, options={}, seed=1, status=status,
-                   seats=(Seat("11", "Ana"), Seat("22", "Bo")), state={}, version=40, creator_id="11",
-                   lobby_message_id=None, reminder_hours=24, created_at=0.0, updated_at=3600.0,
-                   turn_started_at=0.0, reminded_at=None, nudged_at=None)
+    return GameRow(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        game=game,
+        options={},
+        seed=1,
+        status=status,
+        seats=(Seat("11", "Ana"), Seat("22", "Bo")),
+        state={},
+        version=40,
+        creator_id="11",
+        lobby_message_id=None,
+        reminder_hours=24,
+        created_at=0.0,
+        updated_at=3600.0,
+        turn_started_at=0.0,
+        reminded_at=None,
+        nudged_at=None,
+    )
 
 
 def test_a_flood_of_events_never_hides_the_results():
-    notice = {"player": "11", "action": {"kind": "choose_colours", "colours": ["orange"]}, "before": ["11"],
-              "events": [["22", f"scores {n} points for a long reason " * 3] for n in range(100)], "to_move": [],
-              "side": [], "free": False, "finished": True, "scores": {"11": 10, "22": 12}, "winners": ["22"]}
+    notice = {
+        "player": "11",
+        "action": {"kind": "choose_colours", "colours": ["orange"]},
+        "before": ["11"],
+        "events": [["22", f"scores {n} points for a long reason " * 3] for n in range(100)],
+        "to_move": [],
+        "side": [],
+        "free": False,
+        "finished": True,
+        "scores": {"11": 10, "22": 12},
+        "winners": ["22"],
+    }
     text = _table.move_content(row("finished"), [notice])
     assert len(text) <= 2000
     assert text.splitlines()[-1] == "**Scores:** **Bo** 12 · **Ana** 10"
@@ -33,12 +58,26 @@ def test_harness_catches_discord_limit_breaches():
     out: list[str] = []
     _check_message({"content": "x" * 2001}, "m", out)
     _check_components([{"type": 1, "components": []}] * 6, "m", out)
-    _check_components([{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": f"b{i}", "label": "b"}
-                                                  for i in range(6)]}], "m", out)
-    _check_components([{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
-        {"label": str(i), "value": str(i)} for i in range(26)]}]}], "m", out)
-    _check_components([{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "x" * 101, "label": "b"}]}],
-                      "m", out)
+    _check_components(
+        [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": f"b{i}", "label": "b"} for i in range(6)]}],
+        "m",
+        out,
+    )
+    _check_components(
+        [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 3, "custom_id": "s", "options": [{"label": str(i), "value": str(i)} for i in range(26)]}
+                ],
+            }
+        ],
+        "m",
+        out,
+    )
+    _check_components(
+        [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "x" * 101, "label": "b"}]}], "m", out
+    )
     _check_commands([{"name": "Bad Name", "description": "", "options": []}], out)
     assert len(out) == 7, out
 
@@ -67,4 +106,3 @@ def test_turn_line_names_who_could_already_move_without_a_new_ping():
     r = row()
     assert _table.turn_line(r, ["22"], ["22", "11"], actor="11") == "Still to move: **Bo**."
     assert _table.turn_line(r, ["11"], ["22", "11"], actor="11") == "**Ana** continues."
-

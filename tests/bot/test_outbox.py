@@ -25,8 +25,7 @@ async def panel_at_confirm(h: Harness, user, post, choice: str):
 
 
 @pytest.mark.parametrize(("where", "step"), CRASH_STEPS, ids=[s for _, s in CRASH_STEPS])
-async def test_a_crash_at_any_step_of_a_move_still_gives_one_post_and_one_ping(tmp_path, fake_game, users, where,
-                                                                               step):
+async def test_a_crash_at_any_step_of_a_move_still_gives_one_post_and_one_ping(tmp_path, fake_game, users, where, step):
     h = await Harness.start(tmp_path / "games.sqlite3")
     try:
         ana, bo = users[:2]
@@ -99,8 +98,11 @@ async def test_two_confirms_of_an_exact_purchase_end_on_the_follow_up_panel(harn
             version = (await h.bot.session.storage.game_in_channel(CHANNEL_ID)).version
             await h.click_many([(user, panel, "Confirm"), (user, panel, "Confirm")])
             assert panel.content.startswith(f"✅ Done: **{user.name}** buys"), panel.content
-            assert "What would you like to do?" in panel.content or "Choose your move" in panel.content or \
-                "Play this move?" in panel.content, panel.content  # the follow-up panel, in the same message
+            assert (
+                "What would you like to do?" in panel.content
+                or "Choose your move" in panel.content
+                or "Play this move?" in panel.content
+            ), panel.content  # the follow-up panel, in the same message
             assert panel.components, "the follow-up choices are on the panel"
             row = await h.bot.session.storage.game_in_channel(CHANNEL_ID)
             assert row.version == version + 1

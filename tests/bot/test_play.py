@@ -32,8 +32,10 @@ async def test_panel_pages_through_more_than_25_moves(harness, users):
     await harness.click(ana, panel, "Confirm")
     assert panel.content.startswith("✅ Done: **Ana** adds 9.") and panel.components == []
     public = harness.last_public()
-    assert public.content == f"**Ana** adds 9.\nThe total passed 7: others may clap!\nYour turn, <@{bo.id}>." or \
-        public.content == f"**Ana** adds 9.\nYour turn, <@{bo.id}>."
+    assert (
+        public.content == f"**Ana** adds 9.\nThe total passed 7: others may clap!\nYour turn, <@{bo.id}>."
+        or public.content == f"**Ana** adds 9.\nYour turn, <@{bo.id}>."
+    )
 
 
 async def test_panel_narrows_a_long_list_by_the_actions_fields(harness, users):
@@ -60,8 +62,10 @@ async def test_out_of_turn_clap_and_private_draw(harness, users):
     post = harness.last_public()
     assert "others may clap" in post.content
     # the clappers act out of turn (the rules' `out_of_turn`): named in one line, never pinged; Bo's turn begins
-    assert post.content.splitlines()[-2:] == ["⏳ **Ana**, **Cyd** may act out of turn until **Bo** acts.",
-                                              f"Your turn, <@{bo.id}>."]
+    assert post.content.splitlines()[-2:] == [
+        "⏳ **Ana**, **Cyd** may act out of turn until **Bo** acts.",
+        f"Your turn, <@{bo.id}>.",
+    ]
     clap = (await harness.click(cyd, post, "Play my turn")).message
     assert "Play this move? **Cyd** claps." in clap.content  # the only move: straight to Confirm
     bo_panel = (await harness.click(bo, post, "Play my turn")).message
@@ -120,11 +124,23 @@ async def test_move_command_autocompletes_the_legal_moves(harness, users):
     ana, bo = users[:2]
     await create_and_start(harness, "fake", [ana, bo], options="no-claps")
     choices = await harness.autocomplete(ana, "move", "action", action="adds 2")
-    assert [c["name"] for c in choices] == ["adds 2", "adds 20", "adds 21", "adds 22", "adds 23", "adds 24",
-                                            "adds 25", "adds 26", "adds 27", "adds 28", "adds 29"]
+    assert [c["name"] for c in choices] == [
+        "adds 2",
+        "adds 20",
+        "adds 21",
+        "adds 22",
+        "adds 23",
+        "adds 24",
+        "adds 25",
+        "adds 26",
+        "adds 27",
+        "adds 28",
+        "adds 29",
+    ]
     # not Bo's turn: no move offered, just the reason
     assert await harness.autocomplete(bo, "move", "action", action="") == [
-        {"name": "It's not your turn: waiting for Ana.", "value": "none"}]
+        {"name": "It's not your turn: waiting for Ana.", "value": "none"}
+    ]
     r = await harness.run_command(ana, "move", action=choices[1]["value"])
     assert r.message.content.startswith("✅ Done: **Ana** adds 20.")
     r = await harness.run_command(bo, "move", action=choices[0]["value"])  # Ana's old suggestion

@@ -22,10 +22,23 @@ class Bot:
     def __init__(self, tmp: Path, **env: str):
         self.out = tmp / "messages.jsonl"
         self.db = tmp / "games.sqlite3"
-        full = {**os.environ, "DISCORD_TOKEN": "fake", "DATABASE_PATH": str(self.db), "FAKE_OUT": str(self.out),
-                "LOG_LEVEL": "INFO", "AI_WAIT": "0", **env}
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.bot.fakeprocess"], cwd=ROOT, env=full,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        full = {
+            **os.environ,
+            "DISCORD_TOKEN": "fake",
+            "DATABASE_PATH": str(self.db),
+            "FAKE_OUT": str(self.out),
+            "LOG_LEVEL": "INFO",
+            "AI_WAIT": "0",
+            **env,
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.bot.fakeprocess"],
+            cwd=ROOT,
+            env=full,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
 
     def send(self, **cmd) -> None:
         self.proc.stdin.write((json.dumps(cmd) + "\n").encode())

@@ -63,8 +63,9 @@ async def test_vizier_favour_full_game_uses_every_module(harness, users, monkeyp
         row = await storage.last_game_in_channel(CHANNEL_ID)
         state = h.bot.session.state_of(row)  # cached per move
         # a holder of a playable bonus card plays it now and then, whoever is to move (V62)
-        holders = [p for p in players if any(type(a).__name__ == "PlayBonus"
-                                             for a in rules.free_actions(state, str(p.id)))]
+        holders = [
+            p for p in players if any(type(a).__name__ == "PlayBonus" for a in rules.free_actions(state, str(p.id)))
+        ]
         if holders and rnd.random() < 0.3 and await play_bonus(h, rnd.choice(holders), post):
             post = h.last_public(CHANNEL_ID)
             assert "plays the bonus card" in post.content, post.content

@@ -29,8 +29,14 @@ class Outer:
 
 def test_codec_round_trips_nested_dataclasses():
     """Dataclasses, tuples, non-string dict keys, optionals and frozensets survive a trip through JSON text."""
-    obj = Outer(Inner(3, ("x", "y")), {(0, 1): "a", (-2, 5): "b"}, {"k": 1}, None, frozenset({"q", "p"}),
-                (Event("score", "scores 3", "111", {"points": 3}),))
+    obj = Outer(
+        Inner(3, ("x", "y")),
+        {(0, 1): "a", (-2, 5): "b"},
+        {"k": 1},
+        None,
+        frozenset({"q", "p"}),
+        (Event("score", "scores 3", "111", {"points": 3}),),
+    )
     data = json.loads(json.dumps(to_jsonable(obj)))
     assert from_jsonable(Outer, data) == obj
 

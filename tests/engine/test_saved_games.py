@@ -87,8 +87,15 @@ STORED_MOVES = {
     "queens_garden": [
         {"kind": "acquire", "by": "colour", "value": 2, "tiles": [5, 40], "expansions": [3]},
         {"kind": "place_tile", "tile": 7, "space": "M3", "pay_tiles": [8], "pay_expansions": [], "jokers": 1},
-        {"kind": "place_expansion", "expansion": 4, "area": "SE", "turn": 2, "pay_tiles": [], "pay_expansions": [],
-         "jokers": 0},
+        {
+            "kind": "place_expansion",
+            "expansion": 4,
+            "area": "SE",
+            "turn": 2,
+            "pay_tiles": [],
+            "pay_expansions": [],
+            "jokers": 0,
+        },
         {"kind": "buy_expansion", "area": "N"},
         {"kind": "pass", "tiles": [1], "expansions": [], "jokers": 0},
     ],

@@ -65,16 +65,17 @@ def test_public_module_image_does_not_leak_hidden_module_information():
     seat = s.seats[0]
     x = next(c for c in (*s.deck, *s.discard) if is_exchange(c))
     hand = tuple(sorted((*seat.hand[1:], x))) if seat.hand else (x,)
-    swapped = dataclasses.replace(seat, hand=hand,
-                                  bonus_hand=tuple(s.bonus_aside[:len(seat.bonus_hand)]))
+    swapped = dataclasses.replace(seat, hand=hand, bonus_hand=tuple(s.bonus_aside[: len(seat.bonus_hand)]))
     stacks = tuple((*st[:-1][::-1], st[-1]) if len(st) > 2 else st for st in s.huts)
-    other = dataclasses.replace(s, seats=(swapped, *s.seats[1:]), huts=stacks,
-                                bonus_aside=tuple(seat.bonus_hand) + s.bonus_aside[len(seat.bonus_hand):])
+    other = dataclasses.replace(
+        s,
+        seats=(swapped, *s.seats[1:]),
+        huts=stacks,
+        bonus_aside=tuple(seat.bonus_hand) + s.bonus_aside[len(seat.bonus_hand) :],
+    )
     assert other != s
     assert render_png("alhambra", RULES.view(s, None)) == render_png("alhambra", RULES.view(other, None))
     p = s.players[2]
-    assert render_png("alhambra", RULES.view(s, p), viewer=p) == render_png("alhambra", RULES.view(other, p),
-                                                                              viewer=p)
+    assert render_png("alhambra", RULES.view(s, p), viewer=p) == render_png("alhambra", RULES.view(other, p), viewer=p)
     q = s.players[0]
-    assert render_png("alhambra", RULES.view(s, q), viewer=q) != render_png("alhambra", RULES.view(other, q),
-                                                                              viewer=q)
+    assert render_png("alhambra", RULES.view(s, q), viewer=q) != render_png("alhambra", RULES.view(other, q), viewer=q)

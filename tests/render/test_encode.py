@@ -28,9 +28,9 @@ def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     out, pos = [], 8
     while pos < len(png):
-        (length,) = struct.unpack(">I", png[pos:pos + 4])
-        tag, data = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])
+        (length,) = struct.unpack(">I", png[pos : pos + 4])
+        tag, data = png[pos + 4 : pos + 8], png[pos + 8 : pos + 8 + length]
+        (crc,) = struct.unpack(">I", png[pos + 8 + length : pos + 12 + length])
         assert crc == zlib.crc32(tag + data), tag
         out.append((tag, data))
         pos += 12 + length

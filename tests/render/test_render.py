@@ -130,8 +130,9 @@ def hidden_variant(game: str, state):
         hand = tuple(sorted((deck[j], *seat.hand[1:])))
         deck[j] = seat.hand[0]
         seats = (dataclasses.replace(seat, hand=hand), *state.seats[1:])
-        return dataclasses.replace(state, seats=seats, deck=tuple(reversed(deck)), bag=tuple(reversed(state.bag)),
-                                   seed=state.seed + 1)
+        return dataclasses.replace(
+            state, seats=seats, deck=tuple(reversed(deck)), bag=tuple(reversed(state.bag)), seed=state.seed + 1
+        )
     if game == "gardens":
         hands = list(state.hands)
         supply = list(state.supply)
@@ -140,8 +141,13 @@ def hidden_variant(game: str, state):
         return dataclasses.replace(state, hands=tuple(hands), supply=tuple(reversed(supply)), seed=state.seed + 1)
     if game == "queens_garden":
         stacks = tuple(tuple(reversed(s)) for s in state.stacks)
-        return dataclasses.replace(state, bag=tuple(reversed(state.bag)), supply=tuple(reversed(state.supply)),
-                                   stacks=stacks, seed=state.seed + 1)
+        return dataclasses.replace(
+            state,
+            bag=tuple(reversed(state.bag)),
+            supply=tuple(reversed(state.supply)),
+            stacks=stacks,
+            seed=state.seed + 1,
+        )
     raise AssertionError(game)
 
 
@@ -218,8 +224,9 @@ def test_last_move_from_the_log_is_highlighted():
         rules = get_rules(game)
         state = game_states(game, 2)[1]
         view = rules.view(state, None)
-        moved = dataclasses.replace(view, log=(*view.log, Event("move", "does something", state.players[0],
-                                                                 {"action": action})))
+        moved = dataclasses.replace(
+            view, log=(*view.log, Event("move", "does something", state.players[0], {"action": action}))
+        )
         assert render_png(game, view) != render_png(game, moved), game
     rules = get_rules("gardens")
     state = game_states("gardens", 2)[1]

@@ -20,8 +20,9 @@ async def db(tmp_path):
 
 
 async def new_game(db, channel=1):
-    return await db.create_game(guild_id=9, channel_id=channel, game="fake", options={"target": 30}, seed=5,
-                                creator=Seat("1", "Ana"))
+    return await db.create_game(
+        guild_id=9, channel_id=channel, game="fake", options={"target": 30}, seed=5, creator=Seat("1", "Ana")
+    )
 
 
 async def test_schema_is_versioned_and_in_wal_mode(db, tmp_path):
@@ -70,20 +71,24 @@ async def test_migration_2_counts_turns_apart_from_free_moves(tmp_path):
     path = tmp_path / "t.sqlite3"
     con = sqlite3.connect(path)
     con.executescript(backend.MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
-    con.execute("INSERT INTO games (channel_id, game, options, seed, status, seats, state, version, creator_id, "
-                "created_at, updated_at, turn_started_at) VALUES (1, 'fake', '{}', 5, 'active', '[]', '{}', 7, '1', "
-                "0, 0, 100)")
+    con.execute(
+        "INSERT INTO games (channel_id, game, options, seed, status, seats, state, version, creator_id, "
+        "created_at, updated_at, turn_started_at) VALUES (1, 'fake', '{}', 5, 'active', '[]', '{}', 7, '1', "
+        "0, 0, 100)"
+    )
     con.commit()
     con.close()
     s = await Storage.open(str(path))
     try:
         g = await s.load_game(1)
         assert (g.version, g.turns) == (7, 7)
-        g = await s.commit_move(1, expected_version=7, player="1", action={"kind": "bonus"}, state={}, finished=False,
-                                free=True, now=500.0)
+        g = await s.commit_move(
+            1, expected_version=7, player="1", action={"kind": "bonus"}, state={}, finished=False, free=True, now=500.0
+        )
         assert (g.version, g.turns, g.turn_started_at) == (8, 7, 100)
-        g = await s.commit_move(1, expected_version=8, player="1", action={"kind": "add"}, state={}, finished=False,
-                                now=600.0)
+        g = await s.commit_move(
+            1, expected_version=8, player="1", action={"kind": "add"}, state={}, finished=False, now=600.0
+        )
         assert (g.version, g.turns, g.turn_started_at) == (9, 8, 600.0)
     finally:
         await s.close()
@@ -101,17 +106,20 @@ async def test_one_open_game_per_channel(db):
 async def test_commit_move_checks_the_version_and_writes_move_and_state_together(db):
     g = await new_game(db)
     g = await db.start_game(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={"s": 0})
-    g1 = await db.commit_move(g.id, expected_version=0, player="1", action={"kind": "add", "n": 3},
-                              state={"s": 3}, finished=False)
+    g1 = await db.commit_move(
+        g.id, expected_version=0, player="1", action={"kind": "add", "n": 3}, state={"s": 3}, finished=False
+    )
     assert g1.version == 1 and g1.state == {"s": 3}
     with pytest.raises(StaleVersion):
-        await db.commit_move(g.id, expected_version=0, player="2", action={"kind": "add", "n": 4},
-                             state={"s": 7}, finished=False)
+        await db.commit_move(
+            g.id, expected_version=0, player="2", action={"kind": "add", "n": 4}, state={"s": 7}, finished=False
+        )
     moves = await db.moves(g.id)
     assert [(m.move_number, m.player, m.action) for m in moves] == [(1, "1", {"kind": "add", "n": 3})]
     assert (await db.load_game(g.id)).state == {"s": 3}
-    done = await db.commit_move(g.id, expected_version=1, player="2", action={"kind": "add", "n": 30},
-                                state={"s": 33}, finished=True)
+    done = await db.commit_move(
+        g.id, expected_version=1, player="2", action={"kind": "add", "n": 30}, state={"s": 33}, finished=True
+    )
     assert done.status == "finished"
     with pytest.raises(StaleVersion):  # a finished game takes no more moves
         await db.commit_move(g.id, expected_version=2, player="1", action={}, state={}, finished=True)
@@ -148,8 +156,9 @@ async def test_backup_is_a_consistent_copy_taken_while_moves_are_written(db, tmp
 
     async def play(n):
         for v in range(n):
-            await db.commit_move(g.id, expected_version=v, player="1", action={"kind": "add", "n": v},
-                                 state={"s": v + 1}, finished=False)
+            await db.commit_move(
+                g.id, expected_version=v, player="1", action={"kind": "add", "n": v}, state={"s": v + 1}, finished=False
+            )
 
     await asyncio.gather(play(50), db.backup(str(tmp_path / "copy.sqlite3")))
     copy = await Storage.open(str(tmp_path / "copy.sqlite3"))
@@ -164,8 +173,16 @@ async def test_backup_is_a_consistent_copy_taken_while_moves_are_written(db, tmp
 async def test_moves_keep_their_origin_and_the_outbox_keeps_notices_until_cleared(db):
     g = await new_game(db)
     g = await db.start_game(g.id, seats=[Seat("1", "Ana"), Seat("2", "Bo")], state={}, notice=("start", {"m": 1}))
-    await db.commit_move(g.id, expected_version=0, player="1", action={"kind": "add"}, state={}, finished=False,
-                         origin="0.abc:3", notice=("move", {"player": "1"}))
+    await db.commit_move(
+        g.id,
+        expected_version=0,
+        player="1",
+        action={"kind": "add"},
+        state={},
+        finished=False,
+        origin="0.abc:3",
+        notice=("move", {"player": "1"}),
+    )
     assert (await db.move_by_origin(g.id, "1", "0.abc:3")).move_number == 1
     assert await db.move_by_origin(g.id, "2", "0.abc:3") is None
     notices = await db.pending_notices(g.id)
@@ -174,8 +191,9 @@ async def test_moves_keep_their_origin_and_the_outbox_keeps_notices_until_cleare
     await db.clear_notices([notices[0].id])
     assert [n.version for n in await db.pending_notices(g.id)] == [1]
     with pytest.raises(StaleVersion):  # a refused move writes no notice either
-        await db.commit_move(g.id, expected_version=0, player="2", action={}, state={}, finished=False,
-                             notice=("move", {}))
+        await db.commit_move(
+            g.id, expected_version=0, player="2", action={}, state={}, finished=False, notice=("move", {})
+        )
     assert len(await db.pending_notices(g.id)) == 1
 
 

@@ -87,8 +87,11 @@ def test_A21_legal_payments_are_distinct_and_minimal_but_apply_accepts_any_valid
     hand = (card("florin", 5), card("florin", 4), card("florin", 4, 1), card("florin", 3), card("denar", 8))
     market = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-8-NW")
     s = base(market=market, hands={0: hand}, current=0)
-    pays = sorted(tuple(sorted(value_of(c) for c in a.cards)) for a in RULES.legal_actions(s, s.players[0])
-                  if isinstance(a, BuyTile) and a.tile == "chambers-8-NW")
+    pays = sorted(
+        tuple(sorted(value_of(c) for c in a.cards))
+        for a in RULES.legal_actions(s, s.players[0])
+        if isinstance(a, BuyTile) and a.tile == "chambers-8-NW"
+    )
     assert pays == [(3, 5), (4, 4), (4, 5)]
     t = act(s, BuyTile("chambers-8-NW", (card("florin", 5), card("florin", 4), card("florin", 4, 1))))
     assert t.phase == "place"
@@ -97,8 +100,9 @@ def test_A21_legal_payments_are_distinct_and_minimal_but_apply_accepts_any_valid
 def test_A22_exact_payment_gives_another_action_and_a_chain_of_exact_purchases():
     """A22/A23: four exact purchases in a row, the market is not refilled meanwhile, then a fifth action."""
     hand = (card("denar", 2), card("dirham", 3), card("ducat", 4), card("florin", 5))
-    s = base(hands={0: hand}, current=0, display=(card("denar", 1), card("dirham", 9), card("ducat", 9),
-                                                 card("florin", 9)))
+    s = base(
+        hands={0: hand}, current=0, display=(card("denar", 1), card("dirham", 9), card("ducat", 9), card("florin", 9))
+    )
     for tile, c in zip(MARKET, hand, strict=True):
         s = act(s, BuyTile(tile, (c,)))
         assert s.phase == "action" and s.bonus and s.current == 0
@@ -178,7 +182,7 @@ def test_A39_A40_scoring_card_is_set_aside_and_scored_before_the_next_turn():
     t = act(s, TakeMoney((card("denar", 1),)))
     assert len(t.display) == 4 and SCORING_1 not in t.display and SCORING_1 not in t.deck
     assert [r.round for r in t.scorings] == [1]
-    kinds = [e.kind for e in t.log[len(s.log):]]
+    kinds = [e.kind for e in t.log[len(s.log) :]]
     assert kinds[:2] == ["move", "scoring_card"] and "scoring" in kinds  # the move first, then what it caused
     assert t.current == 1
 
@@ -187,8 +191,9 @@ def test_A41_discard_reshuffled_and_display_may_stay_incomplete():
     """A41: an empty deck is rebuilt from the discard pile; with both empty the display stays short."""
     s = base(current=0, display=(card("denar", 1), card("dirham", 9), card("ducat", 9), card("florin", 9)))
     money = tuple(c for c in s.deck if c < 108)
-    s = replace(s, deck=(), discard=money[:2], seats=s.seats[:2] + (replace(s.seats[2], hand=s.seats[2].hand
-                                                                             + money[2:]),))
+    s = replace(
+        s, deck=(), discard=money[:2], seats=s.seats[:2] + (replace(s.seats[2], hand=s.seats[2].hand + money[2:]),)
+    )
     t = act(s, TakeMoney((card("denar", 1),)))
     assert len(t.display) == 4 and len(t.deck) + len(t.discard) == 1
     assert any(e.kind == "reshuffle" for e in t.log)

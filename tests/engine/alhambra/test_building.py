@@ -19,15 +19,26 @@ from engine.alhambra.actions import (
 from engine.alhambra.geometry import alhambra_problem, creates_hole, has_hole, legal_cells, placement_problem
 from tests.engine.alhambra.helpers import act, arrange, card, cells, new
 
-OPEN = ["pavilion-8-open", "seraglio-9-open", "arcades-9-open", "arcades-10-open", "chambers-10-open",
-        "chambers-11-open", "garden-10-open", "garden-11-open", "tower-11-open", "tower-12-open"]
+OPEN = [
+    "pavilion-8-open",
+    "seraglio-9-open",
+    "arcades-9-open",
+    "arcades-10-open",
+    "chambers-10-open",
+    "chambers-11-open",
+    "garden-10-open",
+    "garden-11-open",
+    "tower-11-open",
+    "tower-12-open",
+]
 
 
 def placing(pending, layout=None, reserve=(), n=3):
     """A position where player 0 is placing `pending` at turn end, with `layout` as Alhambra."""
     s = new(n, seed=4)
-    return arrange(s, alhambras={0: layout or {}}, pending={0: pending}, reserves={0: reserve}, current=0,
-                   phase="place")
+    return arrange(
+        s, alhambras={0: layout or {}}, pending={0: pending}, reserves={0: reserve}, current=0, phase="place"
+    )
 
 
 def test_A30_A31_2_tiles_are_not_rotated_and_sides_must_match():
@@ -73,8 +84,15 @@ def test_A31_4_no_enclosed_cell():
 
 def test_A31_4_diagonal_gap_counts_as_enclosed():
     """A31.4: empty cells that reach the outside only through a diagonal gap are enclosed."""
-    layout = {"N13": OPEN[0], "O13": OPEN[1], "O14": OPEN[2], "O15": OPEN[3], "N15": OPEN[4], "M15": OPEN[5],
-              "L13": OPEN[6]}
+    layout = {
+        "N13": OPEN[0],
+        "O13": OPEN[1],
+        "O14": OPEN[2],
+        "O15": OPEN[3],
+        "N15": OPEN[4],
+        "M15": OPEN[5],
+        "L13": OPEN[6],
+    }
     alh = cells(layout)
     assert alhambra_problem(alh) is None
     assert creates_hole(alh, (-1, 1))  # L14: M14/N14 would only see the outside diagonally via L15
@@ -85,13 +103,18 @@ def test_A31_4_diagonal_gap_counts_as_enclosed():
 def test_A27_placement_order_is_free_and_reserve_always_possible():
     """A27: a tile placed first can make a later one legal; any tile may go to the reserve (A8: no limit);
     A29: every legal position is offered."""
-    s = placing(["tower-10-W", "garden-10-open"], {"N13": "pavilion-7-E", "M14": "chambers-10-open",
-                                                     "N14": "garden-11-open"})
+    s = placing(
+        ["tower-10-W", "garden-10-open"], {"N13": "pavilion-7-E", "M14": "chambers-10-open", "N14": "garden-11-open"}
+    )
     p = s.players[0]
     assert PlaceTile("tower-10-W", (2, 0)) not in RULES.legal_actions(s, p)
     offered = {a.cell for a in RULES.legal_actions(s, p) if isinstance(a, PlaceTile) and a.tile == "garden-10-open"}
-    everywhere = {(x, y) for x in range(-4, 5) for y in range(-4, 5)
-                  if placement_problem(s.seats[0].alhambra, "garden-10-open", (x, y)) is None}
+    everywhere = {
+        (x, y)
+        for x in range(-4, 5)
+        for y in range(-4, 5)
+        if placement_problem(s.seats[0].alhambra, "garden-10-open", (x, y)) is None
+    }
     assert offered == everywhere and len(offered) == 7
     s = act(s, PlaceTile("garden-10-open", (2, 1)))
     assert PlaceTile("tower-10-W", (2, 0)) in RULES.legal_actions(s, p)
@@ -102,8 +125,10 @@ def test_A27_placement_order_is_free_and_reserve_always_possible():
 
 def test_A27_the_reserve_and_not_dirk_in_a_3_player_game():
     """A27/A61: with three players there is no Dirk to give tiles to; A8: the reserve has no limit."""
-    s = placing(["garden-10-open"], reserve=[t for t in OPEN if t != "garden-10-open"] + ["tower-13-E", "tower-9-NE",
-                                                                                            "tower-9-NW"])
+    s = placing(
+        ["garden-10-open"],
+        reserve=[t for t in OPEN if t != "garden-10-open"] + ["tower-13-E", "tower-9-NE", "tower-9-NW"],
+    )
     assert GiveToDirk("garden-10-open") not in RULES.legal_actions(s, s.players[0])
     with pytest.raises(IllegalAction, match="A61"):
         act(s, GiveToDirk("garden-10-open"))
@@ -129,8 +154,18 @@ def test_A33a_reserve_tile_into_the_alhambra():
 def test_A33b_remove_to_reserve_legal_and_illegal():
     """A33(b): an end tile may go; a tile others need to be reached may not; nor one that leaves a hole;
     A32: never the fountain."""
-    layout = {"N13": OPEN[0], "O13": OPEN[1], "O14": OPEN[2], "N14": OPEN[3], "M14": OPEN[4],
-              "L14": OPEN[5], "L13": OPEN[6], "L12": OPEN[7], "M12": OPEN[8], "N12": OPEN[9]}
+    layout = {
+        "N13": OPEN[0],
+        "O13": OPEN[1],
+        "O14": OPEN[2],
+        "N14": OPEN[3],
+        "M14": OPEN[4],
+        "L14": OPEN[5],
+        "L13": OPEN[6],
+        "L12": OPEN[7],
+        "M12": OPEN[8],
+        "N12": OPEN[9],
+    }
     s = redesigning(layout)
     t = act(s, RedesignRemove(OPEN[1]))
     assert (2, 0) not in t.seats[0].alhambra and t.seats[0].reserve == (OPEN[1],)
@@ -150,8 +185,7 @@ def test_A33c_exchange_legal_and_illegal():
     """A33(c): the reserve tile takes exactly the same cell; sides must match (A31.2)."""
     s = redesigning({"N13": "garden-10-open", "O13": "tower-11-open"}, reserve=["chambers-10-open", "tower-13-E"])
     t = act(s, RedesignSwap("chambers-10-open", "garden-10-open"))
-    assert t.seats[0].alhambra[(1, 0)] == "chambers-10-open" and t.seats[0].reserve == ("tower-13-E",
-                                                                                         "garden-10-open")
+    assert t.seats[0].alhambra[(1, 0)] == "chambers-10-open" and t.seats[0].reserve == ("tower-13-E", "garden-10-open")
     with pytest.raises(IllegalAction, match=r"A33c, A31\.2"):
         act(s, RedesignSwap("tower-13-E", "garden-10-open"))  # its east wall meets the open tower
     assert RedesignSwap("tower-13-E", "tower-11-open") in RULES.legal_actions(s, s.players[0])
@@ -162,8 +196,11 @@ def test_A33c_exchange_legal_and_illegal():
 def test_A33_redesign_may_follow_an_exact_purchase_A34():
     """A34: redesign can be the follow-up action after an exact purchase; it then ends the actions."""
     s = redesigning({}, reserve=["garden-10-open"])
-    s = arrange(s, hands={0: (card("denar", 2),)}, market=("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES",
-                                                            "chambers-5-NSW"))
+    s = arrange(
+        s,
+        hands={0: (card("denar", 2),)},
+        market=("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW"),
+    )
     s = act(s, BuyTile("pavilion-2-NEW", (card("denar", 2),)))
     s = act(s, RedesignAdd("garden-10-open", (1, 0)))
     assert s.phase == "place" and s.seats[0].pending == ("pavilion-2-NEW",)

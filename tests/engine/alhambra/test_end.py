@@ -18,8 +18,15 @@ MARKET = ("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW")
 def ending(n=3, hands=None, bag=(), seed=11, **kw):
     """Player 0 to act, market MARKET, bag as given (empty: the next purchase ends the game)."""
     s = new(n, seed)
-    return arrange(s, market=MARKET, bag=bag, hands=hands or {}, current=0,
-                   display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)), **kw)
+    return arrange(
+        s,
+        market=MARKET,
+        bag=bag,
+        hands=hands or {},
+        current=0,
+        display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)),
+        **kw,
+    )
 
 
 def finish(s):
@@ -43,9 +50,11 @@ def test_A50_game_ends_only_when_the_market_cannot_be_refilled():
 
 def test_A51_leftover_tiles_go_to_the_most_money_of_the_space_currency_and_ties_stay_out():
     """A51: most money of that currency gets the tile (price irrelevant); a tie or nobody: out of the game."""
-    hands = {0: (card("denar", 3), card("dirham", 1)),
-             1: (card("dirham", 5), card("ducat", 2)),
-             2: (card("dirham", 4), card("dirham", 1, 1), card("ducat", 1), card("ducat", 1, 1))}
+    hands = {
+        0: (card("denar", 3), card("dirham", 1)),
+        1: (card("dirham", 5), card("ducat", 2)),
+        2: (card("dirham", 4), card("dirham", 1, 1), card("ducat", 1), card("ducat", 1, 1)),
+    }
     s = ending(hands=hands)
     s = act(s, BuyTile("pavilion-2-NEW", (card("denar", 3),)))
     s = act(s, ReserveTile("pavilion-2-NEW"))
@@ -138,18 +147,21 @@ def test_A66_a_bought_tile_may_go_to_dirk_but_not_a_reserve_tile():
         act(s, GiveToDirk("tower-11-open"))
     t = act(s, GiveToDirk("pavilion-2-NEW"))
     assert t.dirk[-1] == "pavilion-2-NEW" and t.current == 1
-    assert t.log[-1].kind == "dirk_tiles" or any(e.kind == "dirk_tiles" and e.data["reason"] == "gift"
-                                                 for e in t.log)
+    assert t.log[-1].kind == "dirk_tiles" or any(e.kind == "dirk_tiles" and e.data["reason"] == "gift" for e in t.log)
 
 
 def test_A67_dirk_gets_no_leftovers_and_A68_only_humans_win():
     """A67: leftover tiles never go to Dirk or to him by gift; A68: scores() and winners() are the humans'."""
     s = new(2, seed=15)
-    s = arrange(s, market=MARKET, bag=(), current=0,
-                hands={0: (card("denar", 3),), 1: (card("dirham", 4),)},
-                display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)),
-                dirk=["tower-11-open", "tower-12-open", "tower-13-E", "garden-10-open", "garden-11-open",
-                      "garden-12-S"])
+    s = arrange(
+        s,
+        market=MARKET,
+        bag=(),
+        current=0,
+        hands={0: (card("denar", 3),), 1: (card("dirham", 4),)},
+        display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)),
+        dirk=["tower-11-open", "tower-12-open", "tower-13-E", "garden-10-open", "garden-11-open", "garden-12-S"],
+    )
     s = act(s, BuyTile("pavilion-2-NEW", (card("denar", 3),)))
     s = act(s, ReserveTile("pavilion-2-NEW"))
     assert s.phase == "final" and RULES.to_move(s) == [s.players[1]]
@@ -167,17 +179,22 @@ def test_A67_dirk_gets_no_leftovers_and_A68_only_humans_win():
 def test_A69_dirk_can_empty_the_bag_and_end_the_game_soon():
     """A69: after round 2 Dirk may take the last tiles; the next purchase then ends the game."""
     s = new(2, seed=16)
-    s = arrange(s, current=0, market=MARKET, bag=("garden-10-open", "garden-11-open"),
-                hands={0: (card("denar", 3),)},
-                display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)))
-    s = replace(s, deck=tuple(c for c in s.deck if c not in (SCORING_1, SCORING_2)) + (SCORING_2,),
-                scorings=())
+    s = arrange(
+        s,
+        current=0,
+        market=MARKET,
+        bag=("garden-10-open", "garden-11-open"),
+        hands={0: (card("denar", 3),)},
+        display=(card("denar", 9), card("dirham", 9), card("ducat", 9), card("florin", 9)),
+    )
+    s = replace(s, deck=tuple(c for c in s.deck if c not in (SCORING_1, SCORING_2)) + (SCORING_2,), scorings=())
     # scoring card 1 is still somewhere in the deck: move it to the bottom, as if round 1 were far away
     s = replace(s, deck=(SCORING_1,) + s.deck)
     t = act(s, TakeMoney((card("denar", 9),)))
     assert len(t.bag) == 2 - 2 // 3
-    t = arrange(t, current=0, bag=(), display=(card("denar", 8), card("dirham", 9), card("ducat", 9),
-                                               card("florin", 9)))
+    t = arrange(
+        t, current=0, bag=(), display=(card("denar", 8), card("dirham", 9), card("ducat", 9), card("florin", 9))
+    )
     u = act(t, BuyTile("pavilion-2-NEW", (card("denar", 3),)))
     u = act(u, ReserveTile("pavilion-2-NEW"))
     assert u.phase in ("final", "over")

@@ -57,13 +57,14 @@ def test_V41_V48_two_cards_each_in_piles_2_3_4_never_in_start_hands_or_the_first
         sizes[3] += 3
         piles, i = [], 0
         for sz in sizes:
-            piles.append(top_first[i:i + sz])
+            piles.append(top_first[i : i + sz])
             i += sz
         assert i == len(top_first)
         assert [sum(c in EXCHANGE_PAIRS for c in p) for p in piles] == [0, 2, 2, 2, 0]
         assert SCORING_1 in piles[1] and SCORING_2 in piles[3]
-        assert len([c for c in s.deck if is_money(c)]) + len(s.display) + sum(len(x.hand) for x in s.seats) == \
-            len(money_cards(n))
+        assert len([c for c in s.deck if is_money(c)]) + len(s.display) + sum(len(x.hand) for x in s.seats) == len(
+            money_cards(n)
+        )
 
 
 def test_V42_a_drawn_exchange_card_fills_the_display_like_money():
@@ -93,8 +94,9 @@ def test_V44_exchange_cards_are_unlimited_and_hidden_like_money():
     s = ex_game(hands={0: (DF, DD, card("denar", 3)), 1: (2001, 2004, 2005, 2006)})
     v = RULES.view(s, s.players[1])
     assert v.seats[0].hand == (HIDDEN_CARD,) * 3 and v.seats[1].hand == (2001, 2004, 2005, 2006)
-    w = replace(s, seats=(replace(s.seats[0], hand=tuple(sorted((card("denar", 3), 2001, 2002)))), s.seats[1],
-                          *s.seats[2:]))
+    w = replace(
+        s, seats=(replace(s.seats[0], hand=tuple(sorted((card("denar", 3), 2001, 2002)))), s.seats[1], *s.seats[2:])
+    )
     assert RULES.view(w, None).seats[0] == RULES.view(s, None).seats[0]
 
 
@@ -112,8 +114,10 @@ def test_V45_one_tile_paid_with_any_mix_of_the_two_currencies():
 
 def test_V45_the_seed_example_seven_blue_pay_a_seven_on_the_yellow_space():
     """V45: only cards of the card's other currency (7 denar) pay a tile on the florin space."""
-    s = ex_game(hands={0: (card("denar", 7), DF)}, market=("pavilion-8-open", "seraglio-9-open",
-                                                            "arcades-10-open", "pavilion-7-E"))
+    s = ex_game(
+        hands={0: (card("denar", 7), DF)},
+        market=("pavilion-8-open", "seraglio-9-open", "arcades-10-open", "pavilion-7-E"),
+    )
     t = act(s, BuyTile("pavilion-7-E", (card("denar", 7), DF)))
     assert t.bonus and t.seats[0].hand == ()
 
@@ -133,8 +137,10 @@ def test_V45_one_exchange_card_per_purchase_and_only_its_two_currencies():
 
 def test_V45_the_card_is_used_up_by_a_single_purchase():
     """V45: after one purchase the card is on the discard pile and cannot pay a second tile."""
-    s = ex_game(hands={0: (card("denar", 4), card("florin", 5), card("denar", 3), card("florin", 9), DF)},
-                market=("pavilion-4-ES", "seraglio-9-open", "arcades-10-open", "garden-12-S"))
+    s = ex_game(
+        hands={0: (card("denar", 4), card("florin", 5), card("denar", 3), card("florin", 9), DF)},
+        market=("pavilion-4-ES", "seraglio-9-open", "arcades-10-open", "garden-12-S"),
+    )
     t = act(s, BuyTile("pavilion-4-ES", (card("denar", 4),)))  # exact, acts again
     t = act(t, BuyTile("garden-12-S", tuple(sorted((card("denar", 3), card("florin", 9), DF)))))  # exact
     assert t.bonus and DF in t.discard
@@ -188,8 +194,7 @@ def test_exchange_with_dirk_no_interaction():
     s = new(2, 4, exchange=True)
     assert len([c for c in (*s.deck, *s.display) if is_money(c)]) + sum(len(x.hand) for x in s.seats) == 72
     assert sorted(c for c in s.deck if c in EXCHANGE_PAIRS) == list(EXCHANGE_CARDS)
-    s = arrange(s, market=MARKET, display=DISPLAY, hands={0: (card("denar", 5), card("florin", 7), DF)},
-                current=0)
+    s = arrange(s, market=MARKET, display=DISPLAY, hands={0: (card("denar", 5), card("florin", 7), DF)}, current=0)
     t = act(s, BuyTile("tower-12-open", tuple(sorted((card("denar", 5), card("florin", 7), DF)))))
     t = act(t, Pass())
     assert GiveToDirk("tower-12-open") in RULES.legal_actions(t, t.current_player)

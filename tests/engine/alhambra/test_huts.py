@@ -81,7 +81,7 @@ def test_V22_taking_a_face_up_hut_turns_up_the_next_and_an_exhausted_stack_is_go
     assert any(e.kind == "hut" and e.data["hut"] == hut for e in t.log)
     with pytest.raises(IllegalAction, match="not face up"):
         act(s, TakeHut(s.huts[k][0]))
-    empty = replace(s, huts=s.huts[:k] + ((),) + s.huts[k + 1:])
+    empty = replace(s, huts=s.huts[:k] + ((),) + s.huts[k + 1 :])
     assert TakeHut(hut) not in RULES.legal_actions(empty, p)
     with pytest.raises(IllegalAction, match="V22"):
         act(empty, TakeHut(hut))
@@ -107,7 +107,7 @@ def test_V24_the_hut_is_placed_at_turn_end_under_the_building_rules_or_on_the_re
     hut = "hut-tower-NE"  # walls N and E
     s = arrange(s, current=0)
     k = TYPES.index("tower")
-    s = replace(s, huts=s.huts[:k] + (tuple(h for h in s.huts[k] if h != hut) + (hut,),) + s.huts[k + 1:])
+    s = replace(s, huts=s.huts[:k] + (tuple(h for h in s.huts[k] if h != hut) + (hut,),) + s.huts[k + 1 :])
     t = act(s, TakeHut(hut))
     with pytest.raises(IllegalAction, match="A31"):
         act(t, PlaceTile(hut, (-1, 0)))  # its east wall would meet the fountain's open side
@@ -120,8 +120,12 @@ def test_V24_the_hut_is_placed_at_turn_end_under_the_building_rules_or_on_the_re
 
 def test_V25_at_most_three_huts_per_game_wherever_they_are():
     """V25: acquisitions count (Alhambra or reserve); a fourth is refused; a redesign changes nothing."""
-    s = arrange(huts_game(), current=0, reserves={0: ["hut-garden-S", "hut-tower-NE"]},
-                alhambras={0: {"N13": "hut-pavilion-ES"}})
+    s = arrange(
+        huts_game(),
+        current=0,
+        reserves={0: ["hut-garden-S", "hut-tower-NE"]},
+        alhambras={0: {"N13": "hut-pavilion-ES"}},
+    )
     p = s.current_player
     assert s.seat(p).huts_taken == 3
     assert not any(isinstance(a, TakeHut) for a in RULES.legal_actions(s, p))
@@ -154,8 +158,15 @@ def test_V26_redesign_moves_huts_like_any_tile():
 
 # The seed's example (V27): 1 garden, 1 tower and 5 arcades in total: two real arcades, a brown hut between them
 # (2), another touching one (1), and a purple hut walled off from the tower (0).
-EXAMPLE = {"N13": "arcades-9-open", "O13": "hut-arcades-S", "P13": "arcades-10-open", "N14": "hut-arcades-W",
-           "M12": "tower-10-W", "L12": "hut-tower-NE", "L13": "garden-10-open"}
+EXAMPLE = {
+    "N13": "arcades-9-open",
+    "O13": "hut-arcades-S",
+    "P13": "arcades-10-open",
+    "N14": "hut-arcades-W",
+    "M12": "tower-10-W",
+    "L12": "hut-tower-NE",
+    "L13": "garden-10-open",
+}
 
 
 def test_V27_V28_hut_values_from_open_sides_to_same_type_buildings_only():
@@ -168,9 +179,13 @@ def test_V27_V28_hut_values_from_open_sides_to_same_type_buildings_only():
 
 def test_V27_the_seed_example_scores_five_arcades_and_reserve_huts_count_nothing():
     """V27 through a real scoring round: 5 arcades, 1 tower, 1 garden; a hut on the reserve adds nothing."""
-    s = arrange(huts_game(), current=0, alhambras={0: EXAMPLE, 1: {"N13": "chambers-10-open"}},
-                reserves={1: ["hut-chambers-N"]},
-                display=(card("denar", 1), card("dirham", 1), card("ducat", 1), card("florin", 1)))
+    s = arrange(
+        huts_game(),
+        current=0,
+        alhambras={0: EXAMPLE, 1: {"N13": "chambers-10-open"}},
+        reserves={1: ["hut-chambers-N"]},
+        display=(card("denar", 1), card("dirham", 1), card("ducat", 1), card("florin", 1)),
+    )
     s = replace(s, deck=tuple(c for c in s.deck if c != SCORING_1) + (SCORING_1,))
     t = act(s, TakeMoney((card("denar", 1),)))
     line = next(ln for ln in t.scorings[0].lines if ln.player == s.players[0])
@@ -214,8 +229,14 @@ def test_V30_no_hut_during_the_end_of_game_distribution():
     """V30 / module interactions: nothing of the modules is used during the end distribution (A51): the
     recipients only place their leftover tiles; taking a hut is refused."""
     hands = {0: (card("denar", 8),), 1: (card("dirham", 9), card("dirham", 5))}
-    s = arrange(huts_game(), market=MARKET, bag=(), current=0, hands=hands,
-                display=(card("denar", 1), card("dirham", 1), card("ducat", 1), card("florin", 1)))
+    s = arrange(
+        huts_game(),
+        market=MARKET,
+        bag=(),
+        current=0,
+        hands=hands,
+        display=(card("denar", 1), card("dirham", 1), card("ducat", 1), card("florin", 1)),
+    )
     s = act(s, BuyTile("pavilion-8-open", (card("denar", 8),)))
     s = act(s, TakeHut(top(s, "garden")))  # the follow-up action (V23)
     s = act(s, ReserveTile("pavilion-8-open"))

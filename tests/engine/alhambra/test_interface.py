@@ -26,9 +26,20 @@ from engine.alhambra.components import tile_name
 from tests.engine.alhambra.helpers import act, arrange, card, new
 
 
-@pytest.mark.parametrize("cell, name", [((0, 0), "M13"), ((1, -1), "N12"), ((-12, 0), "A13"), ((13, 5), "Z18"),
-                                        ((14, 0), "AA13"), ((-13, 0), "@0:13"), ((-16, -1), "@-3:12"),
-                                        ((0, -14), "M-1"), ((-16, -15), "@-3:-2")])
+@pytest.mark.parametrize(
+    "cell, name",
+    [
+        ((0, 0), "M13"),
+        ((1, -1), "N12"),
+        ((-12, 0), "A13"),
+        ((13, 5), "Z18"),
+        ((14, 0), "AA13"),
+        ((-13, 0), "@0:13"),
+        ((-16, -1), "@-3:12"),
+        ((0, -14), "M-1"),
+        ((-16, -15), "@-3:-2"),
+    ],
+)
 def test_cell_notation_round_trips(cell, name):
     """Positions: column letters for x+13 (A=1), row y+13; the fountain is M13; y grows south."""
     assert cell_name(cell) == name
@@ -43,10 +54,14 @@ def test_parse_cell_rejects_nonsense():
 
 
 def test_describe_sentences():
-    assert RULES.describe(BuyTile("tower-13-E", (card("florin", 5), card("florin", 4)))) == \
-        "buys the Tower (13) with 5+4 florin"
-    assert RULES.describe(BuyTile("tower-9-NE", (card("florin", 5), card("florin", 4)))) == \
-        "buys the Tower (9, walls NE) with 5+4 florin (exact: acts again)"
+    assert (
+        RULES.describe(BuyTile("tower-13-E", (card("florin", 5), card("florin", 4))))
+        == "buys the Tower (13) with 5+4 florin"
+    )
+    assert (
+        RULES.describe(BuyTile("tower-9-NE", (card("florin", 5), card("florin", 4))))
+        == "buys the Tower (9, walls NE) with 5+4 florin (exact: acts again)"
+    )
     assert RULES.describe(PlaceTile("garden-12-S", (1, -1))) == "places the Garden (12) at N12"
     assert RULES.describe(TakeMoney((card("denar", 3), card("ducat", 2)))) == "takes 3 denar + 2 ducat"
     assert RULES.describe(ReserveTile("pavilion-8-open")) == "puts the Pavilion (8) on the reserve"
@@ -84,8 +99,13 @@ def test_view_never_leaks_other_hands_deck_bag_order_or_seed():
     deck_card = next(c for c in s.deck if c < 108)
     hand = tuple(sorted(deck_card if c == other else c for c in s.seats[1].hand))
     deck = tuple(other if c == deck_card else c for c in s.deck)
-    t = replace(s, seats=(s.seats[0], replace(s.seats[1], hand=hand), *s.seats[2:]), deck=deck,
-                bag=tuple(reversed(s.bag)), seed=999)
+    t = replace(
+        s,
+        seats=(s.seats[0], replace(s.seats[1], hand=hand), *s.seats[2:]),
+        deck=deck,
+        bag=tuple(reversed(s.bag)),
+        seed=999,
+    )
     for viewer in (None, p0):
         assert RULES.view(s, viewer) == RULES.view(t, viewer)
         assert json.dumps(RULES.to_json(RULES.view(s, viewer))) == json.dumps(RULES.to_json(RULES.view(t, viewer)))
@@ -114,8 +134,9 @@ def test_from_json_rejects_impossible_states():
     with pytest.raises(ValueError, match="A80"):
         RULES.from_json(data)
     t = arrange(s, reserves={0: ["tower-10-W"]})
-    bad = replace(t, seats=(replace(t.seats[0], reserve=(), alhambra={**t.seats[0].alhambra, (1, 0): "tower-10-W"}),
-                            *t.seats[1:]))  # its west wall meets the fountain's open side
+    bad = replace(
+        t, seats=(replace(t.seats[0], reserve=(), alhambra={**t.seats[0].alhambra, (1, 0): "tower-10-W"}), *t.seats[1:])
+    )  # its west wall meets the fountain's open side
     with pytest.raises(ValueError, match="A82"):
         RULES.from_json(RULES.to_json(bad))
     with pytest.raises(ValueError):

@@ -27,7 +27,7 @@ MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 
 
 def moves(before, after):
-    return [e for e in after.log[len(before.log):] if e.kind == "move"]
+    return [e for e in after.log[len(before.log) :] if e.kind == "move"]
 
 
 def test_A21_A27_a_purchase_and_its_placement_write_their_move_events_first():
@@ -53,7 +53,7 @@ def test_A66_the_gift_to_dirk_reads_with_dirk_as_subject():
     s = arrange(new(2, 14), market=MARKET, hands={0: (card("denar", 2),)}, current=0)
     s = act(act(s, BuyTile("pavilion-2-NEW", (card("denar", 2),))), Pass())
     t = act(s, GiveToDirk("pavilion-2-NEW"))
-    gift = next(e for e in t.log[len(s.log):] if e.kind == "dirk_tiles")
+    gift = next(e for e in t.log[len(s.log) :] if e.kind == "dirk_tiles")
     assert gift.player is None and gift.text.startswith("Dirk receives the Pavilion (2")
     assert gift.data == {"tiles": ["pavilion-2-NEW"], "reason": "gift", "from": s.players[0]}
     (move,) = moves(s, t)
@@ -69,7 +69,7 @@ def test_V62_a_played_bonus_card_is_a_free_public_move_at_its_building():
     (move,) = moves(s, t)
     assert move.player == p2 and move.private_to is None
     assert move.data == {"action": {"kind": "play_bonus", "card": G10}, "cell": [1, 0], "free": True}
-    assert [e.kind for e in t.log[len(s.log):]] == ["move", "bonus_play"]
+    assert [e.kind for e in t.log[len(s.log) :]] == ["move", "bonus_play"]
 
 
 def test_V66_a_standing_order_stays_private():
@@ -80,7 +80,7 @@ def test_V66_a_standing_order_stays_private():
     t = act(s, SetBonusAutoplay("never"), p)
     assert RULES.view(t, None).log == RULES.view(s, None).log
     assert RULES.view(t, s.players[0]).log == RULES.view(s, s.players[0]).log
-    (note,) = t.log[len(s.log):]
+    (note,) = t.log[len(s.log) :]
     assert note.private_to == p and note.text == "will play the bonus cards only by hand (V66)."
 
 
@@ -112,8 +112,16 @@ def test_A18_V3_every_action_of_a_random_game_with_the_modules_has_one_move_even
             assert seat.alhambra[tuple(move.data["cell"])] == a.card and move.data["free"] is True
         seen.add(a.kind)
         s = t
-    assert {"buy_tile", "place_tile", "take_money", "take_hut", "vizier_buy", "play_bonus", "redesign_swap",
-            "pass"} <= seen
+    assert {
+        "buy_tile",
+        "place_tile",
+        "take_money",
+        "take_hut",
+        "vizier_buy",
+        "play_bonus",
+        "redesign_swap",
+        "pass",
+    } <= seen
 
 
 def test_event_texts_read_after_the_players_name():

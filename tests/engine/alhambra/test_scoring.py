@@ -49,8 +49,15 @@ def test_A48_a_gap_breaks_the_wall():
 
 def test_A48_back_to_back_walls_do_not_count():
     """A48: a wall on a side shared by two tiles is a double wall and never counts."""
-    alh = cells({"N13": "pavilion-7-E", "M14": "chambers-10-open", "N14": "garden-11-open", "O14": "garden-10-open",
-                 "O13": "tower-10-W"})
+    alh = cells(
+        {
+            "N13": "pavilion-7-E",
+            "M14": "chambers-10-open",
+            "N14": "garden-11-open",
+            "O14": "garden-10-open",
+            "O13": "tower-10-W",
+        }
+    )
     assert alhambra_problem(alh) is None
     assert longest_wall(alh) == 0
     assert longest_wall({k: v for k, v in alh.items() if k != (2, 0)}) == 1  # alone it faces outside
@@ -58,16 +65,32 @@ def test_A48_back_to_back_walls_do_not_count():
 
 def test_A48_closed_ring_scores_every_segment():
     """A48: a fully walled outline (3x3 around the fountain) scores all 12 segments, not 11."""
-    ring = cells({"L12": "pavilion-5-NW", "M12": "pavilion-6-N", "N12": "seraglio-4-NE", "N13": "pavilion-7-E",
-                  "N14": "pavilion-4-ES", "M14": "seraglio-8-S", "L14": "pavilion-3-SW", "L13": "seraglio-7-W"})
+    ring = cells(
+        {
+            "L12": "pavilion-5-NW",
+            "M12": "pavilion-6-N",
+            "N12": "seraglio-4-NE",
+            "N13": "pavilion-7-E",
+            "N14": "pavilion-4-ES",
+            "M14": "seraglio-8-S",
+            "L14": "pavilion-3-SW",
+            "L13": "seraglio-7-W",
+        }
+    )
     assert alhambra_problem(ring) is None
     assert longest_wall(ring) == 12
 
 
 def scoring_state(n=3, layouts=None, reserves=None, dirk=None, seed=8):
     s = new(n, seed)
-    return arrange(s, alhambras=layouts or {}, reserves=reserves or {}, dirk=dirk, current=0,
-                   display=(card("denar", 1), card("dirham", 9), card("ducat", 9), card("florin", 9)))
+    return arrange(
+        s,
+        alhambras=layouts or {},
+        reserves=reserves or {},
+        dirk=dirk,
+        current=0,
+        display=(card("denar", 1), card("dirham", 9), card("ducat", 9), card("florin", 9)),
+    )
 
 
 def trigger(s, scoring_card):
@@ -78,8 +101,10 @@ def trigger(s, scoring_card):
 
 def test_A43_A44_round_1_counts_only_the_alhambra():
     """A43/A44: round 1 when scoring card 1 is drawn; reserve tiles and the fountain don't count."""
-    s = scoring_state(layouts={0: {"N13": "tower-11-open", "O13": "tower-12-open"}, 1: {"N13": "tower-11-N"}},
-                      reserves={2: ["tower-9-NE", "tower-13-E", "tower-7-NEW"]})
+    s = scoring_state(
+        layouts={0: {"N13": "tower-11-open", "O13": "tower-12-open"}, 1: {"N13": "tower-11-N"}},
+        reserves={2: ["tower-9-NE", "tower-13-E", "tower-7-NEW"]},
+    )
     t = trigger(s, SCORING_1)
     (rnd,) = t.scorings
     assert rnd.round == 1
@@ -107,9 +132,11 @@ def test_A49_scores_are_cumulative_and_re_evaluated():
 
 def test_A65_dirk_takes_part_in_majorities_but_not_walls():
     """A65: Dirk ranks like a player and scores; A48: never for walls (2-player game)."""
-    s = scoring_state(n=2, layouts={0: {"N13": "tower-11-N"}, 1: {"N13": "garden-10-open"}},
-                      dirk=["tower-11-open", "tower-12-open", "garden-10-N", "pavilion-2-NEW", "seraglio-3-ESW",
-                            "arcades-4-NES"])
+    s = scoring_state(
+        n=2,
+        layouts={0: {"N13": "tower-11-N"}, 1: {"N13": "garden-10-open"}},
+        dirk=["tower-11-open", "tower-12-open", "garden-10-N", "pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES"],
+    )
     t = trigger(s, SCORING_1)
     me, other, dirk = t.scorings[0].lines
     assert dirk.player is None and dirk.majorities["tower"] == 6 and dirk.wall == 0
@@ -123,8 +150,8 @@ def test_A83_scoring_uses_public_information_only():
     """A83: the round computed from the spectator view equals the real one."""
     s = scoring_state(layouts={0: {"N13": "tower-11-open"}, 1: {"N13": "pavilion-6-N"}})
     v = RULES.view(s, None)
-    parts = [(p, seat.alhambra.values(), seat.alhambra, seat.score) for p, seat in zip(s.players, s.seats,
-                                                                                        strict=True)]
-    vparts = [(p, seat.alhambra.values(), seat.alhambra, seat.score) for p, seat in zip(v.players, v.seats,
-                                                                                         strict=True)]
+    parts = [(p, seat.alhambra.values(), seat.alhambra, seat.score) for p, seat in zip(s.players, s.seats, strict=True)]
+    vparts = [
+        (p, seat.alhambra.values(), seat.alhambra, seat.score) for p, seat in zip(v.players, v.seats, strict=True)
+    ]
     assert score_round(2, parts) == score_round(2, vparts)

@@ -31,8 +31,9 @@ def test_registry_and_metadata():
     assert rules is RULES
     assert (rules.name, rules.title) == ("alhambra", "Alhambra")
     assert list(rules.player_counts) == [2, 3, 4, 5, 6]
-    assert {k: o.default for k, o in rules.options.items()} == dict.fromkeys(("vizier", "huts", "exchange",
-                                                                               "bonus"), False)
+    assert {k: o.default for k, o in rules.options.items()} == dict.fromkeys(
+        ("vizier", "huts", "exchange", "bonus"), False
+    )
 
 
 @pytest.mark.parametrize("n", [1, 7])
@@ -50,8 +51,14 @@ def test_A1_A2_A3_tiles():
     """A1: fountains have no walls and no type; A2/A3: 54 tiles, counts and price ranges per type."""
     counts = Counter(TYPE_OF[t] for t in BUILDING_TILES)
     assert counts == {"pavilion": 7, "seraglio": 7, "arcades": 9, "chambers": 9, "garden": 11, "tower": 11}
-    ranges = {"pavilion": (2, 8), "seraglio": (3, 9), "arcades": (4, 10), "chambers": (5, 11), "garden": (6, 12),
-              "tower": (7, 13)}
+    ranges = {
+        "pavilion": (2, 8),
+        "seraglio": (3, 9),
+        "arcades": (4, 10),
+        "chambers": (5, 11),
+        "garden": (6, 12),
+        "tower": (7, 13),
+    }
     for t in BUILDING_TILES:
         lo, hi = ranges[TILES[t].type]
         assert lo <= TILES[t].price <= hi

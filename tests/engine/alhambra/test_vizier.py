@@ -178,8 +178,11 @@ def test_V4_V12_players_not_in_the_window_get_a_clear_reason():
     with pytest.raises(IllegalAction, match="V5"):
         act(s, VizierBuy("pavilion-8-open", (card("denar", 9),)), P(s, 0))
     with pytest.raises(IllegalAction, match="only use your vizier"):
-        RULES.apply(replace(s, seats=(s.seats[0], s.seats[1], replace(s.seats[2], vizier=True))), P(s, 2),
-                    TakeMoney((card("denar", 1),)))
+        RULES.apply(
+            replace(s, seats=(s.seats[0], s.seats[1], replace(s.seats[2], vizier=True))),
+            P(s, 2),
+            TakeMoney((card("denar", 1),)),
+        )
 
 
 def test_V8_reactivating_the_vizier_is_an_action_on_ones_own_turn():
@@ -205,8 +208,11 @@ def test_V8_reactivating_the_vizier_is_an_action_on_ones_own_turn():
 
 def test_V9_no_vizier_during_the_end_of_game_distribution():
     """V9: once the market cannot be refilled the leftover distribution runs without any vizier."""
-    hands = {0: (card("denar", 8), card("denar", 8, 1)), 1: (card("dirham", 9), card("dirham", 5)),
-             2: (card("florin", 3), card("florin", 9))}
+    hands = {
+        0: (card("denar", 8), card("denar", 8, 1)),
+        1: (card("dirham", 9), card("dirham", 5)),
+        2: (card("florin", 3), card("florin", 9)),
+    }
     s = window(hands=hands, current=0, window=False, bag=())
     s = act(s, BuyTile("pavilion-8-open", (card("denar", 8),)))
     s = act(s, Pass())
@@ -231,8 +237,7 @@ def test_V10_V31_a_vizier_cannot_take_a_hut():
 def test_V11_a_scoring_card_revealed_by_the_refill_after_a_vizier_purchase_is_scored_before_play_resumes():
     """V11: the refill after a vizier purchase can reveal a scoring card (display short): score, then resume."""
     s = window(hands={0: (card("denar", 8),)})
-    s = replace(s, display=s.display[:3], deck=tuple(c for c in s.deck if c != SCORING_1) + (s.display[3],
-                                                                                            SCORING_1))
+    s = replace(s, display=s.display[:3], deck=tuple(c for c in s.deck if c != SCORING_1) + (s.display[3], SCORING_1))
     t = act(s, VizierBuy("pavilion-8-open", (card("denar", 8),)), P(s, 0))
     t = act(t, PlaceTile("pavilion-8-open", (1, 0)), P(s, 0))
     assert [r.round for r in t.scorings] == [1]
@@ -294,8 +299,10 @@ def test_vizier_states_round_trip_describe_and_views():
     s = window(hands={0: (card("denar", 8),)})
     t = act(s, VizierBuy("pavilion-8-open", (card("denar", 8),)), P(s, 0))
     assert RULES.from_json(json.loads(json.dumps(RULES.to_json(t)))) == t
-    assert RULES.describe(VizierBuy("pavilion-8-open", (card("denar", 8),))) == \
-        "uses the vizier to buy the Pavilion (8) with 8 denar"
+    assert (
+        RULES.describe(VizierBuy("pavilion-8-open", (card("denar", 8),)))
+        == "uses the vizier to buy the Pavilion (8) with 8 denar"
+    )
     assert "active" in RULES.describe(ReactivateVizier())
     v = RULES.view(t, None)
     assert [seat.vizier for seat in v.seats] == [False, True, True] and v.phase == VIZIER
@@ -317,4 +324,4 @@ def test_summary_explains_the_modules_that_are_on():
     base = RULES.summary({})
     text = RULES.summary({"vizier": True, "bonus": True})
     assert text.startswith(base) and "Vizier** (V3" in text and "Bonus cards** (V60" in text
-    assert "Huts" not in text[len(base):] and len(RULES.summary(dict.fromkeys(RULES.options, True))) <= 4000
+    assert "Huts" not in text[len(base) :] and len(RULES.summary(dict.fromkeys(RULES.options, True))) <= 4000

@@ -44,10 +44,25 @@ def plants(**spaces: str) -> dict[str, int]:
     return out
 
 
-def seat(*, tiles_: tuple[int, ...] = (), exps: tuple[int, ...] = (), jokers: int = 0, score: int = 15,
-         plants: dict[str, int] | None = None, placed: tuple[Placed, ...] = (), **kw) -> Seat:
-    return Seat(tiles=tuple(sorted(tiles_)), expansions=tuple(sorted(exps)), jokers=jokers, score=score,
-                garden=plants or {}, placed=placed, **kw)
+def seat(
+    *,
+    tiles_: tuple[int, ...] = (),
+    exps: tuple[int, ...] = (),
+    jokers: int = 0,
+    score: int = 15,
+    plants: dict[str, int] | None = None,
+    placed: tuple[Placed, ...] = (),
+    **kw,
+) -> Seat:
+    return Seat(
+        tiles=tuple(sorted(tiles_)),
+        expansions=tuple(sorted(exps)),
+        jokers=jokers,
+        score=score,
+        garden=plants or {},
+        placed=placed,
+        **kw,
+    )
 
 
 def game(n: int = 2, *seats: Seat, seed: int = 5, **changes) -> QGState:

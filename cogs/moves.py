@@ -1,0 +1,98 @@
+"""`/move`: the typed way to play, for people who prefer it to the buttons. The list offered as they type holds
+the same legal actions, named as in the panel; each suggestion carries the position it was listed at, so a stale
+one is refused and a retried one is recognised as played."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import _panel
+from cogs._seating import GameError
+from cogs._text import fit
+from cogs.games import CommandErrors
+
+# a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
+MOVE_VALUE = re.compile(r"(?P<gid>[0-9]{1,20}):(?P<pos>[0-9a-z.]{1,30}):(?P<i>[0-9]{1,4})")
+
+
+class MoveCog(CommandErrors, commands.Cog):
+    """`/move`: the typed way to play, for people who prefer it to the buttons."""
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.guild_only()
+    @app_commands.command(name="move", description="Type your move (the list shows every legal move)")
+    @app_commands.describe(action="Start typing: the legal moves are listed")
+    async def move(self, interaction: discord.Interaction, action: str) -> None:
+        row = await self.session.in_channel(interaction.channel_id)
+        player = str(interaction.user.id)
+        self.session.check_player(row, player)  # not seated / not your turn / over: said plainly
+        actions = self.session.legal_actions(row, player)
+        rules = self.session.rules(row.game)
+        chosen: Any = None
+        origin = None
+        m = MOVE_VALUE.fullmatch(action.strip())
+        if m:
+            pos = self.session.position(row, actions)
+            origin = f"{m['pos']}:{m['i']}"
+            if int(m["gid"]) != row.id or m["pos"] != pos:
+                done = await self.session.played(row.id, player, origin, latest=True)
+                if done is None:
+                    raise GameError(
+                        "That suggestion is from an earlier move: the game has moved on. "
+                        "Type the command again to see your moves now."
+                    )
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                await _panel.finish_move(interaction, done)
+                return
+            if int(m["i"]) < len(actions):
+                chosen = actions[int(m["i"])]
+        else:
+            matches = [a for a in actions if rules.describe(a).lower() == action.strip().lower()]
+            chosen = matches[0] if len(matches) == 1 else None
+        if chosen is None:
+            raise GameError(
+                f"I don't recognise the move `{fit(action, 80)}`. Pick one of the suggestions "
+                "as you type, or press **Play my turn** for the menu."
+            )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.session.act(row.id, player, chosen, expected_turns=row.turns, origin=origin)
+        await _panel.finish_move(interaction, result)
+
+    @move.autocomplete("action")
+    async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
+        row = await self.session.storage.game_in_channel(interaction.channel_id)
+        if row is None:
+            return [app_commands.Choice(name="There is no game in this channel.", value="none")]
+        try:
+            self.session.check_player(row, str(interaction.user.id))
+        except GameError as exc:  # say why there is nothing to choose, instead of an empty list
+            return [app_commands.Choice(name=fit(str(exc)), value="none")]
+        actions = self.session.legal_actions(row, str(interaction.user.id))
+        rules = self.session.rules(row.game)
+        pos = self.session.position(row, actions)
+        wanted = _words(current)
+        out = []
+        for i, a in enumerate(actions):
+            text = rules.describe(a)
+            have = _words(text)
+            # every typed word starts a word of the move ("2" finds "adds 20", not "adds 12")
+            if all(any(h.startswith(w) for h in have) for w in wanted):
+                out.append(app_commands.Choice(name=fit(text), value=f"{row.id}:{pos}:{i}"))
+                if len(out) == 25:
+                    break
+        return out
+
+
+def _words(text: str | None) -> list[str]:
+    return re.findall(r"\w+|[^\w\s]", (text or "").lower())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(MoveCog(bot))
