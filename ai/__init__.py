@@ -1,4 +1,4 @@
-"""AI players for every game (issue 8), and the helpers that mark a seat as an AI.
+"""AI players for every game, and the helpers that mark a seat as an AI.
 
     from ai import choose, ai_player_id, is_ai, level_of, display_name
     seat = ai_player_id("normal", 1)                 # "ai:normal:1", a player id like any other

@@ -70,7 +70,7 @@ class Budget:
         raise ValueError("A budget is a Budget, an int (iterations) or a float (seconds).")
 
 
-# A decision of `hard` must take at most 1.5 s at p95 on the 2-core reference machine (issue 8): a second of
+# A decision of `hard` must take at most 1.5 s at p95 on the 2-core reference machine: a second of
 # search leaves room for the set-up (ranking every legal move) and for the last iteration running over.
 DEFAULT_BUDGET = Budget(seconds=1.0)
 

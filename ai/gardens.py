@@ -32,7 +32,7 @@ class GardensAI(GameAI):
     margin_scale = 8.0
     root_width = 8
     # Playouts: the opponent's best reply and our answer to it, each chosen like `normal` (all moves compared:
-    # the incremental `margins` makes that cheap). Longer random playouts were weaker (arena, issue 8).
+    # the incremental `margins` makes that cheap). Longer random playouts were weaker (bench/ai_arena.py).
     playout_depth = 2
     playout_sample = 0
 

@@ -96,7 +96,7 @@ def new_game(players: tuple[str, ...], options: dict[str, Any], seed: int) -> Ga
         piles.append(top_first[i : i + sz])
         i += sz
     exchange: tuple[int, ...] = ()
-    if options.get("exchange"):  # V41 (after the base draws, so base games deal exactly as before)
+    if options.get("exchange"):  # V41 (after the base draws, so a game without the module deals the same)
         exchange, counter = shuffled(EXCHANGE_CARDS, seed, counter)
     for index, inserted in _deck_inserts(options, exchange).items():
         for card in inserted:
