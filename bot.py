@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import os
 import signal
+import socket
 
 import aiohttp
 import discord
@@ -25,7 +26,7 @@ from cogs import EXTENSIONS
 from cogs._herald import Herald
 from cogs._images import Images
 from cogs._session import Session
-from storage import Storage, open_storage
+from storage import ALL_SHARDS, Shards, Storage, open_storage
 
 log = logging.getLogger("bot")
 
@@ -57,6 +58,28 @@ def seconds_from_env(name: str, text: str | None, default: float) -> float:
         raise SystemExit(f"{name} must be a number of seconds, not {text!r}.") from None
 
 
+def shards_from_env(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0-3" or "0,2,4"): the shards this process connects. Both empty: one process,
+    all shards, as many as Discord recommends."""
+    count, ids = (count or "").strip(), (ids or "").strip()
+    if not count and not ids:
+        return None, None
+    if not count.isdigit() or int(count) < 1:
+        raise SystemExit(f"SHARD_COUNT must be a whole number of shards (1 or more), not {count!r}.")
+    total = int(count)
+    if not ids:
+        return total, tuple(range(total))
+    chosen: list[int] = []
+    for part in ids.split(","):
+        lo, _, hi = part.strip().partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise SystemExit(f"SHARD_IDS must list shard numbers like 0-3 or 0,2,4, not {ids!r}.")
+        chosen += range(int(lo), int(hi or lo) + 1)
+    if not chosen or any(i >= total for i in chosen):
+        raise SystemExit(f"SHARD_IDS ({ids}) must name shards below SHARD_COUNT ({total}).")
+    return total, tuple(sorted(set(chosen)))
+
+
 def processes_from_env(text: str | None) -> int:
     """AI_PROCESSES: worker processes for AI decisions; "" = 1, "0" = decide in a thread of the bot's process."""
     text = (text or "").strip()
@@ -82,6 +105,15 @@ class Settings:
     ai_processes: int = 1  # worker processes for AI decisions (0: a thread of the bot)
     ai_wait: float = 60.0  # seconds an AI to move leaves humans who may act out of turn
     shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
+    shard_count: int | None = None  # None: one process, every shard (as many as Discord recommends)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (with shard_count)
+
+    @property
+    def shards(self) -> Shards:
+        """The shards whose guilds' background work (reminders, AI turns, notices) this process does."""
+        if self.shard_count is None or self.shard_ids is None:
+            return ALL_SHARDS
+        return Shards(self.shard_count, self.shard_ids)
 
     @classmethod
     def from_env(cls, *, sync: bool = False) -> Settings:
@@ -104,6 +136,7 @@ class Settings:
         if db_sync not in ("FULL", "NORMAL"):
             raise SystemExit(f"DATABASE_SYNC must be FULL or NORMAL, not {db_sync!r}.")
         wait = env.get("AI_WAIT", "") or env.get("AI_VIZIER_WAIT", "")  # the older name still works
+        shard_count, shard_ids = shards_from_env(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or "games.sqlite3",
@@ -114,10 +147,12 @@ class Settings:
             ai_budget=budget_from_env(env.get("AI_BUDGET")),
             ai_processes=processes_from_env(env.get("AI_PROCESSES")),
             ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
 
-class GameBot(commands.Bot):
+class GameBot(commands.AutoShardedBot):
     """The bot: owns the storage, the session service, the images and the herald; the rest lives in the cogs."""
 
     storage: Storage
@@ -136,7 +171,9 @@ class GameBot(commands.Bot):
         self._open = True
         self.session = Session(self.storage)
         self.images = Images(self.session)
-        self.herald = Herald(self, self.session, self.images)
+        self.herald = Herald(
+            self, self.session, self.images, shards=self.settings.shards, owner=f"{socket.gethostname()}:{os.getpid()}"
+        )
         self.session.listeners.append(self.herald.notify)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -20,13 +20,21 @@ import discord
 
 from cogs import _table
 from cogs._images import Images
+from cogs._seating import is_ai
 from cogs._session import Session
-from storage import Notice
+from cogs._text import duration, ping, title_of
+from storage import ALL_SHARDS, GameRow, Notice, Shards
 
 log = logging.getLogger(__name__)
 
 TURN_POST_MOVES = 6  # at most this many moves of one AI turn in one post (each post has its board)
+LEASE_SECONDS = 60.0  # how long a process may post a game's notices before another may take over
 STALE_AFTER = 30.0  # seconds after which the periodic pass posts even a held AI turn
+
+
+def _reminder_text(row: GameRow, movers: list[str], since: float, at: float) -> str:
+    pings = ", ".join(ping(row, p) for p in movers)
+    return f"⏰ Reminder: {pings}, it's your move in {title_of(row.game)} (waiting for {duration(at - since)})."
 
 
 def nonce_of(notice: Notice) -> str:
@@ -53,8 +61,18 @@ def groups_of(notices: list[Notice], *, force: bool) -> list[list[Notice]]:
 class Herald:
     """Delivers the outbox. `notify(game_id)` after a commit; `deliver_all()` at start-up and periodically."""
 
-    def __init__(self, client: discord.Client, session: Session, images: Images):
+    def __init__(
+        self,
+        client: discord.Client,
+        session: Session,
+        images: Images,
+        *,
+        shards: Shards = ALL_SHARDS,
+        owner: str = "bot",
+    ):
         self.client, self.session, self.images = client, session, images
+        self.shards = shards  # the background passes post only for games of these shards' guilds
+        self.owner = owner  # this process, in leases
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
         self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: awaited at "rendered", "posted"
@@ -74,12 +92,21 @@ class Herald:
         """Post everything game `game_id` is owed now, a held AI turn included (it ended or was cut short)."""
         await self.deliver(game_id, force=True)
 
-    async def deliver_all(self, *, older_than: float | None = None) -> int:
-        """Post every pending notice (start-up: all of them; the periodic pass: those older than a moment)."""
-        games = await self.session.storage.games_with_notices(older_than)
-        for game_id in games:
-            await self.deliver(game_id, force=True)
-        return len(games)
+    async def deliver_all(self, *, older_than: float | None = None, batch: int = 50) -> int:
+        """Post every pending notice of this process's shards (start-up: all of them; the periodic pass: those
+        older than a moment), in batches: the event loop serves clicks between two games."""
+        seen: set[int] = set()
+        while not self.closed:
+            games = await self.session.storage.games_with_notices(
+                older_than=older_than, shards=self.shards, limit=batch
+            )
+            fresh = [g for g in games if g not in seen]  # a game whose posts fail stays pending: not again now
+            for game_id in fresh:
+                await self.deliver(game_id, force=True)
+            seen.update(fresh)
+            if len(games) < batch or not fresh:
+                break
+        return len(seen)
 
     async def close(self, timeout: float) -> None:
         """Take no more deliveries, and let those under way finish (at most `timeout` s): whatever is left stays
@@ -92,6 +119,16 @@ class Herald:
             if late:
                 log.warning("%d post(s) still under way at shutdown: they go out at the next start", len(late))
                 await asyncio.wait(late)
+
+    def _reminder(self, row: GameRow, notice: Notice) -> str | None:
+        """The reminder's text, for the humans still to move (None if there is nobody to remind any more)."""
+        if row.status != "active":
+            return None
+        side = set(self.session.out_of_turn(row))
+        movers = [p for p in self.session.to_move(row) if p not in side and not is_ai(p)]
+        if not movers:
+            return None
+        return _reminder_text(row, movers, row.turn_started_at or row.updated_at, notice.payload["at"])
 
     async def deliver(self, game_id: int, *, force: bool = False) -> None:
         if self.closed:
@@ -107,14 +144,30 @@ class Herald:
                 del self._locks[game_id]
 
     async def _deliver(self, game_id: int, force: bool) -> None:
+        storage = self.session.storage
+        if storage.shared and not await storage.lease(game_id, self.owner, LEASE_SECONDS):
+            return  # another process (a redeploy's overlap) is posting this game's notices right now
+        try:
+            await self._post_all(game_id, force)
+        finally:
+            if storage.shared:
+                await storage.release(game_id, self.owner)
+
+    async def _post_all(self, game_id: int, force: bool) -> None:
         notices = await self.session.storage.pending_notices(game_id)
         if not notices:
             return
         row = await self.session.load(game_id)
         for group in groups_of(notices, force=force):
             last = group[-1]
-            content = _table.notice_content(row, group)
-            image = await self.images.public(row, last.version)
+            if last.kind == "reminder":
+                content, image = self._reminder(row, last), None
+                if content is None:  # the player moved meanwhile, or only AI seats are to move
+                    await self.session.storage.clear_notices([last.id])
+                    continue
+            else:
+                content = _table.notice_content(row, group)
+                image = await self.images.public(row, last.version)
             if self.fault is not None:
                 await self.fault("rendered")
             try:

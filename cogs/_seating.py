@@ -6,6 +6,7 @@ game's lock and is one storage call, and refusals are `GameError`s whose message
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -13,7 +14,7 @@ from typing import Any
 
 import ai
 import engine
-from storage import ChannelBusy, GameRow, Seat, StaleVersion, Storage
+from storage import ChannelBusy, Due, GameRow, Seat, StaleVersion, Storage
 
 is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
 
@@ -21,6 +22,11 @@ is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discor
 def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
     """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
     return ai.available(game) and ai.supports(game, options)
+
+
+def encode(rules: engine.Rules, state: Any) -> str:
+    """A state as the database stores it: compact JSON."""
+    return json.dumps(rules.to_json(state), separators=(",", ":"))
 
 
 class GameError(Exception):
@@ -43,6 +49,9 @@ class Seating:
         raise NotImplementedError
 
     def to_move(self, row: GameRow) -> list[str]:
+        raise NotImplementedError
+
+    def due(self, row: GameRow, state: Any, now: float | None = None) -> Due:
         raise NotImplementedError
 
     async def create(
@@ -195,7 +204,8 @@ class Seating:
                 row = await self.storage.start_game(
                     game_id,
                     seats=row.seats,
-                    state=rules.to_json(state),
+                    state_json=encode(rules, state),
+                    due=self.due(row, state),
                     notice=("start", {"movers": rules.to_move(state)}),
                 )
             except StaleVersion:

@@ -25,24 +25,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import engine
-from cogs._seating import GameError, Seating, is_ai
-from storage import GameRow, MoveRow, StaleVersion, Storage
+from cogs._seating import GameError, Seating, encode, is_ai
+from storage import Due, GameRow, MoveRow, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
 
 # The log kind the engines write for every turn action (for the images' last-move mark): the bot prints the
 # action's own text instead, so such entries never become lines.
 MOVE_EVENT = "move"
-
-
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        n, d = divmod(n, 36)
-        out = digits[d] + out
-        if not n:
-            return out
 
 
 class StaleMove(GameError):
@@ -99,12 +89,12 @@ class Session(Seating):
 
     def state_of(self, row: GameRow) -> Any:
         """The engine state of a running or finished game (decoded once per version, then cached)."""
-        if row.state is None:
+        if row.state_json is None:
             raise GameError("This game has not started yet.")
         key = (row.id, row.version)
         state = self._states.get(key)
         if state is None:
-            state = self.rules(row.game).from_json(row.state)
+            state = self.rules(row.game).from_json(json.loads(row.state_json))
             self._remember(key, state)
         return state
 
@@ -120,7 +110,7 @@ class Session(Seating):
         state = rules.new_game(list(row.player_ids), row.options, row.seed)
         for m in await self.storage.moves(row.id):
             if m.move_number > version:
-                break
+                break  # the log is read whole: only after a crash, for a notice of an earlier position
             state = rules.apply(state, m.player, rules.action_from_json(m.action))
         self._remember((row.id, version), state)
         return state
@@ -235,7 +225,7 @@ class Session(Seating):
         """A short digest of a list of actions (their JSON, so it is the same after a restart)."""
         rules = self.rules(game)
         data = json.dumps([rules.action_to_json(a) for a in actions], sort_keys=True, separators=(",", ":"))
-        return _base36(zlib.crc32(data.encode()))
+        return f"{zlib.crc32(data.encode()):x}"
 
     async def played(self, game_id: int, player: str, origin: str, *, latest: bool = False) -> MoveResult | None:
         """The move `player` already confirmed from `origin` (the same panel choice), as a result to show them
@@ -254,7 +244,7 @@ class Session(Seating):
 
     def _replayed(self, row: GameRow, move: MoveRow) -> MoveResult:
         rules = self.rules(row.game)
-        state = self.state_of(row) if row.state is not None else None
+        state = self.state_of(row) if row.state_json is not None else None
         movers = tuple(rules.to_move(state)) if state is not None and row.status == "active" else ()
         return MoveResult(
             row=row,
@@ -332,15 +322,15 @@ class Session(Seating):
         notice = None if rules.is_private(action) else ("move", self._notice(rules, row, state, new, player, action))
         try:
             row = await self.storage.commit_move(
-                game_id,
-                expected_version=row.version,
+                row,
                 player=player,
                 action=rules.action_to_json(action),
-                state=rules.to_json(new),
+                state_json=encode(rules, new),
                 finished=finished,
                 free=free,
                 origin=origin,
                 notice=notice,
+                due=self.due(row, new),
                 now=time.time(),
             )
         except StaleVersion:
@@ -358,6 +348,19 @@ class Session(Seating):
             finished=finished,
             free=free,
         )
+
+    def due(self, row: GameRow, state: Any, now: float | None = None) -> Due:
+        """When the player to move should be reminded (never for AI seats or those who only may act out of
+        turn) and whether an AI seat has something to decide, after the position `state`."""
+        rules = self.rules(row.game)
+        if rules.is_over(state):
+            return Due()
+        movers = rules.to_move(state)
+        side = set(rules.out_of_turn(state))
+        humans = [p for p in movers if p not in side and not is_ai(p)]
+        now = time.time() if now is None else now
+        remind = now + row.reminder_hours * 3600 if humans and row.reminder_hours > 0 else None
+        return Due(remind_at=remind, ai=any(is_ai(p) for p in movers))
 
     def _notice(
         self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str, action: Any

@@ -249,10 +249,10 @@ def status_text(session: Session, row: GameRow) -> str:
 async def show_board(interaction: discord.Interaction, row: GameRow, *, note: str | None = None) -> None:
     """The board and the status, only for the user who asked."""
     session = session_of(interaction)
-    text = status_text(session, row) if row.state is not None else _lobby_text(row)
+    text = status_text(session, row) if row.state_json is not None else _lobby_text(row)
     if note:
         text = f"*{note}*\n{text}"
-    if row.state is None:
+    if row.state_json is None:
         await reply(interaction, text)
         return
     if not interaction.response.is_done():
@@ -288,7 +288,7 @@ async def show_hand(interaction: discord.Interaction, row: GameRow) -> None:
     player = str(interaction.user.id)
     if player not in row.player_ids:
         raise GameError("You are not seated in this game, so you have no hand to see. **Board** shows the table.")
-    if row.state is None:
+    if row.state_json is None:
         raise GameError("The game hasn't started yet: no hands have been dealt.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     state = session.state_of(row)

@@ -164,18 +164,20 @@ class AISeatsCog(commands.Cog):
         self._workers[game_id] = task
         task.add_done_callback(lambda t: self._workers.pop(game_id, None) if self._workers.get(game_id) is t else None)
 
-    async def kick_all(self) -> int:
-        """Kick every running game in which an AI seat has something to decide (its move, or whether to use its
-        out-of-turn chance at this position); returns how many."""
-        n = 0
-        for row in await self.session.storage.list_games(statuses=("active",)):
-            try:
-                if self._next_seat(row) is not None:
-                    self.kick(row.id)
-                    n += 1
-            except Exception:
-                log.exception("could not look at game %s for AI moves", row.id)
-        return n
+    async def kick_all(self, *, batch: int = 100) -> int:
+        """Kick every running game (of this process's shards) in which an AI seat has something to decide (its
+        move, or whether to act out of turn at this position): an indexed flag, read in batches, so the pass
+        costs the games due, not the games stored. Returns how many."""
+        n, after = 0, 0
+        while True:
+            ids = await self.session.storage.ai_due(shards=self.bot.herald.shards, after=after, limit=batch)
+            for game_id in ids:
+                self.kick(game_id)
+            n += len(ids)
+            if len(ids) < batch:
+                return n
+            after = ids[-1]
+            await asyncio.sleep(0)  # let clicks through between two batches
 
     async def _resume_games(self) -> None:
         await self.bot.wait_until_ready()
@@ -251,6 +253,8 @@ class AISeatsCog(commands.Cog):
             if nxt is None:
                 if game_id in self._again:
                     continue  # a move landed while we were looking: look again
+                if not any(ai.is_ai(p) for p in self.session.to_move(row)):  # no AI seat to move: off the sweep
+                    await self.session.storage.set_ai_due(game_id, row.version, False)
                 return
             wait = self._human_claim_wait(row, optional=nxt[1])
             if wait > 0:

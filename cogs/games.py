@@ -309,9 +309,9 @@ class GameCog(
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
         user = str(interaction.user.id)
         if mine:
-            rows = await self.session.storage.list_games(player=user)
+            rows = await self.session.storage.games_of(user)
         else:
-            rows = await self.session.storage.list_games(guild_id=interaction.guild_id)
+            rows = await self.session.storage.games_in_guild(interaction.guild_id or 0)
         if not rows:
             await reply(
                 interaction,

@@ -1,7 +1,8 @@
 """Keeping games moving in the background: the outbox pass (every notice a channel is owed gets posted, at
 start-up and then every minute) and idle-turn reminders (once a game has been idle for its reminder interval,
-24 h by default; AI seats are never reminded). Everything is driven by timestamps in the database, so nothing is
-lost to a restart: a reminder that fell due while the bot was down goes out on the first pass after start.
+24 h by default; AI seats are never reminded). Everything is driven by indexed timestamps in the database, so a
+pass costs what is due, not what is stored, and nothing is lost to a restart: a reminder that fell due while the
+bot was down goes out on the first pass after start.
 """
 
 from __future__ import annotations
@@ -12,11 +13,8 @@ import time
 
 from discord.ext import commands, tasks
 
-from cogs import _table
 from cogs._herald import STALE_AFTER, Herald
-from cogs._seating import is_ai
 from cogs._session import Session
-from cogs._text import duration, ping, title_of
 
 log = logging.getLogger(__name__)
 
@@ -24,9 +22,8 @@ log = logging.getLogger(__name__)
 class TurnsCog(commands.Cog):
     """The outbox pass and idle-turn reminders."""
 
-    def __init__(self, bot: commands.Bot, *, every_minutes: float = 5):
+    def __init__(self, bot: commands.Bot):
         self.bot = bot
-        self.reminders.change_interval(minutes=every_minutes)
 
     @property
     def session(self) -> Session:
@@ -67,7 +64,7 @@ class TurnsCog(commands.Cog):
         await self.bot.wait_until_ready()
         await asyncio.sleep(60)  # the start-up pass is `_after_start`
 
-    @tasks.loop(minutes=5)
+    @tasks.loop(minutes=1)
     async def reminders(self) -> None:
         try:
             await self.send_reminders()
@@ -78,21 +75,18 @@ class TurnsCog(commands.Cog):
     async def _reminders_ready(self) -> None:
         await self.bot.wait_until_ready()
 
-    async def send_reminders(self, now: float | None = None) -> int:
-        """Post one reminder per idle game; returns how many were sent."""
+    async def send_reminders(self, now: float | None = None, *, batch: int = 100) -> int:
+        """Claim every reminder that fell due (of this process's shards) and let the herald post them; returns
+        how many. Each claim writes the reminder as a notice in the same transaction, so it goes out once."""
         now = time.time() if now is None else now
         sent = 0
-        for row in await self.session.storage.idle_games(now):
-            movers = [p for p in self.session.to_move(row) if not is_ai(p)]
-            if not movers:  # nobody, or only AI seats: they play by themselves and are never reminded
-                continue
-            pings = ", ".join(ping(row, p) for p in movers)
-            waited = duration(now - (row.turn_started_at or now))
-            content = f"⏰ Reminder: {pings}, it's your move in {title_of(row.game)} (waiting for {waited})."
-            await _table.post_note(self.bot, row, content, _table.table_view(self.session, row))
-            await self.session.storage.mark_reminded(row.id, now)
-            sent += 1
-        return sent
+        while True:
+            claimed = await self.session.storage.claim_reminders(now, shards=self.herald.shards, limit=batch)
+            for game_id in claimed:
+                self.herald.notify(game_id)
+            sent += len(claimed)
+            if len(claimed) < batch:
+                return sent
 
 
 async def setup(bot: commands.Bot) -> None:

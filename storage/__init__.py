@@ -11,26 +11,34 @@
 from __future__ import annotations
 
 from storage.base import (
+    ALL_SHARDS,
+    NOT_DUE,
     OPEN_STATUSES,
     STATUSES,
     ChannelBusy,
+    Due,
     GameRow,
     MoveRow,
     Notice,
     Seat,
+    Shards,
     StaleVersion,
     Storage,
     StorageError,
 )
 
 __all__ = [
+    "ALL_SHARDS",
+    "NOT_DUE",
     "OPEN_STATUSES",
     "STATUSES",
     "ChannelBusy",
+    "Due",
     "GameRow",
     "MoveRow",
     "Notice",
     "Seat",
+    "Shards",
     "StaleVersion",
     "Storage",
     "StorageError",

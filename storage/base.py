@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,8 +45,9 @@ class Seat:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameRow:
-    """One stored game. `state` is the engine's JSON (None while in the lobby); `version` counts every stored
-    move, `turns` only the turn actions (not free actions, which leave everyone's move panel valid)."""
+    """One stored game. `state_json` is the engine's JSON as stored (None while in the lobby; parsed only when
+    needed: `state`); `version` counts every stored move, `turns` only the turn actions (not free actions, which
+    leave everyone's move panel valid)."""
 
     id: int
     guild_id: int | None
@@ -55,7 +57,7 @@ class GameRow:
     seed: int
     status: str
     seats: tuple[Seat, ...]
-    state: dict[str, Any] | None
+    state_json: str | None
     version: int
     creator_id: str
     lobby_message_id: int | None
@@ -70,6 +72,11 @@ class GameRow:
     @property
     def player_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.seats)
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The engine's JSON, parsed (a new dict each time: callers cache the engine state instead)."""
+        return json.loads(self.state_json) if self.state_json is not None else None
 
     def seat_name(self, player: str) -> str:
         for s in self.seats:
@@ -105,8 +112,38 @@ class Notice:
     created_at: float
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards a process owns: its background work touches only games of guilds in them (Discord's rule:
+    a guild is on shard `(guild_id >> 22) % count`)."""
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+
+    def owns(self, guild_id: int | None) -> bool:
+        return guild_id is None or (guild_id >> 22) % self.count in self.ids
+
+
+ALL_SHARDS = Shards()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Due:
+    """What a committed move tells the background passes: when the player to move should next be reminded
+    (None: never, e.g. an AI is to move) and whether an AI seat has something to decide."""
+
+    remind_at: float | None = None
+    ai: bool = False
+
+
+NOT_DUE = Due()
+
+
 class Storage(abc.ABC):
     """Games, their move logs and their pending announcements. Open a backend with `storage.open_storage`."""
+
+    # True for a database several bot processes share (their background work then takes per-game leases)
+    shared: bool = False
 
     @abc.abstractmethod
     async def close(self) -> None: ...
@@ -115,6 +152,8 @@ class Storage(abc.ABC):
     async def schema_version(self) -> int: ...
 
     # -- reads -------------------------------------------------------------------------------------------
+    # Every query is indexed (tests/storage checks each plan): none costs time in proportion to the number of
+    # stored games.
 
     @abc.abstractmethod
     async def load_game(self, game_id: int) -> GameRow | None:
@@ -129,30 +168,34 @@ class Storage(abc.ABC):
         """The most recent game of this channel whatever its status (for /game status after the end)."""
 
     @abc.abstractmethod
-    async def list_games(
-        self, *, guild_id: int | None = None, player: str | None = None, statuses: Sequence[str] = OPEN_STATUSES
-    ) -> list[GameRow]:
-        """Games with one of `statuses`, optionally only in a guild and/or only those `player` is seated in."""
+    async def games_in_guild(self, guild_id: int, *, limit: int = 30) -> list[GameRow]:
+        """The guild's games in the lobby or running, oldest first (at most `limit`)."""
 
     @abc.abstractmethod
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        """The game's move log, oldest first."""
+    async def games_of(self, player: str, *, limit: int = 30) -> list[GameRow]:
+        """The games in the lobby or running in which `player` is seated, in any guild (at most `limit`)."""
+
+    @abc.abstractmethod
+    async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
+        """The game's move log after move number `since`, oldest first."""
 
     @abc.abstractmethod
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
         """The move `player` confirmed from `origin` (a panel position and choice), if it was stored."""
 
     @abc.abstractmethod
-    async def idle_games(self, now: float) -> list[GameRow]:
-        """Running games whose player to move has been idle past the game's reminder interval, not yet reminded."""
-
-    @abc.abstractmethod
     async def pending_notices(self, game_id: int) -> list[Notice]:
         """The game's announcements not yet posted, oldest first."""
 
     @abc.abstractmethod
-    async def games_with_notices(self, older_than: float | None = None) -> list[int]:
-        """Ids of games owing an announcement (with `older_than`: one written before that time)."""
+    async def games_with_notices(
+        self, *, older_than: float | None = None, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[int]:
+        """Ids of games owing an announcement (with `older_than`: one written before that time), oldest first."""
+
+    @abc.abstractmethod
+    async def ai_due(self, *, shards: Shards = ALL_SHARDS, after: int = 0, limit: int = 100) -> list[int]:
+        """Ids (> `after`, ascending) of running games where an AI seat has something to decide."""
 
     # -- writes ------------------------------------------------------------------------------------------
 
@@ -189,7 +232,8 @@ class Storage(abc.ABC):
         game_id: int,
         *,
         seats: Sequence[Seat],
-        state: dict[str, Any],
+        state_json: str,
+        due: Due = NOT_DUE,
         notice: tuple[str, dict[str, Any]] | None = None,
         now: float | None = None,
     ) -> GameRow:
@@ -199,35 +243,50 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def commit_move(
         self,
-        game_id: int,
+        row: GameRow,
         *,
-        expected_version: int,
         player: str,
         action: dict[str, Any],
-        state: dict[str, Any],
+        state_json: str,
         finished: bool,
         free: bool = False,
         origin: str | None = None,
         notice: tuple[str, dict[str, Any]] | None = None,
+        due: Due = NOT_DUE,
         now: float | None = None,
     ) -> GameRow:
         """Append the move, store the new state and the `notice` (kind, payload) it owes the channel in one
-        transaction, only if the game is still running at `expected_version`; the move gets number
-        expected_version + 1. StaleVersion otherwise, nothing written.
+        transaction, only if the game is still running at `row.version`; the move gets number row.version + 1.
+        StaleVersion otherwise, nothing written. Returns the row as stored (built, not read back).
 
-        A `free` action (not a turn action) counts as a move but not as a turn: `turns` and the idle clock of
-        the player to move (`turn_started_at`, for reminders) stay as they were."""
+        A `free` action (not a turn action) counts as a move but not as a turn: `turns`, the idle clock of the
+        player to move (`turn_started_at`) and their next reminder stay as they were."""
 
     @abc.abstractmethod
     async def clear_notices(self, ids: Sequence[int]) -> None:
         """Remove announcements that were posted."""
 
     @abc.abstractmethod
-    async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
-        """Cancel a game in the lobby or running; False if it was already over."""
+    async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
+        """Running games whose reminder is due: each is claimed in one transaction (its reminder time cleared,
+        `reminded_at` set, a "reminder" notice written), so that a reminder goes out once even when two
+        processes look at the same time. Returns their ids."""
 
     @abc.abstractmethod
-    async def mark_reminded(self, game_id: int, now: float | None = None) -> None: ...
+    async def set_ai_due(self, game_id: int, version: int, due: bool) -> None:
+        """Correct the AI flag of a game still at `version` (the AI found nothing to decide)."""
+
+    @abc.abstractmethod
+    async def lease(self, game_id: int, owner: str, seconds: float, now: float | None = None) -> bool:
+        """Take (or renew) the game's background lease for `seconds`: False if another owner holds it. Two
+        processes that overlap (a redeploy) never post the same game's notices at once."""
+
+    @abc.abstractmethod
+    async def release(self, game_id: int, owner: str) -> None: ...
+
+    @abc.abstractmethod
+    async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
+        """Cancel a game in the lobby or running; False if it was already over."""
 
     @abc.abstractmethod
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None: ...
@@ -235,3 +294,17 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def backup(self, path: str) -> None:
         """A consistent copy of the whole database at `path`, taken while the bot runs."""
+
+    # -- for tools and tests -----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def all_game_ids(self, *, after: int = 0, limit: int = 1000) -> list[int]:
+        """Every game id > `after`, ascending (copying and checking a whole database, in batches)."""
+
+    @abc.abstractmethod
+    async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
+        """Store a game exactly as another database holds it (same id, state, moves and pending notices)."""
+
+    @abc.abstractmethod
+    async def query_plans(self) -> dict[str, str]:
+        """The plan the database chose for each query this backend runs (tests: no full scan of a big table)."""

@@ -2,12 +2,14 @@
 
 One connection, WAL mode (reads do not wait for the writer), `synchronous=FULL` by default so that a move is
 on disk before it is announced (NORMAL is an explicit opt-in: a power cut may then lose the last moves). The
-schema carries its version in `PRAGMA user_version` and is migrated forward on open.
+schema carries its version in `PRAGMA user_version` and is migrated forward on open. Every statement the bot
+runs is in `SQL`, so that tests can check each query plan.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sqlite3
 import time
@@ -17,12 +19,15 @@ from typing import Any
 import aiosqlite
 
 from storage.base import (
-    OPEN_STATUSES,
+    ALL_SHARDS,
+    NOT_DUE,
     ChannelBusy,
+    Due,
     GameRow,
     MoveRow,
     Notice,
     Seat,
+    Shards,
     StaleVersion,
     Storage,
     StorageError,
@@ -85,6 +90,33 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX notices_game ON notices (game_id, id);
     """,
+    # 4: what the background passes need, indexed, so that none of them costs time in proportion to the number
+    # of stored games: when each game's next reminder is due, whether an AI seat has something to decide, who
+    # sits where (/game list mine), a channel's latest game; and per-game leases for overlapping processes.
+    """
+    ALTER TABLE games ADD COLUMN remind_at REAL;
+    ALTER TABLE games ADD COLUMN ai_due INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET remind_at = turn_started_at + reminder_hours * 3600
+        WHERE status = 'active' AND reminder_hours > 0 AND turn_started_at IS NOT NULL
+        AND (reminded_at IS NULL OR reminded_at < turn_started_at);
+    UPDATE games SET ai_due = 1 WHERE status = 'active' AND seats LIKE '%"ai:%';
+    CREATE INDEX games_remind ON games (remind_at) WHERE remind_at IS NOT NULL;
+    CREATE INDEX games_ai_due ON games (id) WHERE ai_due = 1;
+    CREATE INDEX games_channel ON games (channel_id, id);
+    CREATE TABLE seats (
+        player_id TEXT    NOT NULL,
+        game_id   INTEGER NOT NULL REFERENCES games (id),
+        PRIMARY KEY (player_id, game_id)
+    ) WITHOUT ROWID;
+    INSERT INTO seats (player_id, game_id)
+        SELECT json_extract(j.value, '$.id'), g.id FROM games g, json_each(g.seats) j;
+    CREATE TABLE leases (
+        game_id INTEGER PRIMARY KEY,
+        owner   TEXT NOT NULL,
+        until   REAL NOT NULL
+    );
+    CREATE INDEX notices_created ON notices (created_at);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -93,7 +125,55 @@ _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
     "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns"
 )
-_MOVE_COLUMNS = "game_id, move_number, player, action, created_at, origin"
+_GAME = f"SELECT {_COLUMNS} FROM games"
+_OPEN = "status IN ('lobby', 'active')"
+_MOVE = "SELECT game_id, move_number, player, action, created_at, origin FROM moves"
+_SHARD = "((guild_id >> 22) % :count) IN ({ids})"
+
+# Every query the bot runs (named parameters), so that tests/storage can EXPLAIN each one.
+SQL: dict[str, str] = {
+    "load_game": f"{_GAME} WHERE id = :id",
+    "game_in_channel": f"{_GAME} WHERE channel_id = :channel AND {_OPEN}",
+    "last_game_in_channel": f"{_GAME} WHERE channel_id = :channel ORDER BY id DESC LIMIT 1",
+    "games_in_guild": f"{_GAME} WHERE guild_id = :guild AND {_OPEN} ORDER BY id LIMIT :limit",
+    "games_of": f"SELECT {', '.join('games.' + c.strip() for c in _COLUMNS.split(','))} FROM seats "
+    f"JOIN games ON games.id = seats.game_id WHERE seats.player_id = :player AND games.{_OPEN} ORDER BY games.id "
+    "LIMIT :limit",
+    "moves": f"{_MOVE} WHERE game_id = :id AND move_number > :since ORDER BY move_number",
+    "move_by_origin": f"{_MOVE} WHERE game_id = :id AND player = :player AND origin = :origin "
+    "ORDER BY move_number DESC LIMIT 1",
+    "pending_notices": "SELECT id, game_id, version, kind, payload, created_at FROM notices WHERE game_id = :id "
+    "ORDER BY id",
+    "games_with_notices": "SELECT notices.game_id FROM notices JOIN games ON games.id = notices.game_id "
+    "WHERE notices.created_at < :before AND {shard} GROUP BY notices.game_id ORDER BY MIN(notices.id) "
+    "LIMIT :limit",
+    "ai_due": "SELECT id FROM games WHERE ai_due = 1 AND id > :after AND {shard} ORDER BY id LIMIT :limit",
+    "reminders_due": "SELECT id, remind_at FROM games WHERE remind_at <= :now AND {shard} ORDER BY remind_at "
+    "LIMIT :limit",
+    "claim_reminder": "UPDATE games SET remind_at = NULL, reminded_at = :now WHERE id = :id AND remind_at = :at",
+    "commit_move": "UPDATE games SET state = :state, version = version + 1, status = :status, updated_at = :now, "
+    "turns = turns + :turn, turn_started_at = CASE WHEN :turn THEN :now ELSE turn_started_at END, "
+    "remind_at = CASE WHEN :turn THEN :remind_at ELSE remind_at END, ai_due = :ai "
+    "WHERE id = :id AND version = :version AND status = 'active'",
+    "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
+    "VALUES (:id, :number, :player, :action, :now, :origin)",
+    "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) "
+    "VALUES (:id, :version, :kind, :payload, :now)",
+    "set_ai_due": "UPDATE games SET ai_due = :ai WHERE id = :id AND version = :version",
+    "lease": "INSERT INTO leases (game_id, owner, until) VALUES (:id, :owner, :until) ON CONFLICT (game_id) "
+    "DO UPDATE SET owner = excluded.owner, until = excluded.until WHERE leases.owner = excluded.owner "
+    "OR leases.until < :now",
+    "release": "DELETE FROM leases WHERE game_id = :id AND owner = :owner",
+    "all_game_ids": "SELECT id FROM games WHERE id > :after ORDER BY id LIMIT :limit",
+}
+
+
+def _shard_sql(sql: str, shards: Shards) -> tuple[str, dict[str, Any]]:
+    if shards.count == 1:
+        return sql.replace("{shard}", "1"), {}
+    return sql.replace("{shard}", _SHARD.format(ids=", ".join(str(int(i)) for i in shards.ids))), {
+        "count": shards.count
+    }
 
 
 def _row(r: Sequence[Any]) -> GameRow:
@@ -106,7 +186,7 @@ def _row(r: Sequence[Any]) -> GameRow:
         seed=r[5],
         status=r[6],
         seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r[7])),
-        state=json.loads(r[8]) if r[8] is not None else None,
+        state_json=r[8],
         version=r[9],
         creator_id=r[10],
         lobby_message_id=r[11],
@@ -190,78 +270,68 @@ class SQLiteStorage(Storage):
 
     # -- reads -------------------------------------------------------------------------------------------
 
-    async def _one(self, where: str, args: Sequence[Any]) -> GameRow | None:
-        async with self._db.execute(f"SELECT {_COLUMNS} FROM games WHERE {where}", args) as cur:
-            r = await cur.fetchone()
-        return _row(r) if r else None
+    async def _all(self, name: str, params: dict[str, Any], shards: Shards | None = None) -> list[Any]:
+        sql = SQL[name]
+        if shards is not None:
+            sql, extra = _shard_sql(sql, shards)
+            params = {**params, **extra}
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _game(self, name: str, params: dict[str, Any]) -> GameRow | None:
+        rows = await self._all(name, params)
+        return _row(rows[0]) if rows else None
 
     async def load_game(self, game_id: int) -> GameRow | None:
         if not 0 < game_id <= MAX_ID:
             return None
-        return await self._one("id = ?", (game_id,))
+        return await self._game("load_game", {"id": game_id})
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
-        return await self._one("channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+        return await self._game("game_in_channel", {"channel": channel_id})
 
     async def last_game_in_channel(self, channel_id: int) -> GameRow | None:
-        return await self._one("channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return await self._game("last_game_in_channel", {"channel": channel_id})
 
-    async def list_games(
-        self, *, guild_id: int | None = None, player: str | None = None, statuses: Sequence[str] = OPEN_STATUSES
-    ) -> list[GameRow]:
-        where = [f"status IN ({', '.join('?' * len(statuses))})"]
-        args: list[Any] = list(statuses)
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            args.append(guild_id)
-        async with self._db.execute(
-            f"SELECT {_COLUMNS} FROM games WHERE {' AND '.join(where)} ORDER BY id", args
-        ) as cur:
-            rows = [_row(r) for r in await cur.fetchall()]
-        if player is not None:
-            rows = [g for g in rows if player in g.player_ids]
-        return rows
+    async def games_in_guild(self, guild_id: int, *, limit: int = 30) -> list[GameRow]:
+        return [_row(r) for r in await self._all("games_in_guild", {"guild": guild_id, "limit": limit})]
 
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        async with self._db.execute(
-            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY move_number", (game_id,)
-        ) as cur:
-            return [_move(r) for r in await cur.fetchall()]
+    async def games_of(self, player: str, *, limit: int = 30) -> list[GameRow]:
+        return [_row(r) for r in await self._all("games_of", {"player": player, "limit": limit})]
+
+    async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
+        return [_move(r) for r in await self._all("moves", {"id": game_id, "since": since})]
 
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
-        async with self._db.execute(
-            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? AND player = ? AND origin = ? "
-            "ORDER BY move_number DESC LIMIT 1",
-            (game_id, player, origin),
-        ) as cur:
-            r = await cur.fetchone()
-        return _move(r) if r else None
-
-    async def idle_games(self, now: float) -> list[GameRow]:
-        return [
-            g
-            for g in await self.list_games(statuses=("active",))
-            if g.turn_started_at is not None
-            and g.reminder_hours > 0
-            and now - g.turn_started_at >= g.reminder_hours * 3600
-            and (g.reminded_at is None or g.reminded_at < g.turn_started_at)
-        ]
+        rows = await self._all("move_by_origin", {"id": game_id, "player": player, "origin": origin})
+        return _move(rows[0]) if rows else None
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
-        async with self._db.execute(
-            "SELECT id, game_id, version, kind, payload, created_at FROM notices WHERE game_id = ? ORDER BY id",
-            (game_id,),
-        ) as cur:
-            return [Notice(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in await cur.fetchall()]
+        return [
+            Notice(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
+            for r in await self._all("pending_notices", {"id": game_id})
+        ]
 
-    async def games_with_notices(self, older_than: float | None = None) -> list[int]:
-        where, args = ("WHERE created_at < ?", (older_than,)) if older_than is not None else ("", ())
-        async with self._db.execute(
-            f"SELECT game_id FROM notices {where} GROUP BY game_id ORDER BY MIN(id)", args
-        ) as cur:
-            return [r[0] for r in await cur.fetchall()]
+    async def games_with_notices(
+        self, *, older_than: float | None = None, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[int]:
+        before = float("inf") if older_than is None else older_than
+        return [r[0] for r in await self._all("games_with_notices", {"before": before, "limit": limit}, shards)]
+
+    async def ai_due(self, *, shards: Shards = ALL_SHARDS, after: int = 0, limit: int = 100) -> list[int]:
+        return [r[0] for r in await self._all("ai_due", {"after": after, "limit": limit}, shards)]
+
+    async def all_game_ids(self, *, after: int = 0, limit: int = 1000) -> list[int]:
+        return [r[0] for r in await self._all("all_game_ids", {"after": after, "limit": limit})]
 
     # -- writes ------------------------------------------------------------------------------------------
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    async def _run(self, name: str, params: dict[str, Any]) -> int:
+        cur = await self._db.execute(SQL[name], params)
+        return cur.rowcount
 
     async def create_game(
         self,
@@ -276,7 +346,7 @@ class SQLiteStorage(Storage):
         reminder_hours: float = 24,
     ) -> GameRow:
         now = time.time() if now is None else now
-        async with self._write:
+        async with self._write, self._transaction():
             try:
                 cur = await self._db.execute(
                     "INSERT INTO games (guild_id, channel_id, game, options, seed, status, seats, creator_id, "
@@ -297,9 +367,19 @@ class SQLiteStorage(Storage):
             except sqlite3.IntegrityError:
                 raise ChannelBusy("This channel already has a game.") from None
             game_id = cur.lastrowid
-        if game_id is None:
-            raise StorageError("the new game got no id")
+            if game_id is None:
+                raise StorageError("the new game got no id")
+            await self._db.execute("INSERT INTO seats (player_id, game_id) VALUES (?, ?)", (creator.id, game_id))
         return await self._reload(game_id)
+
+    async def _set_seats(self, game_id: int, seats: Sequence[Seat]) -> None:
+        await self._db.execute(
+            "DELETE FROM seats WHERE game_id = ? AND player_id IN (SELECT player_id FROM seats WHERE game_id = ?)",
+            (game_id, game_id),
+        )
+        await self._db.executemany(
+            "INSERT INTO seats (player_id, game_id) VALUES (?, ?)", [(s.id, game_id) for s in seats]
+        )
 
     async def update_lobby(
         self,
@@ -321,12 +401,14 @@ class SQLiteStorage(Storage):
         if lobby_message_id is not None:
             sets.append("lobby_message_id = ?")
             args.append(lobby_message_id)
-        async with self._write:
+        async with self._write, self._transaction():
             cur = await self._db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND status = 'lobby'", (*args, game_id)
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
+            if seats is not None:
+                await self._set_seats(game_id, seats)
         return await self._reload(game_id)
 
     async def start_game(
@@ -334,7 +416,8 @@ class SQLiteStorage(Storage):
         game_id: int,
         *,
         seats: Sequence[Seat],
-        state: dict[str, Any],
+        state_json: str,
+        due: Due = NOT_DUE,
         notice: tuple[str, dict[str, Any]] | None = None,
         now: float | None = None,
     ) -> GameRow:
@@ -342,12 +425,13 @@ class SQLiteStorage(Storage):
         async with self._write, self._transaction():
             cur = await self._db.execute(
                 "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
-                "turn_started_at = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), _dumps(state), now, now, game_id),
+                "turn_started_at = ?, remind_at = ?, ai_due = ? WHERE id = ? AND status = 'lobby'",
+                (_seats_json(seats), state_json, now, now, due.remind_at, int(due.ai), game_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
-            await self._add_notice(game_id, 0, notice, now)
+            await self._set_seats(game_id, seats)
+            await self._notice(game_id, 0, notice, now)
         return await self._reload(game_id)
 
     async def _reload(self, game_id: int) -> GameRow:
@@ -357,52 +441,69 @@ class SQLiteStorage(Storage):
             raise StorageError(f"game {game_id} vanished")
         return row
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
-
-    async def _add_notice(
-        self, game_id: int, version: int, notice: tuple[str, dict[str, Any]] | None, now: float
-    ) -> None:
+    async def _notice(self, game_id: int, version: int, notice: tuple[str, dict[str, Any]] | None, now: float) -> None:
         if notice is not None:
             kind, payload = notice
-            await self._db.execute(
-                "INSERT INTO notices (game_id, version, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, version, kind, _dumps(payload), now),
+            await self._run(
+                "insert_notice",
+                {"id": game_id, "version": version, "kind": kind, "payload": _dumps(payload), "now": now},
             )
 
     async def commit_move(
         self,
-        game_id: int,
+        row: GameRow,
         *,
-        expected_version: int,
         player: str,
         action: dict[str, Any],
-        state: dict[str, Any],
+        state_json: str,
         finished: bool,
         free: bool = False,
         origin: str | None = None,
         notice: tuple[str, dict[str, Any]] | None = None,
+        due: Due = NOT_DUE,
         now: float | None = None,
     ) -> GameRow:
         now = time.time() if now is None else now
         status = "finished" if finished else "active"
+        turn = 0 if free else 1
+        remind_at = None if finished else due.remind_at
         async with self._write, self._transaction():
-            cur = await self._db.execute(
-                "UPDATE games SET state = ?, version = version + 1, status = ?, updated_at = ?, "
-                "turns = turns + CASE WHEN ? THEN 0 ELSE 1 END, "
-                "turn_started_at = CASE WHEN ? THEN turn_started_at ELSE ? END "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(state), status, now, free, free, now, game_id, expected_version),
+            changed = await self._run(
+                "commit_move",
+                {
+                    "state": state_json,
+                    "status": status,
+                    "now": now,
+                    "turn": turn,
+                    "remind_at": remind_at,
+                    "ai": int(due.ai and not finished),
+                    "id": row.id,
+                    "version": row.version,
+                },
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion("The game has moved on since this move was chosen.")
-            await self._db.execute(
-                "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, expected_version + 1, player, _dumps(action), now, origin),
+            await self._run(
+                "insert_move",
+                {
+                    "id": row.id,
+                    "number": row.version + 1,
+                    "player": player,
+                    "action": _dumps(action),
+                    "now": now,
+                    "origin": origin,
+                },
             )
-            await self._add_notice(game_id, expected_version + 1, notice, now)
-        return await self._reload(game_id)
+            await self._notice(row.id, row.version + 1, notice, now)
+        return dataclasses.replace(
+            row,
+            state_json=state_json,
+            version=row.version + 1,
+            status=status,
+            updated_at=now,
+            turns=row.turns + turn,
+            turn_started_at=row.turn_started_at if free else now,
+        )
 
     async def clear_notices(self, ids: Sequence[int]) -> None:
         if not ids:
@@ -410,25 +511,90 @@ class SQLiteStorage(Storage):
         async with self._write:
             await self._db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids))
 
+    async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
+        claimed = []
+        for game_id, at in await self._all("reminders_due", {"now": now, "limit": limit}, shards):
+            async with self._write, self._transaction():
+                if await self._run("claim_reminder", {"id": game_id, "at": at, "now": now}) == 1:
+                    await self._notice(game_id, -1, ("reminder", {"at": now}), now)
+                    claimed.append(game_id)
+        return claimed
+
+    async def set_ai_due(self, game_id: int, version: int, due: bool) -> None:
+        async with self._write:
+            await self._run("set_ai_due", {"ai": int(due), "id": game_id, "version": version})
+
+    async def lease(self, game_id: int, owner: str, seconds: float, now: float | None = None) -> bool:
+        now = time.time() if now is None else now
+        async with self._write:
+            return await self._run("lease", {"id": game_id, "owner": owner, "until": now + seconds, "now": now}) == 1
+
+    async def release(self, game_id: int, owner: str) -> None:
+        async with self._write:
+            await self._run("release", {"id": game_id, "owner": owner})
+
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         async with self._write:
             cur = await self._db.execute(
-                "UPDATE games SET status = 'cancelled', updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
+                "UPDATE games SET status = 'cancelled', updated_at = ?, remind_at = NULL, ai_due = 0 "
+                "WHERE id = ? AND status IN ('lobby', 'active')",
                 (time.time() if now is None else now, game_id),
             )
             return cur.rowcount == 1
-
-    async def mark_reminded(self, game_id: int, now: float | None = None) -> None:
-        async with self._write:
-            await self._db.execute(
-                "UPDATE games SET reminded_at = ? WHERE id = ?", (time.time() if now is None else now, game_id)
-            )
 
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None:
         async with self._write:
             await self._db.execute(
                 "UPDATE games SET nudged_at = ? WHERE id = ?", (time.time() if now is None else now, game_id)
             )
+
+    async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
+        async with self._write, self._transaction():
+            await self._db.execute(
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 19)})",
+                (
+                    row.id,
+                    row.guild_id,
+                    row.channel_id,
+                    row.game,
+                    _dumps(row.options),
+                    row.seed,
+                    row.status,
+                    _seats_json(row.seats),
+                    row.state_json,
+                    row.version,
+                    row.creator_id,
+                    row.lobby_message_id,
+                    row.reminder_hours,
+                    row.created_at,
+                    row.updated_at,
+                    row.turn_started_at,
+                    row.reminded_at,
+                    row.nudged_at,
+                    row.turns,
+                ),
+            )
+            await self._set_seats(row.id, row.seats)
+            await self._db.executemany(
+                "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                [(m.game_id, m.move_number, m.player, _dumps(m.action), m.created_at, m.origin) for m in moves],
+            )
+            for n in notices:
+                await self._notice(n.game_id, n.version, (n.kind, n.payload), n.created_at)
+
+    @staticmethod
+    def full_scan(plan: str, tables: Sequence[str]) -> bool:
+        """True if the plan reads one of `tables` whole (SQLite says SCAN; an index lookup is a SEARCH)."""
+        return any(line.split()[:2] in (["SCAN", t] for t in tables) for line in plan.splitlines())
+
+    async def query_plans(self) -> dict[str, str]:
+        plans = {}
+        for name, sql in SQL.items():
+            sql, _ = _shard_sql(sql, Shards(2, (1,)))
+            params = {p: 1 for p in _param_names(sql)}
+            async with self._db.execute(f"EXPLAIN QUERY PLAN {sql}", params) as cur:
+                plans[name] = "\n".join(str(r[3]) for r in await cur.fetchall())
+        return plans
 
     async def backup(self, path: str) -> None:
         """`VACUUM INTO` a new file, from a second connection in a worker thread: a compact copy of one
@@ -444,6 +610,12 @@ class SQLiteStorage(Storage):
                 con.close()
 
         await asyncio.to_thread(copy)
+
+
+def _param_names(sql: str) -> list[str]:
+    import re
+
+    return re.findall(r":([a-z_]+)", sql)
 
 
 class _Transaction:

@@ -66,6 +66,7 @@ def install(fake: FakeDiscord) -> None:
         h = Harness(fake, self, ErrorLog(), [])
         state = self._connection
         state.guild_ready_timeout = 0.01
+        state.shard_count, state.shard_ids = 1, [0]
         me = {
             "id": str(self.application_id or 1),
             "username": "tablebot",
@@ -106,6 +107,7 @@ def install(fake: FakeDiscord) -> None:
     discord.http.HTTPClient.request = http_request
     discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
     discord.Client.connect = connect
+    discord.AutoShardedClient.connect = connect
 
 
 async def _run(h: Harness, cmd: dict[str, Any]) -> None:

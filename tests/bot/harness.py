@@ -622,6 +622,7 @@ class Harness:
         await bot.login("fake-token")
         state = bot._connection
         state.guild_ready_timeout = 0.01
+        state.shard_count, state.shard_ids = 1, [0]  # what launching the shards would set
         me = {
             "id": str(BOT_ID),
             "username": "tablebot",

@@ -373,7 +373,7 @@ def test_an_ai_turn_in_one_post_keeps_its_moves_in_order_and_the_next_player_las
         seed=1,
         status="active",
         seats=(Seat("11", "Ana"), Seat("ai:easy:1", "AI (easy) 1")),
-        state={},
+        state_json="{}",
         version=40,
         creator_id="11",
         lobby_message_id=None,

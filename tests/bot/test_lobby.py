@@ -125,9 +125,10 @@ async def test_idle_reminder_once_per_turn_from_stored_timestamps(harness, users
     cog = harness.bot.get_cog("TurnsCog")
     assert await cog.send_reminders(now=time.time() + 3600) == 0  # not idle long enough
     assert await cog.send_reminders(now=time.time() + 25 * 3600) == 1
+    await harness.settle()  # the herald posts it (a reminder is a notice, like a move)
     reminder = harness.last_public()
     assert "Reminder" in reminder.content and f"<@{ana.id}>" in reminder.content
-    assert "Play my turn" in reminder.labels()
+    assert "Play my turn" in reminder.labels() and "(waiting for 1 d 1 h)" in reminder.content
     assert await cog.send_reminders(now=time.time() + 26 * 3600) == 0  # once per turn
 
 

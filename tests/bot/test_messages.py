@@ -15,7 +15,7 @@ def row(status="active", game="gardens") -> GameRow:
         seed=1,
         status=status,
         seats=(Seat("11", "Ana"), Seat("22", "Bo")),
-        state={},
+        state_json="{}",
         version=40,
         creator_id="11",
         lobby_message_id=None,

@@ -1,0 +1,198 @@
+"""The storage interface, the same for every backend: one open game per channel, one transaction per move with a
+version check (move, state and notice together), the outbox, reminders claimed once, the AI flag, leases, and
+indexed queries only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from storage import NOT_DUE, ChannelBusy, Due, Seat, Shards, StaleVersion
+
+ANA, BO = Seat("1", "Ana"), Seat("2", "Bo")
+
+
+async def new_game(db, channel=1, guild=9):
+    return await db.create_game(
+        guild_id=guild, channel_id=channel, game="fake", options={"target": 30}, seed=5, creator=ANA
+    )
+
+
+async def started(db, channel=1, guild=9, due=NOT_DUE, now=None):
+    g = await new_game(db, channel, guild)
+    return await db.start_game(g.id, seats=[ANA, BO], state_json='{"s":0}', due=due, now=now)
+
+
+async def test_one_open_game_per_channel(db):
+    g = await new_game(db)
+    with pytest.raises(ChannelBusy):
+        await new_game(db)
+    assert await new_game(db, channel=2)
+    await db.cancel_game(g.id)
+    assert await new_game(db)  # free again once cancelled
+    assert (await db.last_game_in_channel(1)).id != g.id and (await db.game_in_channel(1)).status == "lobby"
+
+
+async def test_commit_checks_the_version_and_writes_move_state_and_notice_together(db):
+    g = await started(db)
+    g1 = await db.commit_move(
+        g,
+        player="1",
+        action={"kind": "add", "n": 3},
+        state_json='{"s":3}',
+        finished=False,
+        notice=("move", {"player": "1"}),
+        origin="0.x:1",
+    )
+    assert (g1.version, g1.turns, g1.state) == (1, 1, {"s": 3})
+    assert await db.load_game(g.id) == g1  # the row it returns is the row it stored
+    with pytest.raises(StaleVersion):  # chosen at version 0: someone moved first
+        await db.commit_move(
+            g,
+            player="2",
+            action={"kind": "add", "n": 4},
+            state_json='{"s":7}',
+            finished=False,
+            notice=("move", {"player": "2"}),
+        )
+    assert [(m.move_number, m.player, m.action, m.origin) for m in await db.moves(g.id)] == [
+        (1, "1", {"kind": "add", "n": 3}, "0.x:1")
+    ]
+    assert [n.payload for n in await db.pending_notices(g.id)] == [{"player": "1"}]  # none for the refused one
+    done = await db.commit_move(g1, player="2", action={"kind": "add", "n": 30}, state_json='{"s":33}', finished=True)
+    assert done.status == "finished"
+    with pytest.raises(StaleVersion):  # a finished game takes no more moves
+        await db.commit_move(done, player="1", action={}, state_json="{}", finished=True)
+    assert [m.move_number for m in await db.moves(g.id, since=1)] == [2]
+
+
+async def test_a_free_move_counts_as_a_move_but_not_as_a_turn(db):
+    """A free action leaves `turns`, the idle clock and the next reminder of the player to move alone."""
+    g = await started(db, due=Due(remind_at=5000.0), now=100.0)
+    g = await db.commit_move(
+        g,
+        player="2",
+        action={"kind": "wave"},
+        state_json="{}",
+        finished=False,
+        free=True,
+        due=Due(remind_at=9999.0),
+        now=500.0,
+    )
+    assert (g.version, g.turns, g.turn_started_at) == (1, 0, 100.0)
+    assert await db.claim_reminders(4999.0) == [] and await db.claim_reminders(5000.0) == [g.id]
+    g = await db.commit_move(g, player="1", action={"kind": "add"}, state_json="{}", finished=False, now=600.0)
+    assert (g.version, g.turns, g.turn_started_at) == (2, 1, 600.0)
+
+
+async def test_lobby_updates_only_while_in_the_lobby(db):
+    g = await new_game(db)
+    g = await db.update_lobby(g.id, seats=[ANA, BO], lobby_message_id=77)
+    assert g.player_ids == ("1", "2") and g.lobby_message_id == 77
+    assert [x.id for x in await db.games_of("2")] == [g.id]
+    await db.update_lobby(g.id, seats=[ANA])
+    assert await db.games_of("2") == []
+    await db.start_game(g.id, seats=[ANA, BO], state_json="{}")
+    with pytest.raises(StaleVersion):
+        await db.update_lobby(g.id, seats=[])
+    with pytest.raises(StaleVersion):
+        await db.start_game(g.id, seats=g.seats, state_json="{}")
+
+
+async def test_games_of_a_guild_and_of_a_player(db):
+    a = await new_game(db, channel=1)
+    b = await started(db, channel=2)
+    c = await started(db, channel=3, guild=8)
+    await db.cancel_game(a.id)
+    assert [g.id for g in await db.games_in_guild(9)] == [b.id]
+    assert [g.id for g in await db.games_of("2")] == [b.id, c.id]
+    assert [g.id for g in await db.games_of("2", limit=1)] == [b.id]
+
+
+async def test_a_reminder_is_claimed_once_with_its_notice(db):
+    g = await started(db, due=Due(remind_at=1000.0))
+    results = await asyncio.gather(*[db.claim_reminders(1000.0) for _ in range(5)])
+    assert sorted(i for r in results for i in r) == [g.id]  # claimed once, however many look at once
+    notices = await db.pending_notices(g.id)
+    assert [(n.kind, n.payload) for n in notices][-1] == ("reminder", {"at": 1000.0})
+    assert await db.claim_reminders(10**9) == []  # once per turn: the next one comes with the next turn
+
+
+async def test_the_ai_flag_follows_the_moves_and_shards(db):
+    guilds = [8 << 22, 9 << 22]  # guilds on shards 0 and 1 of 2
+    a = await started(db, channel=1, guild=guilds[0], due=Due(ai=True))
+    b = await started(db, channel=2, guild=guilds[1], due=Due(ai=True))
+    assert await db.ai_due() == [a.id, b.id]
+    assert await db.ai_due(shards=Shards(2, (1,))) == [b.id]
+    assert await db.ai_due(after=a.id) == [b.id]
+    await db.set_ai_due(a.id, a.version + 1, False)  # at another version: ignored
+    assert await db.ai_due(limit=1) == [a.id]
+    a = await db.commit_move(a, player="1", action={}, state_json="{}", finished=False, due=Due(ai=False))
+    assert await db.ai_due() == [b.id]
+    await db.set_ai_due(b.id, b.version, False)
+    assert await db.ai_due() == []
+
+
+async def test_notices_are_kept_until_cleared_and_listed_per_shard(db):
+    g = await started(db, guild=9 << 22)  # on shard 1 of 2
+    g = await db.commit_move(
+        g, player="1", action={}, state_json="{}", finished=False, notice=("move", {"n": 1}), now=100.0
+    )
+    assert await db.games_with_notices() == [g.id]
+    assert await db.games_with_notices(older_than=50.0) == []
+    assert await db.games_with_notices(shards=Shards(2, (0,))) == []
+    assert await db.games_with_notices(shards=Shards(2, (1,))) == [g.id]
+    notices = await db.pending_notices(g.id)
+    await db.clear_notices([n.id for n in notices])
+    assert await db.pending_notices(g.id) == [] and await db.games_with_notices() == []
+
+
+async def test_a_lease_is_held_by_one_owner_until_it_expires(db):
+    g = await started(db)
+    assert await db.lease(g.id, "a", 60, now=0.0)
+    assert not await db.lease(g.id, "b", 60, now=10.0)
+    assert await db.lease(g.id, "a", 60, now=20.0)  # renewed by its owner
+    assert await db.lease(g.id, "b", 60, now=100.0)  # expired: taken over
+    await db.release(g.id, "a")  # not a's any more: nothing happens
+    assert not await db.lease(g.id, "a", 60, now=110.0)
+    await db.release(g.id, "b")
+    assert await db.lease(g.id, "a", 60, now=120.0)
+
+
+async def test_ids_beyond_the_integer_range_name_no_game(db):
+    assert await db.load_game(2**70) is None and await db.load_game(-1) is None and await db.load_game(0) is None
+
+
+async def test_a_game_imported_from_another_database_is_the_same(db, tmp_path):
+    from storage.sqlite import SQLiteStorage
+
+    other = await SQLiteStorage.open(str(tmp_path / "other.sqlite3"))
+    try:
+        g = await started(other)
+        g = await other.commit_move(
+            g,
+            player="1",
+            action={"kind": "add"},
+            state_json='{"s":1}',
+            finished=False,
+            notice=("move", {"p": "1"}),
+            origin="o",
+        )
+        await db.import_game(g, await other.moves(g.id), await other.pending_notices(g.id))
+        assert await db.load_game(g.id) == g and await db.moves(g.id) == await other.moves(g.id)
+        assert [(n.kind, n.payload) for n in await db.pending_notices(g.id)] == [
+            (n.kind, n.payload) for n in await other.pending_notices(g.id)
+        ]
+        assert [x.id for x in await db.games_of("2")] == [g.id] and await db.all_game_ids() == [g.id]
+    finally:
+        await other.close()
+
+
+async def test_no_query_scans_a_table_that_grows_with_the_games(db):
+    """Every query the bot runs finds its rows through an index: none reads all games, moves or seats (the
+    outbox and the leases hold only what is pending)."""
+    plans = await db.query_plans()
+    assert plans
+    for name, plan in plans.items():
+        assert not db.full_scan(plan, ("games", "moves", "seats")), f"{name}:\n{plan}"
