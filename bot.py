@@ -80,15 +80,15 @@ def shards_from_env(count: str | None, ids: str | None) -> tuple[int | None, tup
     return total, tuple(sorted(set(chosen)))
 
 
-def processes_from_env(text: str | None) -> int:
-    """AI_PROCESSES: worker processes for AI decisions; "" = 1, "0" = decide in a thread of the bot's process."""
+def processes_from_env(name: str, text: str | None, default: int) -> int:
+    """AI_PROCESSES / RENDER_PROCESSES: worker processes; "" = `default`, "0" = a thread of the bot's process."""
     text = (text or "").strip()
     if not text:
-        return 1
+        return default
     try:
         return max(int(text), 0)
     except ValueError:
-        raise SystemExit(f"AI_PROCESSES must be a whole number of processes, not {text!r}.") from None
+        raise SystemExit(f"{name} must be a whole number of processes, not {text!r}.") from None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,6 +104,7 @@ class Settings:
     ai_budget: int | float | None = None  # "hard" AI: seconds (float) or search iterations (int); None: default
     ai_processes: int = 1  # worker processes for AI decisions (0: a thread of the bot)
     ai_wait: float = 60.0  # seconds an AI to move leaves humans who may act out of turn
+    render_processes: int = max(1, (os.cpu_count() or 2) - 1)  # worker processes drawing boards (0: a thread)
     shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
     shard_count: int | None = None  # None: one process, every shard (as many as Discord recommends)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (with shard_count)
@@ -145,7 +146,10 @@ class Settings:
             log_level=level,
             sync=sync,
             ai_budget=budget_from_env(env.get("AI_BUDGET")),
-            ai_processes=processes_from_env(env.get("AI_PROCESSES")),
+            ai_processes=processes_from_env("AI_PROCESSES", env.get("AI_PROCESSES"), 1),
+            render_processes=processes_from_env(
+                "RENDER_PROCESSES", env.get("RENDER_PROCESSES"), max(1, (os.cpu_count() or 2) - 1)
+            ),
             ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
             shard_count=shard_count,
             shard_ids=shard_ids,
@@ -170,7 +174,7 @@ class GameBot(commands.AutoShardedBot):
         self.storage = await open_storage(self.settings.database_path, synchronous=self.settings.database_sync)
         self._open = True
         self.session = Session(self.storage)
-        self.images = Images(self.session)
+        self.images = Images(self.session, processes=self.settings.render_processes)
         self.herald = Herald(
             self, self.session, self.images, shards=self.settings.shards, owner=f"{socket.gethostname()}:{os.getpid()}"
         )
@@ -201,6 +205,7 @@ class GameBot(commands.AutoShardedBot):
         await super().close()
         if self._open:
             self._open = False
+            await self.images.close()
             await self.storage.close()
 
 

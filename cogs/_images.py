@@ -1,40 +1,62 @@
-"""Board images for the Discord layer: rendered off the event loop, cached per game, move and viewer.
+"""Board images for the Discord layer: drawn in worker processes (never on the event loop), cached per game,
+move and viewer.
 
-Only `rules.view(state, viewer)` ever reaches the renderer, so a public image can hold nothing private.
+Drawing and PNG encoding are pure Python and Pillow work that holds the GIL: in the bot's own process they would
+slow every click. Each game is drawn by the same worker process (game id modulo the number of workers), so a
+renderer's per-process caches serve that game's next moves. A worker is given the stored state's JSON text and
+does the decoding, `rules.view(state, viewer)` and the drawing itself: only `view` output ever reaches the
+renderer, so a public image can hold nothing private. `processes=0` draws in a thread instead (tests).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import logging
-from collections.abc import Mapping
+import multiprocessing
+import signal
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from cogs._seating import encode
 from cogs._session import Session
 from storage import GameRow
 
 log = logging.getLogger(__name__)
 
 
-def _render(game: str, view: Any, viewer: str | None, names: Mapping[str, str], **extra: Any) -> bytes | None:
-    """PNG bytes, or None if the renderer fails: the bot then posts text only (logged)."""
+def _quiet_worker() -> None:
+    """Workers leave SIGINT/SIGTERM to the bot, which shuts them down itself (a service manager signals the whole
+    process group at once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _draw_state(game: str, state_json: str, viewer: str | None, names: Mapping[str, str]) -> bytes:
+    from render import render_state
+
+    return render_state(game, state_json, viewer, names)
+
+
+def _draw_view(game: str, view: Any, viewer: str | None, names: Mapping[str, str], highlight: Any) -> bytes:
     from render import render_png
 
-    try:
-        return render_png(game, view, viewer=viewer, names=dict(names), **extra)
-    except Exception:
-        log.exception("rendering %s failed (viewer=%s); posting without an image", game, viewer)
-        return None
+    return render_png(game, view, viewer, names, highlight=highlight, focus=True)
 
 
 class Images:
-    """The images of the bot's games. One per bot."""
+    """The images of the bot's games. One per bot; `close` at shutdown."""
 
-    def __init__(self, session: Session, *, cache_size: int = 64):
+    def __init__(self, session: Session, *, processes: int = 1, cache_size: int = 64):
         self.session = session
+        self.processes = processes
+        self._pools: list[Executor | None] = [None] * max(processes, 0)
         self._cache: collections.OrderedDict[tuple[int, int, str | None], bytes | None] = collections.OrderedDict()
         self._size = cache_size
+        self.drawn = 0  # images drawn (not from the cache), for tests and logs
 
     async def public(self, row: GameRow, version: int | None = None) -> bytes | None:
         """The public board after move `version` (default: now)."""
@@ -47,19 +69,59 @@ class Images:
 
     async def preview(self, row: GameRow, player: str, view: Any, highlight: Any) -> bytes | None:
         """A small picture of the player's own board after a tentative placement (`view` is theirs)."""
-        return await asyncio.to_thread(
-            _render, row.game, view, player, Session.names(row), highlight=highlight, focus=True
-        )
+        job = functools.partial(_draw_view, row.game, view, player, Session.names(row), highlight)
+        return await self._run(row, job)
 
     async def _image(self, row: GameRow, version: int, viewer: str | None) -> bytes | None:
         key = (row.id, version, viewer)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        state = await self.session.state_at(row, version)
-        view = self.session.rules(row.game).view(state, viewer)  # never more than the viewer may see
-        png = await asyncio.to_thread(_render, row.game, view, viewer, Session.names(row))
+        if version == row.version and row.state_json is not None:
+            state_json = row.state_json
+        else:  # an earlier position (a notice posted late): rebuilt from the move log
+            state = await self.session.state_at(row, version)
+            state_json = encode(self.session.rules(row.game), state)
+        png = await self._run(row, functools.partial(_draw_state, row.game, state_json, viewer, Session.names(row)))
         self._cache[key] = png
         while len(self._cache) > self._size:
             self._cache.popitem(last=False)
         return png
+
+    async def _run(self, row: GameRow, job: Callable[[], bytes]) -> bytes | None:
+        """PNG bytes from the game's worker, or None if drawing fails: the bot then posts text only (logged)."""
+        try:
+            if self.processes <= 0:
+                png = await asyncio.to_thread(job)
+            else:
+                png = await self._in_pool(row.id % self.processes, job)
+        except Exception:
+            log.exception("drawing game %s (%s) failed; posting without an image", row.id, row.game)
+            return None
+        self.drawn += 1
+        return png
+
+    async def _in_pool(self, n: int, job: Callable[[], bytes]) -> bytes:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._pools[n]
+            if pool is None:
+                pool = self._pools[n] = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
+                )
+            try:
+                return await loop.run_in_executor(pool, job)
+            except BrokenProcessPool:
+                if attempt == 2:
+                    raise
+                log.warning("an image worker process died; starting a new one")
+                if self._pools[n] is pool:
+                    self._pools[n] = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+        raise RuntimeError("unreachable")
+
+    async def close(self) -> None:
+        """Shut the worker processes down (without blocking the event loop)."""
+        pools = [p for p in self._pools if p is not None]
+        self._pools = [None] * len(self._pools)
+        await asyncio.gather(*(asyncio.to_thread(p.shutdown, wait=True, cancel_futures=True) for p in pools))

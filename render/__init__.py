@@ -18,13 +18,14 @@ exposing `draw(view, viewer, names, highlight) -> PIL.Image`, named by the game'
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import engine
 from render._draw import encode_png, placeholder_png
 
-__all__ = ["render_image", "render_png", "renderer_ready"]
+__all__ = ["render_image", "render_png", "render_state", "renderer_ready"]
 
 
 def _module(game: str) -> Any | None:
@@ -84,3 +85,14 @@ def render_png(
             ]
         )
     return encode_png(img, getattr(_module(game), "PALETTE", ()))
+
+
+def render_state(
+    game: str, state_json: str, viewer: str | None = None, names: Mapping[str, str] | None = None
+) -> bytes:
+    """PNG bytes of a stored state (its JSON text, as the database holds it) as `viewer` may see it: the state is
+    decoded and reduced to `rules.view(state, viewer)` here, so a worker process can do all of it and the caller
+    only passes text."""
+    rules = engine.get_rules(game)
+    view = rules.view(rules.from_json(json.loads(state_json)), viewer)
+    return render_png(game, view, viewer, names)

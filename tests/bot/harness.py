@@ -617,7 +617,9 @@ class Harness:
         discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
         errors = ErrorLog()
         logging.getLogger().addHandler(errors)
-        bot = GameBot(Settings(**{"token": "fake-token", "database_path": str(db_path), "ai_wait": 0.0, **settings}))
+        # boards are drawn in a thread unless a test asks for worker processes (spawning one per bot is slow)
+        defaults = {"token": "fake-token", "database_path": str(db_path), "ai_wait": 0.0, "render_processes": 0}
+        bot = GameBot(Settings(**{**defaults, **settings}))
         h = cls(fake, bot, errors, patches)
         await bot.login("fake-token")
         state = bot._connection

@@ -50,10 +50,11 @@ def positions(game: str, options: dict, players: int, every: int = 12, moves: in
 
 
 def test_ai_processes_setting():
-    assert processes_from_env(None) == 1 and processes_from_env("") == 1 and processes_from_env(" 2 ") == 2
-    assert processes_from_env("0") == 0 and processes_from_env("-3") == 0
+    assert processes_from_env("AI_PROCESSES", None, 1) == 1 and processes_from_env("AI_PROCESSES", "", 1) == 1
+    assert processes_from_env("AI_PROCESSES", " 2 ", 1) == 2 and processes_from_env("AI_PROCESSES", "0", 1) == 0
+    assert processes_from_env("AI_PROCESSES", "-3", 1) == 0
     with pytest.raises(SystemExit, match="AI_PROCESSES must be"):  # a typo stops the bot with one clear line
-        processes_from_env("many")
+        processes_from_env("AI_PROCESSES", "many", 1)
 
 
 @pytest.mark.parametrize(

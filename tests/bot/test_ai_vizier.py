@@ -104,7 +104,7 @@ async def test_V4_V7_ai_seats_use_the_vizier_out_of_turn_and_the_game_finishes(h
     """A whole game of Ana and two AI seats with the vizier module: AI claimants are asked once per position, all
     of them before an AI whose turn it is (V7: the window closes with its first action, V12); at least one AI buys
     out of turn (V4/V6: then places the tile, announced in one post); the final post has the engine's scores."""
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)  # text posts: the pictures aren't tested
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)  # text posts: the pictures aren't tested
     t0 = time.perf_counter()
     final, human_actions, row, moves, states = await finished_vizier_game(harness, users[0])
     rules = engine.get_rules("alhambra")
@@ -150,7 +150,7 @@ async def test_V12_a_human_whose_turn_it_is_is_not_kept_waiting_by_an_ai_claiman
     """V12: while an AI claimant still decides whether to buy out of turn, Ana (whose turn it is) plays: her move
     goes through and is posted at once; the AI's decision, a vizier purchase for a position that is gone, is
     dropped (the window closed with Ana's action) and nothing is asked again for the old position."""
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)
     ana = users[0]
     rules = engine.get_rules("alhambra")
     session = harness.bot.session
@@ -201,7 +201,7 @@ async def test_a_restart_resumes_an_ai_turn_left_half_way(tmp_path, fake_game, u
     """The bot stops after the AI's first action of a turn (a purchase: it still has to place the tile), as in a
     crash; the new bot over the same database resumes the turn, deciding in its worker process, and the game goes
     on: Ana's next turns are answered by the AI as usual."""
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)
     monkeypatch.delenv("AI_PROCESSES", raising=False)
     bots = [await Harness.start(tmp_path / "games.sqlite3")]
     try:
@@ -252,7 +252,7 @@ async def test_V12_an_ai_to_move_leaves_human_vizier_claimants_time_to_call(harn
     """V12: at the table the next player starts "unless someone calls for the vizier". An AI whose turn it is would
     close the window at once, so while a human may use their vizier it waits AI_VIZIER_WAIT seconds after the last
     move; positions where no human can claim are played at once."""
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)
     wait = 0.3
     cog_of(harness).out_of_turn_wait = wait
     _, _, row, moves, states = await finished_vizier_game(harness, users[0])

@@ -122,7 +122,7 @@ async def test_bonus_card_played_by_another_player_leaves_an_open_panel_valid(ha
     Bo's bonus panel, opened before Ana's move, still works after it (free actions need no turn)."""
     rules = engine.get_rules("alhambra")
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(3))  # the game's seed
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)  # text posts: fast
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)  # text posts: fast
     h, players = harness, users[:2]
     by_id = {p.id: p for p in players}
     session = h.bot.session

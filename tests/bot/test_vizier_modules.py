@@ -48,7 +48,7 @@ async def test_vizier_favour_full_game_uses_every_module(harness, users, monkeyp
     monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(2027))  # the game's seed: reproducible
     # the ~450 board pictures are not what this test is about (test_leak and render's tests draw them): text
     # posts keep it well under 20 s
-    monkeypatch.setattr(_images, "_render", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_images, "_draw_state", lambda *args, **kwargs: None)
     h, players = harness, users[:4]
     by_id = {p.id: p for p in players}
     rnd = random.Random(11)
