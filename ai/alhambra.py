@@ -89,7 +89,7 @@ class AlhambraAI(GameAI):
         rnd.shuffle(unseen)
         done = {s.round for s in view.scorings}
         scoring_left = [c for c, r in ((SCORING_1, 1), (SCORING_2, 2)) if r not in done and len(view.deck) > 0]
-        if any(e.kind == "reshuffle" for e in view.log):
+        if view.reshuffled:
             scoring_left = []  # A41: the deck ran out once, so both scoring cards have been drawn
         seats, k = _deal_hands(view, me, unseen)
         money = unseen[k:]  # the deck's money cards, top first
@@ -234,7 +234,7 @@ class AlhambraAI(GameAI):
         rnd.shuffle(money)
         rnd.shuffle(exchange)
         done = {s.round for s in view.scorings}
-        reshuffled = any(e.kind == "reshuffle" for e in view.log)
+        reshuffled = view.reshuffled  # A41
         scoring_left = (
             []
             if reshuffled

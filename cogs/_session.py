@@ -343,7 +343,7 @@ class Session(Seating):
             row=row,
             player=player,
             action_text=rules.describe(action),
-            private_events=tuple(e.text for e in new.log[len(state.log) :] if e.private_to == player),
+            private_events=tuple(e.text for e in new.log if e.private_to == player),
             to_move=tuple(rules.to_move(new)),
             finished=finished,
             free=free,
@@ -369,7 +369,7 @@ class Session(Seating):
         finished = rules.is_over(new)
         before_side = set(self.out_of_turn(row, state))  # out-of-turn players were never pinged: not "before"
         to_move = rules.to_move(new)
-        fresh = [e for e in new.log[len(state.log) :] if e.kind != MOVE_EVENT and e.private_to is None]
+        fresh = [e for e in new.log if e.kind != MOVE_EVENT and e.private_to is None]
         return {
             "player": player,
             "action": rules.action_to_json(action),

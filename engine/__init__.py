@@ -7,10 +7,14 @@
 Pure Python: no discord, no asyncio, no I/O at move time. Each game lives in its own package
 (`engine/alhambra`, `engine/gardens`, `engine/queens_garden`) exposing `RULES`, with one skeleton: `state.py`
 (frozen dataclasses), `actions.py` (the action classes, `describe`), `rules.py` (the `Rules` subclass: the
-contract facade), `scoring.py`, `components.py` (data tables), `geometry.py` (the board); a rules file too long
-to read splits into plain functions of the state (`setup`, `listing`, `check`, `turn`, `summary`). Modules are
-imported by their own names (`from engine.alhambra import geometry`) or their names imported from them, never
-under an alias.
+contract facade), `scoring.py`, `components.py` (data tables), `geometry.py` (the board), and `migrate.py`
+(states stored under an older `json_version`); a rules file too long to read splits into plain functions of the
+state (`setup`, `listing`, `check`, `turn`, `summary`). Modules are imported by their own names
+(`from engine.alhambra import geometry`) or their names imported from them, never under an alias.
+
+A state holds the position and nothing of its history: `state.log` is exactly the events of the last action
+(after `new_game`: the deal's), and what renderers or AIs need across actions lives in bounded fields of its
+own (see `Rules` and `Event` in `engine/_common.py`). The moves table replays a game.
 """
 
 from __future__ import annotations

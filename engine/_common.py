@@ -82,6 +82,11 @@ class Option:
 class Event:
     """Something that happened, kept in the state's log so the Discord layer can announce it.
 
+    `state.log` holds the events of the last action only: after `apply`, it is exactly what that action
+    produced (its "move" event, draws, scorings, completed buildings...), in order; after `new_game`, the
+    events of the deal. It never accumulates the history (the move log replays a game): whatever a renderer or
+    an AI needs from earlier actions lives in explicit, bounded state fields instead.
+
     `text` is a short sentence without the acting player's name (the bot adds it), e.g. "scores 12 points for
     towers". An event with `private_to` set is only for that player's eyes: `view()` drops it for everyone else.
     `data` holds machine-readable details (plain JSON values) for renderers and tests.
@@ -218,8 +223,8 @@ def to_jsonable(obj: Any) -> Any:
     Frozensets become sorted lists so the output is stable. Dispatches on the exact type first: this runs
     on every stored move and in every property-test step.
     """
-    # Scalars inside containers are copied in place, without a call: states hold thousands of them (hands,
-    # decks, the log's events), and a state is encoded several times per property-test step.
+    # Scalars inside containers are copied in place, without a call: states hold hundreds of them (hands,
+    # decks, bags), and a state is encoded several times per property-test step.
     scalars = _SCALARS
     t = type(obj)
     if t in scalars:
@@ -388,6 +393,11 @@ class Rules(Generic[S, A]):
     `candidates`, `check`, `step`, `is_over`, `scores`, `view`, `describe`, `summary`; optionally the features
     of the module docstring.
 
+    The log: after `apply` (and `step`), `state.log` is exactly the events of that action, nothing older; after
+    `new_game`, the events of the deal (see `Event`). A state is therefore bounded by the game's size, not by
+    its length; anything a renderer or an AI needs across actions (a scoring breakdown, the marks of a whole
+    turn, whether the deck was reshuffled) is a state field of its own.
+
     `check(state, player, action)` is the single source of truth: None when legal, else the reason in the
     player's words. `candidates` may be generous; `legal_actions` keeps those that pass `check`. A game may
     override `legal_actions` with a faster generator that lists exactly the same actions; the property tests
@@ -400,7 +410,7 @@ class Rules(Generic[S, A]):
     options: Mapping[str, Option]
     state_type: ClassVar[type[Any]]
     action_types: ClassVar[tuple[type[Any], ...]]
-    json_version: ClassVar[int] = 1
+    json_version: ClassVar[int] = 1  # bumped whenever the stored form changes; `migrate` reads the older ones
 
     # -- set-up ------------------------------------------------------------------------------------------
 
@@ -533,7 +543,8 @@ class Rules(Generic[S, A]):
         return state
 
     def migrate(self, version: Any, payload: Any) -> Any:
-        """Bring a stored state of an older JSON version up to date (none so far)."""
+        """Bring the payload of a stored state of an older JSON version up to date (its JSON form, as the
+        current `to_json` would write the same position). ValueError for a version it does not know."""
         raise ValueError(f"unknown {self.title} state version {version!r}")
 
     def validate(self, state: S) -> None:

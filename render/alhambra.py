@@ -107,9 +107,6 @@ class Board:
 # --------------------------------------------------------------------------------------------- reading the view
 
 
-MOVE_EVENTS = {"move", "leftover"}  # log kinds that describe a player's own move
-
-
 EXCHANGE = "exchange:"  # prefix of an exchange card's label: "exchange:denar/florin" (V40)
 AUTO_TEXT = {"every": "before every scoring", "final": "before the final scoring only", "never": "never"}
 
@@ -125,38 +122,17 @@ def _card(card: int) -> tuple[str, int] | str:
 
 
 def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[tuple[int, int]]], frozenset[int]]:
-    """The last turn from the log: the latest move in words, the cells it filled, the market spaces it used.
+    """The last turn: the latest move in words, the cells its player's turn filled, the market spaces it used.
 
-    Reads the events that describe a player's own move (`MOVE_EVENTS`: the engine writes a "move" event for every
-    action, with the action's JSON as `data["action"]`; or any event carrying `data["action"]`), newest first,
-    while they belong to the same player (that player's turn; another player's free action, a bonus card
-    marked `data["free"]`, does not end it), and takes `cell`/`cells` (placements) and `space` (a market space
-    0-3) from the event data and from its action.
-    """
-    cells: dict[str, set[tuple[int, int]]] = {}
-    spaces: set[int] = set()
-    text = ""
-    who = None
-    for e in reversed(view.log):
-        data = e.data or {}
-        action = data.get("action")
-        if e.player is None or not (e.kind in MOVE_EVENTS or isinstance(action, dict)):
-            continue
-        if who is None:
-            who = e.player
-            text = f"{label.get(e.player, e.player)} {e.text}"
-        elif e.player != who:
-            if data.get("free"):
-                continue
-            break
-        for src in (data, action) if isinstance(action, dict) else (data,):
-            if isinstance(src.get("cell"), (list, tuple)):
-                cells.setdefault(e.player, set()).add(tuple(src["cell"]))
-            for c in src.get("cells", ()):
-                cells.setdefault(e.player, set()).add(tuple(c))
-            if isinstance(src.get("space"), int):
-                spaces.add(src["space"])
-    return text, cells, frozenset(spaces)
+    The engine keeps them in `view.marks` as moves happen (`engine.alhambra.marks.mark`): the latest move's player
+    and words, and per player what their moves since another player's last turn move placed and bought from
+    (another player's free action, a bonus card, does not end a turn)."""
+    marks = view.marks
+    who = marks.player
+    if who is None:
+        return "", {}, frozenset()
+    cells = {who: set(marks.cells.get(who, ()))}
+    return f"{label.get(who, who)} {marks.text}", cells, frozenset(marks.spaces.get(who, ()))
 
 
 def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:

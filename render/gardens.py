@@ -118,10 +118,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
             sp.facing = G.facing_kinds(sp.tile, sp.rotation)
             sp.trees = G.TILE_TREES[sp.tile]
         spaces.append(sp)
-    scored: dict[str, dict[str, Any]] = {}
-    for e in view.log:
-        if e.kind == "building":
-            scored[e.data["building"]] = e.data
+    scored = G.building_scores(view)  # completed buildings: who won them, for how much (G26-G32)
     buildings = []
     for b, value in enumerate(view.buildings):
         i, j = divmod(b, 7)
@@ -168,9 +165,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
             board.last_move = f"{who} {e.text}".strip()
             break
     if board.over:
-        for e in view.log:
-            if e.kind == "game_end":
-                board.winners = tuple(e.data.get("winners", ()))
+        board.winners = tuple(G.RULES.winners(view))  # G35: every player with the best score
         per_type = G.breakdown(view)
         for p in view.players:
             board.won[p] = {t: 0 for t in TYPE_SHORT}

@@ -108,13 +108,12 @@ class Board:
 
 
 def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[str]]]:
-    """The last player action in the log: its words and the spaces it filled.
+    """The last player action: its words and the spaces it filled.
 
-    The engine writes a "move" event for every action (`describe`'s words, the action's JSON as
-    `data["action"]`); the latest one is the last move. Its spaces come from `space`, `spaces` or `area` (all
-    the spaces of an expansion area) in the event data and in its action. A log without move events (a game
-    stored before they were written) falls back to the latest event with an acting player, scorings and round
-    starts skipped."""
+    The log holds the last action's events, the engine's "move" event first (`describe`'s words, the action's
+    JSON as `data["action"]`). Its spaces come from `space`, `spaces` or `area` (all the spaces of an expansion
+    area) in the event data and in its action. A log without a move event (a game stored before they were
+    written) falls back to the latest event with an acting player, scorings and round starts skipped."""
     skip = {"round_scoring", "round_start", "final_scoring", "game_over", "jokers"}
     e = next((e for e in reversed(view.log) if e.kind == "move" and e.player is not None), None)
     if e is None:
@@ -202,17 +201,10 @@ RESULTS_NOTES = (
 
 def _results_from(view: Any) -> D.Results:
     """Q31-Q37: start score, each round's scoring, other changes (passing, discards, 6-point expansions),
-    then the final scoring's storage, groups and bonuses, from the log's scoring events."""
-    rounds: dict[str, dict[int, int]] = {p: {} for p in view.players}
-    final: dict[str, dict[str, Any]] = {}
-    winners: tuple[str, ...] = ()
-    for e in view.log:
-        if e.kind == "round_scoring" and e.player in rounds:
-            rounds[e.player][e.data["round"]] = e.data["points"]
-        elif e.kind == "final_scoring" and e.player in rounds:
-            final[e.player] = e.data
-        elif e.kind == "game_over":
-            winners = tuple(e.data.get("winners", ()))
+    then the final scoring's storage, groups and bonuses, from the breakdown each seat keeps (`round_points`,
+    `final`); the winners share the best score (Q36)."""
+    best = max(seat.score for seat in view.seats)
+    winners = tuple(p for p, seat in zip(view.players, view.seats, strict=True) if seat.score == best)
     columns = (
         "Start",
         "R1",
@@ -228,14 +220,15 @@ def _results_from(view: Any) -> D.Results:
     )
     rows = {}
     for p, seat in zip(view.players, view.seats, strict=True):
-        r = [rounds[p].get(k, 0) for k in range(1, 5)]
-        f = final.get(p, {})
-        before = f.get("before", seat.score)
+        r = [*seat.round_points[:4], *(0,) * (4 - len(seat.round_points))]
+        f = seat.final
+        before = seat.score if f is None else f.before
         other = before - QC.START_SCORE - sum(r)
-        storage = f.get("after_storage", before) - before  # what storage really changed (floored at 0, Q37)
-        colour = sum(g["points"] for g in f.get("colour_groups", ()))
-        pattern = sum(g["points"] for g in f.get("pattern_groups", ()))
-        rows[p] = (QC.START_SCORE, *r, other, storage, colour, pattern, f.get("bonus", 0), seat.score)
+        if f is None:
+            rows[p] = (QC.START_SCORE, *r, other, 0, 0, 0, 0, seat.score)
+            continue
+        storage = f.after_storage - before  # what storage really changed (floored at 0, Q37)
+        rows[p] = (QC.START_SCORE, *r, other, storage, f.colour_points, f.pattern_points, f.bonus, seat.score)
     return D.Results(columns=columns, rows=rows, winners=winners, notes=RESULTS_NOTES)
 
 

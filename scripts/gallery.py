@@ -90,8 +90,9 @@ PLACING = {"place_tile", "place_expansion", "redesign_add", "redesign_swap"}  # 
 
 
 def showcase_state(states: list[Any], fraction: float = 0.6, within: int = 30) -> Any:
-    """The mid-game state for the gallery: the first one from `fraction` on whose last move (the engine's "move"
-    event) placed something, so the image shows the last-move marks; else the plain mid state."""
+    """The mid-game state for the gallery: the first one from `fraction` on whose last action (the engine's "move"
+    event in its log, which holds that action's events) placed something, so the image shows the last-move
+    marks; else the plain mid state."""
     start = int(len(states) * fraction)
     for state in states[start : start + within]:
         last = next((e for e in reversed(state.log) if e.kind == "move"), None)

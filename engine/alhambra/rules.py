@@ -3,8 +3,9 @@ modules of The Vizier's Favour (options `vizier`, `huts`, `exchange`, `bonus`, a
 refer to the project's rules specifications: A1–A83 (base) and V1–V66 (the expansion).
 
 This class is the facade; the rules are plain functions of the state in `setup` (dealing), `listing` (who may
-act, what they may do), `check` (the single legality check), `turn` (`step`: the action and what it sets off)
-and `summary` (the /rules text).
+act, what they may do), `check` (the single legality check), `turn` (`step`: the action and what it sets off),
+`marks` (what the board image marks across a turn), `summary` (the /rules text) and `migrate` (states stored by
+earlier versions).
 
 How the modules meet the contract:
 - Vizier (V3–V12): after every turn (after the refill and any scoring) `state.window` is open until the
@@ -29,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from engine._common import Option, Rules, replace, visible_log
-from engine.alhambra import check, listing, setup, summary, turn
+from engine.alhambra import check, listing, migrate, setup, summary, turn
 from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, Action, SetBonusAutoplay, describe
 from engine.alhambra.components import HIDDEN_CARD, HUT_LIMIT
 from engine.alhambra.state import HIDDEN, OVER, GameState, PlayerState, state_problem
@@ -51,6 +52,7 @@ class AlhambraRules(Rules[GameState, Action]):
     options: Mapping[str, Option] = OPTIONS  # the Vizier's Favour modules, yes/no, any combination
     state_type = GameState
     action_types = ACTION_TYPES
+    json_version = 2  # 2: the log holds the last action's events; `marks` and `reshuffled` (1: the whole history)
     limits: ClassVar[Mapping[str, int]] = types.MappingProxyType({"huts_taken": HUT_LIMIT})  # V25
 
     def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> GameState:
@@ -143,6 +145,9 @@ class AlhambraRules(Rules[GameState, Action]):
 
     def describe(self, action: Action) -> str:
         return describe(action)
+
+    def migrate(self, version: Any, payload: Any) -> Any:
+        return migrate.migrate(version, payload)
 
     def validate(self, state: GameState) -> None:
         problem = state_problem(state)

@@ -98,6 +98,21 @@ class ScoringRound:
 
 
 @dataclass(frozen=True, slots=True)
+class Marks:
+    """What the board image marks as the last move, kept up to date by every action (`marks.mark`), so that no
+    history is needed: the latest move (its player and words: `describe`'s, or a leftover tile received, A51)
+    and, per player, the Alhambra cells their moves filled or swapped (or whose building a played bonus card
+    depicts) and the market spaces they bought from, since another player's last turn move (a free action of
+    another player, a bonus card, does not interrupt a turn). The image marks the latest mover's whole turn.
+    At most one entry per player; cells and spaces sorted; only players with something to mark."""
+
+    player: str | None = None
+    text: str = ""
+    cells: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    spaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     players: tuple[str, ...]
     seed: int | None  # None in a view (A view never reveals the seed)
@@ -117,11 +132,13 @@ class GameState:
     removed: tuple[str, ...] = ()  # A51: leftover market tiles nobody received, out of the game
     scorings: tuple[ScoringRound, ...] = ()  # every scoring round so far, with its breakdown
     turn: int = 1  # number of the current turn (1 = first)
-    log: tuple[Event, ...] = field(default=())  # a "move" event per action, then what it caused (rules.py)
+    log: tuple[Event, ...] = field(default=())  # the last action's events: its "move" event, then what it caused
     window: bool = False  # V12: a turn has ended and the current player has not acted yet (vizier window)
     claimant: int = -1  # V6: in the VIZIER phase, the seat placing its vizier purchase
     huts: tuple[tuple[str, ...], ...] = ()  # V21: six stacks in TYPES order, top (face up) = last
     bonus_aside: tuple[str, ...] = ()  # V61: bonus cards not dealt, unseen for the whole game
+    marks: Marks = field(default_factory=Marks)  # the last move and each player's turn so far, for the image
+    reshuffled: bool = False  # A41: the discard pile has been shuffled into a new deck (both scoring cards are out)
 
     def module(self, name: str) -> bool:
         """Whether an expansion module (`vizier`, `huts`, `exchange`, `bonus`) is on in this game."""

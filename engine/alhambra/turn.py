@@ -2,10 +2,12 @@
 turn end with its refill (A24, A39–A42), scoring rounds (A43–A49, A63–A65) with the bonus-card standing orders
 (V66), the vizier purchase and its placement (V6, V11), and the end of the game (A50–A53).
 
-The log: every applied action first writes a public "move" event (`describe`'s words, the action's JSON as
-`data["action"]`, and `space`/`cell` where the board image should mark it), then the events it caused (refill,
-scoring, Dirk...). Event texts with a player read after that player's name; texts without one are sentences.
-The V66 standing order is private: it writes only a note for its owner.
+The log: `step` starts the state's log afresh, so after an action it holds exactly that action's events: first
+a public "move" event (`describe`'s words, the action's JSON as `data["action"]`, and `space`/`cell` where the
+board image should mark it), then the events it caused (refill, scoring, Dirk...). Event texts with a player
+read after that player's name; texts without one are sentences. The V66 standing order is private: it writes
+only a note for its owner. What the board image marks across the actions of a turn is kept in `state.marks`
+(`marks.mark`), the reshuffle of the deck in `state.reshuffled`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from engine.alhambra.components import (
     value_of,
 )
 from engine.alhambra.listing import vizier_claimants
+from engine.alhambra.marks import mark
 from engine.alhambra.scoring import bonus_counts, hut_counts, line_text, score_round
 from engine.alhambra.state import (
     ACTION,
@@ -102,6 +105,13 @@ def scores(state: GameState) -> dict[str, int]:
 
 
 def step(state: GameState, player: str, action: Any) -> GameState:
+    """Apply a legal action (unchecked): the new state, whose log holds this action's events only."""
+    after = _step(replace(state, log=()), player, action)
+    marks = mark(after.marks, after.log)
+    return after if marks is after.marks else replace(after, marks=marks)
+
+
+def _step(state: GameState, player: str, action: Any) -> GameState:
     kind = type(action)
     if kind in FREE_ACTIONS:
         return _step_free(state, player, action)
@@ -313,6 +323,7 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
     whose cards were revealed, and whether the market could not be refilled (A50)."""
     log = list(state.log)
     counter = state.rng_counter
+    reshuffled = state.reshuffled
     display = list(state.display)
     deck = list(state.deck)
     discard = list(state.discard)
@@ -325,6 +336,7 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
                 raise ValueError("A player's view cannot draw: it has no seed.")
             shuffled_deck, counter = shuffled(discard, state.seed, counter)
             deck, discard = list(shuffled_deck), []
+            reshuffled = True
             log.append(
                 Event("reshuffle", "The money deck is used up: the discard pile is shuffled to make a new deck (A41).")
             )
@@ -358,6 +370,7 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
         market=tuple(market),
         bag=tuple(bag),
         rng_counter=counter,
+        reshuffled=reshuffled,
         log=tuple(log),
     )
     return state, rounds, ended

@@ -27,7 +27,14 @@ from engine.gardens.geometry import (
     parse_rotation,
     rotation_facing,
 )
-from engine.gardens.rules import GardensRules, breakdown, completed_buildings, kind_owners, player_colours
+from engine.gardens.rules import (
+    GardensRules,
+    breakdown,
+    building_scores,
+    completed_buildings,
+    kind_owners,
+    player_colours,
+)
 from engine.gardens.state import HIDDEN, GardensState
 
 RULES = GardensRules()
@@ -53,6 +60,7 @@ __all__ = [
     "PlaceTile",
     "breakdown",
     "building_label",
+    "building_scores",
     "completed_buildings",
     "facing_kinds",
     "kind_owners",

@@ -7,6 +7,11 @@ Rule numbers refer to the G-rules spec. Design choices the spec leaves open, all
   a pair of kinds and the second seat gets the other two.
 * G20 the first seat starts (the lobby decides the seat order); play goes on in seat order.
 * G27 several buildings completed by one tile are scored NW, NE, SE, SW of the placed tile.
+
+The log holds the last action's events only: a colour choice (with the colours given without a question), or a
+placement with its draw, the buildings it completed and the end of the game. The results need no history: a
+completed building's scoring is a function of the board (`building_scores`). `migrate` reads states stored by
+earlier versions.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine._common import Event, Option, Rules, replace, shuffled, visible_log
+from engine.gardens import migrate
 from engine.gardens.actions import ACTION_TYPES, Action, ChooseColours, PlaceTile, describe
 from engine.gardens.components import (
     BUILDING_TYPES,
@@ -66,13 +72,49 @@ def player_colours(state: GardensState, player: str) -> tuple[str, ...]:
     return state.colours[state.players.index(player)]
 
 
+def building_scores(state: GardensState) -> dict[str, dict[str, Any]]:
+    """Every completed building's scoring, by building name in board order: the data of its "building" event
+    without `completed_by` (G26–G32). A pure function of the board: a building is scored once, when complete,
+    and neither the gardens around it nor the players' kinds (chosen before any tile, G17) change afterwards,
+    so no history is kept for the results."""
+    owners = {KIND_INDEX[k]: state.players[s] for s, ks in enumerate(state.colours) for k in ks}
+    accounts = tuple(sorted(owners))
+    return {
+        BUILDING_NAMES[b]: _building_data(state.board, b, state.buildings[b], accounts, owners)[1]
+        for b in range(N_BUILDINGS)
+        if is_complete(state.board, b)
+    }
+
+
 def breakdown(state: GardensState) -> dict[str, list[dict[str, Any]]]:
-    """Per player, the building scorings that gave them points (event data, in game order): for results images."""
+    """Per player, the building scorings that gave them points (`building_scores`, in board order): for results
+    images."""
     out: dict[str, list[dict[str, Any]]] = {p: [] for p in state.players}
-    for e in state.log:
-        if e.kind == "building" and e.player is not None:
-            out[e.player].append(e.data)
+    for data in building_scores(state).values():
+        if data["winner"] is not None:
+            out[data["winner"]].append(data)
     return out
+
+
+def _building_data(
+    board: Board, b: int, value: int, accounts: tuple[int, ...], owners: dict[int, str]
+) -> tuple[int | None, dict[str, Any]]:
+    """G28–G31: the winning kind index (None: nobody) and the scoring's data (without `completed_by`)."""
+    counts = tree_counts(board, b)
+    winner, kinds, points = building_points(counts, accounts, value)
+    who = owners[winner] if winner is not None else None
+    data = {
+        "building": BUILDING_NAMES[b],
+        "value": value,
+        "type": BUILDING_TYPES[value],
+        "trees": {k: counts[i] for i, k in enumerate(KINDS)},
+        "owned": [KINDS[i] for i in accounts],
+        "kinds": kinds,
+        "winner": who,
+        "colour": KINDS[winner] if winner is not None else None,
+        "points": points,
+    }
+    return winner, data
 
 
 class GardensRules(Rules[GardensState, Action]):
@@ -91,6 +133,7 @@ class GardensRules(Rules[GardensState, Action]):
     }
     state_type = GardensState
     action_types = ACTION_TYPES
+    json_version = 2  # 2: the log holds the last action's events (1: the whole history)
 
     # -- set-up ------------------------------------------------------------------------------------------
 
@@ -205,7 +248,7 @@ class GardensRules(Rules[GardensState, Action]):
 
     def _step_colours(self, state: GardensState, player: str, action: ChooseColours) -> GardensState:
         colours = list(state.colours)
-        log = list(state.log)
+        log: list[Event] = []  # the log holds this action's events only
         seat = state.turn
         chosen = tuple(sorted(action.colours, key=KIND_INDEX.__getitem__))
         colours[seat] = chosen
@@ -238,7 +281,7 @@ class GardensRules(Rules[GardensState, Action]):
         cells = list(state.board)
         cells[g] = (tile, rot)
         board = tuple(cells)
-        log = list(state.log)
+        log: list[Event] = []  # the log holds this action's events only
         facing = facing_kinds(tile, rot)
         bnames = [BUILDING_NAMES[b] for b in GARDEN_BUILDINGS[g]]
         log.append(
@@ -318,34 +361,19 @@ class GardensRules(Rules[GardensState, Action]):
         placer: str,
     ) -> Event:
         """G28–G32: score building b (complete), add the points to the winning kind, and say why."""
+        winner, data = _building_data(board, b, value, accounts, owners)
         counts = tree_counts(board, b)
-        winner, kinds, points = building_points(counts, accounts, value)
-        name, label = BUILDING_NAMES[b], building_label(value)
+        name, label, points, kinds = data["building"], building_label(value), data["points"], data["kinds"]
         trees = ", ".join(
             f"{k} {counts[i]}" + ("" if i in owners else " (unowned)") for i, k in enumerate(KINDS) if counts[i]
         )
         trees = trees or "no trees"
-        who: str | None = None
-        colour: str | None = None
         if winner is not None:
             kind_scores[winner] += points
-            who, colour = owners[winner], KINDS[winner]
-            text = f"scores {points} with {colour} for the {label} at {name} ({trees}: {kinds} kinds × {value})"
+            text = f"scores {points} with {data['colour']} for the {label} at {name} ({trees}: {kinds} kinds × {value})"
         else:
             text = f"Nobody scores the {label} at {name} ({trees}: equal counts cancel out, G29)"
-        data = {
-            "building": name,
-            "value": value,
-            "type": BUILDING_TYPES[value],
-            "trees": {k: counts[i] for i, k in enumerate(KINDS)},
-            "owned": [KINDS[i] for i in accounts],
-            "kinds": kinds,
-            "winner": who,
-            "colour": colour,
-            "points": points,
-            "completed_by": placer,
-        }
-        return Event("building", text, who, data)
+        return Event("building", text, data["winner"], {**data, "completed_by": placer})
 
     # -- outcome -----------------------------------------------------------------------------------------
 
@@ -396,12 +424,15 @@ class GardensRules(Rules[GardensState, Action]):
     def preview(self, state: GardensState, player: str, action: PlaceTile) -> list[dict[str, Any]]:
         """The building scorings a legal placement would cause (event data; works on the player's own view)."""
         after = self.step(state, player, action)
-        return [e.data for e in after.log[len(state.log) :] if e.kind == "building"]
+        return [e.data for e in after.log if e.kind == "building"]
 
     def summary(self, options: Mapping[str, Any] | None = None) -> str:
         return _SUMMARY
 
     # -- stored states -----------------------------------------------------------------------------------
+
+    def migrate(self, version: Any, payload: Any) -> Any:
+        return migrate.migrate(version, payload)
 
     def validate(self, state: GardensState) -> None:
         n = len(state.players)

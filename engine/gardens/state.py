@@ -42,4 +42,4 @@ class GardensState:
     phase: str
     turn: int  # seat index of the player to act
     last_space: str | None = None  # the garden placed last (renderers highlight it)
-    log: tuple[Event, ...] = ()
+    log: tuple[Event, ...] = ()  # the last action's events only (rules.py)

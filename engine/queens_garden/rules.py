@@ -1,6 +1,7 @@
 """The rules of Azul: Queen's Garden (spec rules Q1–Q39) behind the engine contract: set-up, whose move it is,
 views, words and stored-state checks. The rules themselves are in `check` (the single legality test), `listing`
-(exactly the legal actions) and `turn` (`step`: the action, round ends, scoring and preparation).
+(exactly the legal actions) and `turn` (`step`: the action, round ends, scoring and preparation); `migrate` reads
+states stored by earlier versions.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from engine._common import Rules, replace, rng, shuffled, visible_log
-from engine.queens_garden import check, listing, turn
+from engine.queens_garden import check, listing, migrate, turn
 from engine.queens_garden.actions import ACTION_TYPES, Acquire, Action, criterion_words, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -45,6 +46,7 @@ class QueensGardenRules(Rules[QGState, Action]):
     options: Mapping[str, Any] = {}  # Q38: the variant side has no known numbers, so it is not offered
     state_type = QGState
     action_types = ACTION_TYPES
+    json_version = 2  # 2: the log holds the last action's events; seats keep `round_points`, `final` (1: history)
 
     # ------------------------------------------------------------------------------------------ set-up
 
@@ -138,6 +140,9 @@ class QueensGardenRules(Rules[QGState, Action]):
             seats=seats,
             log=visible_log(state.log, player),
         )
+
+    def migrate(self, version: Any, payload: Any) -> Any:
+        return migrate.migrate(version, payload)
 
     def validate(self, state: QGState) -> None:
         if not 2 <= len(state.players) <= 4 or len(state.seats) != len(state.players):

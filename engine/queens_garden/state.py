@@ -35,6 +35,17 @@ class Placed:
 
 
 @dataclass(frozen=True, slots=True)
+class FinalScore:
+    """Q35: how the final scoring changed one seat's score (the results sheet's columns)."""
+
+    before: int  # the score before it (after round 4)
+    after_storage: int  # after storage: +1 per joker, −value per hexagon left (Q35), never below 0 (Q37)
+    colour_points: int  # colour groups of 3+: the sum of their values
+    pattern_points: int  # pattern groups of 3+
+    bonus: int  # +6 per group of 6
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
     """One player's garden, storage and score."""
 
@@ -46,6 +57,8 @@ class Seat:
     rewarded: frozenset[str] = frozenset()  # garden elements already surrounded (Q30: each pays once)
     score: int = 0
     passed: bool = False
+    round_points: tuple[int, ...] = ()  # Q31–Q33: what each round's scoring gave, rounds 1, 2, ... so far
+    final: FinalScore | None = None  # Q35: the final scoring's breakdown, once the game is over
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +79,7 @@ class QGState:
     supply: tuple[int, ...]  # face-down supply, top first (Q13, Q28 ii)
     seats: tuple[Seat, ...]
     over: bool = False
-    log: tuple[Event, ...] = ()
+    log: tuple[Event, ...] = ()  # the last action's events only: its "move" event first (turn.py)
 
 
 def display_tiles(state: QGState) -> dict[int, int]:

@@ -3,8 +3,10 @@ state, frozen at the end): taking from the display and its refill (Q19–Q24), p
 for surrounded elements (Q30), passing (Q29), round scoring (Q31–Q33), preparation of the next round (Q34) and the
 final scoring (Q35–Q36).
 
-The log: every applied action first writes a public "move" event (`describe`'s words, the action's JSON as
-`data["action"]`, and the `space` of a placed expansion's printed hexagon), then the events it caused.
+The log: a `Draft` starts the log afresh, so after an action it holds exactly that action's events: first a
+public "move" event (`describe`'s words, the action's JSON as `data["action"]`, and the `space` of a placed
+expansion's printed hexagon), then the events it caused. The scoring breakdown the results need is kept in each
+seat (`round_points`, `final`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from engine.queens_garden.components import (
 )
 from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
-from engine.queens_garden.state import Piece, Placed, QGState, Seat
+from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
 
 def step(state: QGState, player: str, action: Action) -> QGState:
@@ -93,7 +95,7 @@ class Draft:
         self.supply = s.supply
         self.seats = list(s.seats)
         self.over = s.over
-        self.log = list(s.log)
+        self.log: list[Event] = []  # this action's events only
 
     def freeze(self) -> QGState:
         return QGState(
@@ -265,7 +267,7 @@ class Draft:
             i = (self.first_player + k) % n
             seat = self.seats[i]
             points, lines = round_score(seat, self.round)
-            self.seats[i] = replace(seat, score=seat.score + points)
+            self.seats[i] = replace(seat, score=seat.score + points, round_points=seat.round_points + (points,))
             parts = [
                 f"{'pavilions' if ln['criterion'] == 'pavilions' else criterion_name((ln['criterion'], ln['key']))}"
                 f" ×{ln['hexagons']} = {ln['points']}"
@@ -320,7 +322,14 @@ class Draft:
             group_points = sum(g["points"] for g in colour_groups + pattern_groups)
             bonus = sum(g["bonus"] for g in colour_groups + pattern_groups)
             total = after_storage + group_points + bonus
-            self.seats[i] = replace(seat, score=total)
+            final = FinalScore(
+                before=seat.score,
+                after_storage=after_storage,
+                colour_points=sum(g["points"] for g in colour_groups),
+                pattern_points=sum(g["points"] for g in pattern_groups),
+                bonus=bonus,
+            )
+            self.seats[i] = replace(seat, score=total, final=final)
             text = (  # after the player's name: "Ana ends with 54 points: ..."
                 f"ends with {total} points: storage {jokers + tiles + exps:+d}, colour groups "
                 f"{sum(g['points'] for g in colour_groups)}, pattern groups {sum(g['points'] for g in pattern_groups)}"

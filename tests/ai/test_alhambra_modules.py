@@ -386,3 +386,25 @@ def test_A18_base_game_decisions_and_evaluations_are_unchanged_by_the_modules():
         total = round(sum(AI.evaluate(RULES, full).values()), 9)
         got.append((n, seed, depth, level, json.dumps(RULES.action_to_json(action), sort_keys=True), total))
     assert got == BASE_DECISIONS
+
+
+@pytest.mark.parametrize("options", [{}, ALL], ids=["base", "modules"])
+def test_A41_after_a_reshuffle_the_redeal_puts_no_scoring_card_back_into_the_deck(options):
+    """A40/A41: the deck runs out only after both scoring cards were drawn, so once the discard pile has been
+    reshuffled (the state's `reshuffled`, A41) the re-deal never hides a scoring card in the deck; before that,
+    every scoring card whose round has not come yet is somewhere in it."""
+    rnd, pick = random.Random(3), random.Random(4)  # a random game in which the deck runs out
+    state = RULES.new_game(["1", "2", "3"], options, 3)
+    checked = {False: 0, True: 0}
+    while not RULES.is_over(state):
+        seat = RULES.to_move(state)[0]
+        view = RULES.view(state, seat)
+        if view.deck and pick.random() < 0.2:
+            full = AI.determinise(RULES, view, seat, random.Random(checked[view.reshuffled]))
+            assert full.reshuffled is view.reshuffled
+            in_deck = {c for c in full.deck if c in SCORING_CARDS}
+            done = {r.round for r in view.scorings}
+            assert len(in_deck) == (0 if view.reshuffled else 2 - len(done & {1, 2}))
+            checked[view.reshuffled] += 1
+        state = RULES.apply(state, seat, rnd.choice(RULES.legal_actions(state, seat)))
+    assert all(checked.values()), checked

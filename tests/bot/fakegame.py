@@ -5,7 +5,8 @@ hand card with a boost (0–9). Crossing a multiple of 7 opens a clap window in 
 clap (out of turn) for a point. The game ends when the total reaches the target. Hands are private: `view`
 hides other hands and the deck. Anyone seated may wave at any time: a free action (like Alhambra's bonus cards,
 V62/V66), listed by `free_actions`, never by `legal_actions`. Like the real engines, every turn action also
-writes a public "move" log entry (its describe() text and JSON) for the images to mark the last move. It
+writes a public "move" log entry (its describe() text and JSON) for the images to mark the last move, and its
+log holds the events of the last action only (the engine contract). It
 exercises everything the bot must handle: several action kinds, more than 25 actions of one kind (paging), a
 two-field kind (narrowing), out-of-turn actions, free actions, private and public events.
 """
@@ -148,7 +149,7 @@ class FakeRules(Rules):
 
     def step(self, s, player, a):
         i = s.players.index(player)
-        log = list(s.log)
+        log: list[Event] = []  # the events of this action only
         if isinstance(a, Wave):
             log.append(Event("wave", "waves at the table", player))
             return dataclasses.replace(s, log=tuple(log))

@@ -2,14 +2,17 @@
 
 `play_random_game` plays a complete game with random legal actions and checks after every action what the
 contract promises: only listed movers have actions, every listed action applies, the input state is never
-changed, JSON round trips of states and actions, illegal actions raise IllegalAction and change nothing, and
-replaying the move log from `new_game` gives the same final state. Game tests pass their own invariants and
+changed, JSON round trips of states and actions, illegal actions raise IllegalAction and change nothing, the
+new state's log holds that action's events only (the same action on the state without its log gives the very
+same state, and a handful of events) and the state stays small (`MAX_STATE_BYTES` of JSON as the bot writes it,
+however long the game), and replaying the move log from `new_game` gives the same final state. Game tests pass their own invariants and
 illegal-action generators. The steps are also usable one by one (`check_position`, `check_step`,
 `check_optional_contract`, `check_final`): the hypothesis tests drive them with their own choices.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterable
@@ -18,6 +21,12 @@ from typing import Any
 from engine import IllegalAction, MalformedAction
 
 Invariant = Callable[[Any, Any], None]  # (rules, state) -> None, asserts
+
+# A state as the bot writes it after every move (compact JSON) stays under this, however long the game: the
+# largest, a finished 6-player Alhambra with every module, is about 10 KiB with Discord ids, so a whole move
+# (state, move row, announcement) fits in 16 KiB.
+MAX_STATE_BYTES = 12 * 1024
+MAX_LOG_EVENTS = 64  # the events of one action (a final scoring of 6 players and Dirk is about 15)
 IllegalGen = Callable[[Any, Any, str, random.Random], Iterable[Any]]  # (rules, state, player, rnd) -> actions
 
 
@@ -89,9 +98,20 @@ def check_step(
 
     new = rules.apply(state, player, action)
     assert rules.to_json(state) == before, "apply changed its input state"
+    check_log(rules, state, player, action, new)
     if invariants:
         invariants(rules, new)
     return new
+
+
+def check_log(rules, state, player: str, action, new) -> None:
+    """The contract on the log: after an action it holds that action's events only, so the state does not grow
+    with the game. The same action applied to the state with its log emptied gives the very same state (nothing
+    of the old log is kept), the log is a handful of events, and the state's JSON stays under the bound."""
+    assert rules.step(dataclasses.replace(state, log=()), player, action) == new, "the new log kept older events"
+    assert len(new.log) <= MAX_LOG_EVENTS, f"{len(new.log)} events for one action"
+    size = len(json.dumps(rules.to_json(new), separators=(",", ":")))
+    assert size <= MAX_STATE_BYTES, f"the state takes {size} bytes of JSON"
 
 
 def check_position(rules, state) -> list[str]:

@@ -61,13 +61,15 @@ def test_summary_is_markdown_text(game):
 def test_event_texts_read_after_the_players_name(game):
     """The bot shows an event as "**name** text" when it has a player, else the text alone: texts with a player
     start in lower case (a predicate: "scores 12 points..."), texts without one with a capital ("Dirk receives
-    ...", "The game is over...")."""
+    ...", "The game is over..."). Every action's events are checked (its log holds them only)."""
     rules = get_rules(game)
     for n in (rules.player_counts[0], rules.player_counts[-1]):
         state = rules.new_game(players_for(n), {}, n)
+        events = list(state.log)
         rnd = random.Random(n)
         while not rules.is_over(state):
             player = rnd.choice(rules.to_move(state))
             state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
-        for e in state.log:
+            events += state.log
+        for e in events:
             assert e.text[0].islower() if e.player is not None else e.text[0].isupper(), (e.kind, e.text)

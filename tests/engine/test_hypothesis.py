@@ -1,6 +1,7 @@
 """Property tests driven by hypothesis: a configuration, a seed, a number of steps and one choice index per step
 pick a game and the actions played in it (each index picks among every listed turn action of every mover and
-every free action); the shared checker (tests/engine/playout.py) checks the contract at each step. A failing
+every free action); the shared checker (tests/engine/playout.py) checks the contract at each step (the log holding
+that action's events only and the state's JSON under its bound included). A failing
 example shrinks to the fewest steps and the first choices. `reveals` is checked too: an action that reveals nothing
 must give the same result, for the actor and for spectators, whatever was hidden from them. Sized by
 PROPERTY_GAMES (examples per game); derandomized, so CI runs the same examples every time."""

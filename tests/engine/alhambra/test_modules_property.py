@@ -6,7 +6,8 @@ exchange cards (A80, A81, V20, V40), the 3-hut limit (V25), the 10 bonus cards (
 actions), and that every free action listed applies. Every few actions (and always in the VIZIER and FINAL
 phases), the heavy contract checks: JSON round trips of state, views and actions, rejected illegal actions
 (the shared checker's and module-specific ones) leaving the state unchanged, and no hidden module
-information in other players' views. Each game is replayed from its log at the end. Free actions
+information in other players' views. After every action, the log holds that action's events only and the state
+stays small (the shared `check_log`). Each game is replayed from its log at the end. Free actions
 (PlayBonus, SetBonusAutoplay) are interleaved at random by any player, in or out of turn.
 
 Size: PROPERTY_GAMES games per configuration (CI default 1). The shared checker `play_random_game` runs on
@@ -52,16 +53,16 @@ from engine.alhambra.geometry import alhambra_problem
 from engine.alhambra.state import ACTION, FINAL, HIDDEN, OVER, VIZIER, state_problem
 from tests.conftest import property_games
 from tests.engine.alhambra.test_property import illegal as base_illegal
-from tests.engine.playout import assert_rejected, json_round_trip, play_random_game, players_for
+from tests.engine.playout import assert_rejected, check_log, json_round_trip, play_random_game, players_for
 
 MODULES = ("vizier", "huts", "exchange", "bonus")
 COMBOS = [
     tuple(m for m, on in zip(MODULES, bits, strict=True) if on) for bits in itertools.product((False, True), repeat=4)
 ]
 CONFIGS = [(combo, n) for combo in COMBOS for n in range(2, 7)]
-# Share of steps with the full contract checks (JSON encoding and decoding of the whole state, its log of a
-# move event per action included, dominate them): lower in the full-size runs, whose many games give them
-# plenty of steps anyway.
+# Share of steps with the full contract checks (JSON encoding and decoding of the whole state and its views, and
+# the illegal actions, dominate them): lower in the full-size runs, whose many games give them plenty of steps
+# anyway.
 HEAVY = 0.06 if property_games(1) < 10 else 0.03
 FREE = 0.08  # chance per step that some player tries a free action
 
@@ -228,6 +229,7 @@ def play_modules_game(n: int, combo: tuple[str, ...], seed: int, heavy: float = 
                 a = rnd.choice(free)
                 before = RULES.to_move(s)
                 t = RULES.apply(s, p, a)
+                check_log(RULES, s, p, a, t)
                 assert RULES.to_move(t) == before, "a free action changed whose move it is"
                 assert RULES.action_from_json(json.loads(json.dumps(RULES.action_to_json(a)))) == a
                 log.append((p, a))
@@ -246,6 +248,7 @@ def play_modules_game(n: int, combo: tuple[str, ...], seed: int, heavy: float = 
         t = RULES.apply(s, player, action)
         if before is not None:
             assert RULES.to_json(s) == before, "apply changed its input state"
+        check_log(RULES, s, player, action, t)
         log.append((player, action))
         s = t
     else:

@@ -114,7 +114,7 @@ def _check_listing(rules, s) -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_A80_A81_A82_random_games(n):
     """A80, A81, A82 after every action of random complete games; every game reaches final scores (A52)."""
-    # CI: 2 games per player count (the checker encodes the state, log included, several times per action)
+    # CI: 2 games per player count (the checker encodes the state several times per action)
     for g in range(property_games(2)):
         seed = 7919 * n + g
         state, log = play_random_game(RULES, n, {}, seed, invariants=invariants, illegal=illegal)

@@ -14,6 +14,7 @@ from engine.gardens import (
     TILE_TREES,
     ChooseColours,
     PlaceTile,
+    building_scores,
     parse_building,
     parse_garden,
     rotation_facing,
@@ -98,10 +99,14 @@ def around(building: str, tiles: list[tuple[int, str]], *, value: int = 3, n: in
 
 
 def scoring_of(state, building: str) -> dict:
-    """The data of the building event for `building` in the state's log (exactly one, G32)."""
+    """The scoring of the completed `building` as the board gives it (`building_scores`, G26–G31); when the last
+    action completed it, its one building event (G32) says the same, with who completed it."""
+    data = building_scores(state)[building]
     found = [e.data for e in state.log if e.kind == "building" and e.data["building"] == building]
-    assert len(found) == 1, f"{building} scored {len(found)} times"
-    return found[0]
+    assert len(found) <= 1, f"{building} scored {len(found)} times by one action"
+    if found:
+        assert {k: v for k, v in found[0].items() if k != "completed_by"} == data
+    return data
 
 
 def seat_of(state, kind: str) -> str:

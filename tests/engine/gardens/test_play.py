@@ -9,7 +9,16 @@ from collections import Counter
 import pytest
 
 from engine import IllegalAction, get_rules
-from engine.gardens import BUILDING_NAMES, HIDDEN, TILE_IDS, ChooseColours, PlaceTile, open_spaces, rotation_facing
+from engine.gardens import (
+    BUILDING_NAMES,
+    HIDDEN,
+    TILE_IDS,
+    ChooseColours,
+    PlaceTile,
+    building_scores,
+    open_spaces,
+    rotation_facing,
+)
 from engine.gardens.components import BUILDING_VALUES
 from engine.gardens.geometry import GARDEN_NAMES, INNER_GARDENS
 from tests.engine.gardens._position import RULES, G, O, P, Y, lay_out, started, tile_with
@@ -85,7 +94,8 @@ def test_G17_colours_are_chosen_in_seat_order_and_unchosen_kinds_are_unowned():
 
     four = started(4, [(Y,), (G,), (P,), (O,)])
     assert four.colours == ((Y,), (G,), (P,), (O,))
-    assert [e.kind for e in four.log].count("colour") == 4  # the automatic one is announced too
+    # the last choice's events: the third seat's colour, then the fourth's, given without a question and announced
+    assert [(e.kind, e.player) for e in four.log] == [("colour", four.players[2]), ("colour", four.players[3])]
 
 
 def test_G37_two_colours_first_seat_picks_a_pair_second_gets_the_rest():
@@ -216,8 +226,9 @@ def test_G34_game_ends_when_the_last_tile_is_placed_and_all_buildings_scored():
     mover = RULES.to_move(s)[0]
     s = RULES.apply(s, mover, RULES.legal_actions(s, mover)[0])
     assert RULES.is_over(s) and RULES.to_move(s) == []
-    scored = Counter(e.data["building"] for e in s.log if e.kind == "building")
-    assert scored == {b: 1 for b in BUILDING_NAMES}
+    assert set(building_scores(s)) == set(BUILDING_NAMES)  # every building complete, hence scored
+    last = [e.data["building"] for e in s.log if e.kind == "building"]  # the ones the last tile completed
+    assert last and len(set(last)) == len(last)
     end = s.log[-1]
     assert end.kind == "game_end" and end.data["scores"] == RULES.scores(s)
     assert end.data["winners"] == RULES.winners(s)

@@ -1,6 +1,7 @@
 """Random complete games for every player count and variant through the shared checker (tests/engine/playout.py),
 with the Gardens invariants: 36 tiles always accounted for (G2), every building scored exactly once (G26, G32,
-G34), awarded points add up to the scores (G30, G37), a legal placement always exists (G24), and a batch of
+G34), awarded points add up to the scores (G30, G37), the results read from the board (`building_scores`) are
+what the building events of the whole game said, a legal placement always exists (G24), and a batch of
 illegal actions refused at every step (G12, G13, G17, G21, G22, G23)."""
 
 import random
@@ -9,7 +10,16 @@ from collections import Counter
 import pytest
 
 from engine import get_rules
-from engine.gardens import BUILDING_NAMES, GARDEN_NAMES, HIDDEN, KINDS, TILE_IDS, ChooseColours, PlaceTile
+from engine.gardens import (
+    BUILDING_NAMES,
+    GARDEN_NAMES,
+    HIDDEN,
+    KINDS,
+    TILE_IDS,
+    ChooseColours,
+    PlaceTile,
+    building_scores,
+)
 from engine.gardens.geometry import GARDEN_NEIGHBOURS, INNER_GARDENS
 from tests.conftest import property_games
 from tests.engine.playout import play_random_game
@@ -24,18 +34,27 @@ CONFIGS = [
 ]
 
 
-def invariants(rules, state) -> None:
-    board = [x for x in state.board if x is not None]
-    tiles = [t for t, _ in board] + [t for h in state.hands for t in h] + list(state.supply)
-    assert sorted(tiles) == sorted(TILE_IDS), "hands + supply + board must be the 36 tiles (G2)"
-    events = [e for e in state.log if e.kind == "building"]
-    scored = Counter(e.data["building"] for e in events)
-    assert all(c == 1 for c in scored.values()), "a building scored twice (G32)"
-    awarded = sum(e.data["points"] for e in events)
-    assert sum(rules.scores(state).values()) == awarded == sum(state.kind_scores)
-    if rules.is_over(state):
-        assert scored == {b: 1 for b in BUILDING_NAMES}, "every building scored exactly once by the end (G34)"
-        assert all(not h for h in state.hands) and not state.supply  # G25
+class Invariants:
+    """The invariants of one game, called on its states in order (the log holds each action's events only, so
+    the building events of the game so far are gathered here)."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    def __call__(self, rules, state) -> None:
+        board = [x for x in state.board if x is not None]
+        tiles = [t for t, _ in board] + [t for h in state.hands for t in h] + list(state.supply)
+        assert sorted(tiles) == sorted(TILE_IDS), "hands + supply + board must be the 36 tiles (G2)"
+        self.events += [e for e in state.log if e.kind == "building"]
+        scored = Counter(e.data["building"] for e in self.events)
+        assert all(c == 1 for c in scored.values()), "a building scored twice (G32)"
+        awarded = sum(e.data["points"] for e in self.events)
+        assert sum(rules.scores(state).values()) == awarded == sum(state.kind_scores)
+        told = {e.data["building"]: {k: v for k, v in e.data.items() if k != "completed_by"} for e in self.events}
+        assert building_scores(state) == told, "the results read from the board differ from the events"
+        if rules.is_over(state):
+            assert scored == {b: 1 for b in BUILDING_NAMES}, "every building scored exactly once by the end (G34)"
+            assert all(not h for h in state.hands) and not state.supply  # G25
 
 
 def illegal(rules, state, player, rnd: random.Random):
@@ -74,7 +93,7 @@ def illegal(rules, state, player, rnd: random.Random):
 def test_random_games_keep_every_invariant_G24(n, options):
     """G2, G24, G25, G26, G32, G34, G37: random complete games through the contract with every check."""
     for seed in range(property_games(3)):
-        state, log = play_random_game(RULES, n, options, seed, invariants=invariants, illegal=illegal)
+        state, log = play_random_game(RULES, n, options, seed, invariants=Invariants(), illegal=illegal)
         assert RULES.is_over(state)
         placements = [a for _, a in log if isinstance(a, PlaceTile)]
         assert len(placements) == 36

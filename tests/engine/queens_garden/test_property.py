@@ -1,7 +1,8 @@
 """Random complete games of Azul: Queen's Garden for 2, 3 and 4 players with every contract check
 (tests/engine/playout.py) plus the game's invariants: tile and expansion conservation, storage limits (Q8, Q21),
 no group with two identical hexagons (Q26b), hidden information (bag order, seed, face-down expansions) out of
-views, and illegal actions rejected. PROPERTY_GAMES=300 for the full run."""
+views, the scoring breakdown each seat keeps equal to what the game's scoring events said, and illegal actions
+rejected. PROPERTY_GAMES=300 for the full run."""
 
 from __future__ import annotations
 
@@ -113,19 +114,45 @@ def illegal(rules, s: QGState, player: str, rnd: random.Random):
     return out
 
 
+class Game:
+    """The invariants of one game, called on its states in order; gathers the events of every action (each
+    state's log holds its action's only) and checks that the breakdown the seats keep for the results
+    (`round_points`, Q31–Q33; `final`, Q35) is what those events said."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    def __call__(self, rules, s: QGState) -> None:
+        invariants(rules, s)
+        self.events += s.log
+        for p, seat in zip(s.players, s.seats, strict=True):
+            told = [e.data for e in self.events if e.player == p and e.kind in ("round_scoring", "final_scoring")]
+            assert seat.round_points == tuple(d["points"] for d in told if "round" in d)
+            finals = [d for d in told if "round" not in d]
+            assert (seat.final is None) == (not finals) and len(finals) <= 1
+            if seat.final is not None:
+                f = finals[0]
+                assert (seat.final.before, seat.final.after_storage, seat.final.bonus) == (
+                    f["before"],
+                    f["after_storage"],
+                    f["bonus"],
+                )
+                assert seat.final.colour_points == sum(g["points"] for g in f["colour_groups"])
+                assert seat.final.pattern_points == sum(g["points"] for g in f["pattern_groups"])
+
+
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_random_games_keep_every_invariant(n_players):
     """Q1–Q39 end to end: random complete games stay legal, conserve components and end after round 4."""
     for seed in range(property_games(6)):
-        state, _log = play_random_game(
-            RULES, n_players, {}, seed * 7919 + n_players, invariants=invariants, illegal=illegal
-        )
+        game = Game()
+        state, _log = play_random_game(RULES, n_players, {}, seed * 7919 + n_players, invariants=game, illegal=illegal)
         assert state.over and state.round == 4
-        kinds = [e.kind for e in state.log]
+        kinds = [e.kind for e in game.events]
         assert kinds.count("round_scoring") == 4 * n_players
         assert kinds.count("final_scoring") == n_players
         assert kinds.count("round_start") == 4
-        assert kinds[-1] == "game_over"
+        assert kinds[-1] == "game_over" and state.log[-1].kind == "game_over"
 
 
 def _builder_policy(rnd: random.Random, acts: list):
@@ -147,17 +174,20 @@ def test_building_games_reach_deep_positions(n_players):
     for seed in range(max(2, property_games(6) // 2)):
         rnd = random.Random(seed)
         s = RULES.new_game([f"p{i}" for i in range(n_players)], {}, 1000 + seed)
+        game = Game()
         while not RULES.is_over(s):
             player = RULES.to_move(s)[0]
             acts = RULES.legal_actions(s, player)
             texts = [RULES.describe_in(s, a) for a in acts]
             assert len(set(texts)) == len(texts), "two legal actions read the same"
             s = RULES.apply(s, player, _builder_policy(rnd, acts))
-            invariants(RULES, s)
+            game(RULES, s)
         assert RULES.from_json(RULES.to_json(s)) == s
-        counts["jokers"] += sum(1 for e in s.log if e.kind == "jokers")
+        counts["jokers"] += sum(1 for e in game.events if e.kind == "jokers")
         counts["expansions"] += sum(len(seat.placed) for seat in s.seats)
         counts["groups"] += sum(
-            len(e.data["colour_groups"]) + len(e.data["pattern_groups"]) for e in s.log if e.kind == "final_scoring"
+            len(e.data["colour_groups"]) + len(e.data["pattern_groups"])
+            for e in game.events
+            if e.kind == "final_scoring"
         )
     assert all(counts.values()), counts

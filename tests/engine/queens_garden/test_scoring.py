@@ -78,7 +78,7 @@ def test_Q35_small_groups_do_not_score_and_every_big_group_does():
 
 def test_Q35_Q36_final_scoring_end_to_end(wheel):
     """Q35: after round 4's Phase 2: storage, then colour groups, then pattern groups, +6 per group of 6;
-    the log carries the breakdown. Q36: the best total wins."""
+    the log carries the breakdown, and the seat keeps it for the results. Q36: the best total wins."""
     wheel(4, ("colour", DARK_PURPLE))
     ring = plants(M1="Y1", M2="Y2", M3="Y3", M4="Y4", M5="Y5", M6="Y6")
     s = game(2, seat(plants=ring, jokers=2, tiles_=tiles("G4"), exps=(exp("Y2"),)), seat(), round=4, stacks=())
@@ -87,6 +87,8 @@ def test_Q35_Q36_final_scoring_end_to_end(wheel):
     final = _events(s, "final_scoring", "p0")[0].data
     assert final["before"] == 14 and final["storage"] == {"jokers": 2, "tiles": -4, "expansions": -2}
     assert final["after_storage"] == 10 and final["bonus"] == 6 and final["total"] == 10 + 21 + 6
+    kept = s.seats[0].final
+    assert (kept.before, kept.after_storage, kept.colour_points + kept.pattern_points, kept.bonus) == (14, 10, 21, 6)
     assert RULES.scores(s) == {"p0": 37, "p1": 15} and RULES.winners(s) == ["p0"]
     assert s.log[-1].kind == "game_over" and s.log[-1].data["winners"] == ["p0"]
 
