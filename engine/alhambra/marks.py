@@ -23,29 +23,34 @@ def mark(marks: Marks, events: Iterable[Event]) -> Marks:
     player, text = marks.player, marks.text
     cells, spaces = marks.cells, marks.spaces
     changed = False
-    for e in events:
+    for e in events:  # (this runs on every action, AI playouts included: kept lean)
+        who = e.player
+        if who is None:
+            continue
         data = e.data or {}
         action = data.get("action")
-        if e.player is None or not (e.kind in MOVE_EVENTS or isinstance(action, dict)):
-            continue
+        if not isinstance(action, dict):
+            if e.kind not in MOVE_EVENTS:
+                continue
+            action = None
         changed = True
-        player, text = e.player, e.text
-        if not data.get("free"):
-            cells = {player: cells[player]} if player in cells else {}
-            spaces = {player: spaces[player]} if player in spaces else {}
-        new_cells: set[tuple[int, int]] = set()
-        new_spaces: set[int] = set()
-        for src in (data, action) if isinstance(action, dict) else (data,):
-            if isinstance(src.get("cell"), (list, tuple)):
-                new_cells.add(_as_cell(src["cell"]))
-            for c in src.get("cells", ()):
-                new_cells.add(_as_cell(c))
-            if isinstance(src.get("space"), int):
-                new_spaces.add(src["space"])
-        if new_cells:
-            cells = {**cells, player: tuple(sorted(new_cells.union(cells.get(player, ()))))}
-        if new_spaces:
-            spaces = {**spaces, player: tuple(sorted(new_spaces.union(spaces.get(player, ()))))}
+        player, text = who, e.text
+        if not data.get("free"):  # a turn move ends every other player's turn on the image
+            if cells and (len(cells) > 1 or who not in cells):
+                cells = {who: cells[who]} if who in cells else {}
+            if spaces and (len(spaces) > 1 or who not in spaces):
+                spaces = {who: spaces[who]} if who in spaces else {}
+        for src in (data, action) if action is not None else (data,):
+            if "cell" in src or "cells" in src:
+                found = [src["cell"]] if isinstance(src.get("cell"), (list, tuple)) else []
+                found += src.get("cells", ())
+                if found:
+                    had = cells.get(who, ())
+                    cells = {**cells, who: tuple(sorted({*had, *(_as_cell(c) for c in found)}))}
+            if "space" in src and isinstance(src["space"], int):
+                had_spaces = spaces.get(who, ())
+                if src["space"] not in had_spaces:
+                    spaces = {**spaces, who: tuple(sorted((*had_spaces, src["space"])))}
     return Marks(player, text, cells, spaces) if changed else marks
 
 

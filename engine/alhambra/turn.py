@@ -106,19 +106,15 @@ def scores(state: GameState) -> dict[str, int]:
 
 def step(state: GameState, player: str, action: Any) -> GameState:
     """Apply a legal action (unchecked): the new state, whose log holds this action's events only."""
-    after = _step(replace(state, log=()), player, action)
-    marks = mark(after.marks, after.log)
-    return after if marks is after.marks else replace(after, marks=marks)
-
-
-def _step(state: GameState, player: str, action: Any) -> GameState:
     kind = type(action)
     if kind in FREE_ACTIONS:
         return _step_free(state, player, action)
     idx = state.players.index(player)
     seat = state.seats[idx]
-    # the move event comes first, then what it causes; `log` goes into the branch's own rebuild of the state
-    log = state.log + (_move_event(state, seat, player, action),)
+    # the log starts afresh with the move event, then what it causes; the image's marks take the move at once (a
+    # leftover tile received later adds its own, A51); both go into the branch's own rebuild of the state
+    log: tuple[Event, ...] = (_move_event(state, seat, player, action),)
+    marks = mark(state.marks, log)
     if state.window and state.phase == ACTION and kind is not VizierBuy:
         state = replace(state, window=False)  # V12: the next player's first action closes the window
     if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
@@ -142,6 +138,7 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
             phase=VIZIER,
             claimant=idx,
             log=log + (event,),
+            marks=marks,
         )
     if kind is TakeHut:  # V22: the face-up hut; the next one of its stack turns up; placed at turn end (V24)
         k = TYPES.index(HUT_TYPE[action.hut])
@@ -154,11 +151,13 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
             player=player,
             data={"hut": action.hut, "type": HUT_TYPE[action.hut], "revealed": stack[-1] if stack else None},
         )
-        state = replace(state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log + (event,))
+        state = replace(
+            state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log + (event,), marks=marks
+        )
         return _finish_actions(state)  # V23: a hut is never an exact payment
     if kind is ReactivateVizier:  # V8: counts as the action
         seat = replace(seat, vizier=True)
-        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
+        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
     if kind is TakeMoney:  # A19
         taken = set(action.cards)
         seat = replace(seat, hand=tuple(sorted(seat.hand + action.cards)))
@@ -167,6 +166,7 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
             display=tuple(c for c in state.display if c not in taken),
             seats=_set(state.seats, idx, seat),
             log=log,
+            marks=marks,
         )
         return _finish_actions(state)
     if kind is BuyTile:  # A21, A22
@@ -181,19 +181,20 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
             seats=_set(state.seats, idx, seat),
             bonus=exact,
             log=log,
+            marks=marks,
         )
         return state if exact else _finish_actions(state)
     if kind is Pass:
-        return _finish_actions(replace(state, log=log))
+        return _finish_actions(replace(state, log=log, marks=marks))
     if kind is RedesignAdd:  # A33a
         alh = dict(seat.alhambra)
         alh[action.cell] = action.tile
         seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
-        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log))
+        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
     if kind is RedesignRemove:  # A33b
         alh = {c: t for c, t in seat.alhambra.items() if t != action.tile}
         seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
-        state = replace(state, seats=_set(state.seats, idx, seat), log=log)
+        state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
         if action.tile in seat.bonus_played:
             state = _bonus_back(state, idx, action.tile)
         return _finish_actions(state)
@@ -201,7 +202,7 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
         alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
         reserve = _without(seat.reserve, action.tile) + (action.replaces,)
         seat = replace(seat, alhambra=alh, reserve=reserve)
-        state = replace(state, seats=_set(state.seats, idx, seat), log=log)
+        state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
         if action.replaces in seat.bonus_played:
             state = _bonus_back(state, idx, action.replaces)
         return _finish_actions(state)
@@ -225,7 +226,7 @@ def _step(state: GameState, player: str, action: Any) -> GameState:
                 data={"tiles": [action.tile], "reason": "gift", "from": player},
             ),
         )
-    state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log)
+    state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log, marks=marks)
     if state.phase == PLACE:
         return state if pending else _end_turn(state)
     if state.phase == VIZIER:
@@ -266,7 +267,7 @@ def _step_free(state: GameState, player: str, action: Any) -> GameState:
         seat = replace(
             seat, bonus_hand=_without(seat.bonus_hand, action.card), bonus_played=seat.bonus_played + (action.card,)
         )
-    return replace(state, seats=_set(state.seats, idx, seat), log=state.log + events)
+    return replace(state, seats=_set(state.seats, idx, seat), log=events, marks=mark(state.marks, events))
 
 
 def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -> Event:
@@ -300,10 +301,10 @@ def _vizier_done(state: GameState) -> GameState:
 
 
 def _finish_actions(state: GameState) -> GameState:
-    """The player's actions are over: place the bought tiles (A27), or end the turn right away."""
-    state = replace(state, bonus=False)
+    """The player's actions are over: place the bought tiles (A27), or end the turn right away (the next turn, or
+    the end of the game, clears the extra action of an exact purchase, A22)."""
     if state.seats[state.current].pending:
-        return replace(state, phase=PLACE)
+        return replace(state, bonus=False, phase=PLACE)
     return _end_turn(state)
 
 
@@ -519,6 +520,7 @@ def _game_end(state: GameState) -> GameState:
         market=(None,) * 4,
         removed=tuple(removed),
         log=tuple(log),
+        marks=mark(state.marks, log[len(state.log) :]),  # a tile received is the receiver's move on the image
         phase=FINAL,
         bonus=False,
         window=False,
