@@ -1,0 +1,532 @@
+"""The PostgreSQL backend itself, on a real server (tests/pgserver.py): what several processes sharing one database
+need (racing commits apply once, racing reminder claims claim once, leases and open games exclusive, each
+"process" with its own connection pool), its migrations, its query plans with realistic statistics, and
+`python -m storage copy` between SQLite and PostgreSQL with real games played through the engines."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+import engine
+from storage import NOT_DUE, ChannelBusy, Due, Seat, Shards, StaleVersion, StorageError, open_storage
+from storage import postgres as backend
+from storage.__main__ import CopyError, copy, main
+from storage.postgres import PostgresStorage
+from storage.sqlite import SQLiteStorage
+
+ROOT = Path(__file__).resolve().parents[2]
+ANA, BO = Seat("1", "Ana"), Seat("2", "Bo")
+GUILD = 9 << 22  # on shard 1 of 2
+
+
+@pytest.fixture
+async def two(pg_url):
+    """Two bot processes on one database: each its own pool."""
+    a, b = await PostgresStorage.open(pg_url), await PostgresStorage.open(pg_url)
+    try:
+        yield a, b
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def started(db, channel, *, due=NOT_DUE, guild=GUILD, now=None):
+    g = await db.create_game(guild_id=guild, channel_id=channel, game="fake", options={}, seed=5, creator=ANA)
+    return await db.start_game(g.id, seats=[ANA, BO], state_json='{"s":0}', due=due, now=now)
+
+
+async def commit(db, row, n, **kwargs):
+    try:
+        return await db.commit_move(
+            row,
+            player="1",
+            action={"n": n},
+            state_json=f'{{"s":{n}}}',
+            finished=False,
+            notice=("move", {"n": n}),
+            **kwargs,
+        )
+    except StaleVersion:
+        return None
+
+
+# -- several processes -------------------------------------------------------------------------------------
+
+
+async def test_racing_commits_from_two_processes_apply_once(two):
+    """The same move sent by both processes (and retried in each) at the same version: one applies, with one
+    move row and one notice; the others are StaleVersion and write nothing."""
+    a, b = two
+    games = [await started(a, channel) for channel in range(1, 21)]
+    results = await asyncio.gather(*[commit(db, g, i) for g in games for i, db in enumerate([a, b, a, b, a, b])])
+    for k, g in enumerate(games):
+        won = [r for r in results[6 * k : 6 * k + 6] if r is not None]
+        assert len(won) == 1, g.id
+        assert await b.load_game(g.id) == won[0]
+        assert [m.action for m in await a.moves(g.id)] == [{"n": won[0].state["s"]}]
+        assert [n.payload for n in await b.pending_notices(g.id)] == [{"n": won[0].state["s"]}]
+
+
+async def test_two_processes_playing_one_game_never_lose_or_repeat_a_move(two):
+    """Each process keeps reloading the game and committing on it: every success is one more move, numbered
+    without gap, and the stored state is the last move's."""
+    a, b = two
+    g = await started(a, 1)
+    wins = []
+
+    async def player(db, tag):
+        for i in range(40):
+            row = await db.load_game(g.id)
+            done = await commit(db, row, i * 10 + tag)
+            if done is not None:
+                wins.append(done.version)
+
+    await asyncio.gather(player(a, 1), player(b, 2), player(a, 3), player(b, 4))
+    final = await a.load_game(g.id)
+    moves = await b.moves(g.id)
+    assert sorted(wins) == list(range(1, final.version + 1)) == [m.move_number for m in moves]
+    assert final.state == {"s": moves[-1].action["n"]} and len(await a.pending_notices(g.id)) == final.version
+
+
+async def test_racing_reminder_claims_claim_each_game_once(two):
+    """Both processes claim (in small batches, several passes at once) until nothing is due: every game is
+    claimed exactly once, with exactly one reminder notice."""
+    a, b = two
+    games = [await started(a, channel, due=Due(remind_at=1000.0 + channel)) for channel in range(1, 61)]
+    claimed: list[int] = []
+
+    async def claimer(db):
+        while batch := await db.claim_reminders(5000.0, limit=7):
+            claimed.extend(batch)
+
+    await asyncio.gather(*[claimer(db) for db in (a, b, a, b)])
+    assert sorted(claimed) == sorted(g.id for g in games)  # each once, none missed
+    for g in games:
+        assert [n.kind for n in await b.pending_notices(g.id)] == ["reminder"]
+
+
+async def test_leases_are_exclusive_across_processes(two):
+    a, b = two
+    ids = range(1, 51)
+    results = await asyncio.gather(*[db.lease(i, name, 60, now=0.0) for i in ids for db, name in ((a, "a"), (b, "b"))])
+    owners = ["a" if results[2 * k] else "b" for k in range(len(ids))]
+    assert all(results[2 * k] != results[2 * k + 1] for k in range(len(ids)))  # exactly one holder per game
+    for i, owner in zip(ids, owners, strict=True):
+        other = "b" if owner == "a" else "a"
+        assert await a.lease(i, owner, 60, now=30.0)  # renewed by its holder
+        assert not await b.lease(i, other, 60, now=80.0)  # held until 90
+    both = await asyncio.gather(a.lease(1, "a", 60, now=100.0), b.lease(1, "b", 60, now=100.0))
+    assert sorted(both) == [False, True]  # expired: exactly one of the two takes it over
+
+
+async def test_racing_creates_in_one_channel_leave_one_game(two):
+    a, b = two
+
+    async def create(db, channel):
+        try:
+            return await db.create_game(
+                guild_id=GUILD, channel_id=channel, game="fake", options={}, seed=1, creator=ANA
+            )
+        except ChannelBusy:
+            return None
+
+    results = await asyncio.gather(*[create(db, c) for c in range(1, 21) for db in (a, b, a)])
+    for c in range(20):
+        assert len([r for r in results[3 * c : 3 * c + 3] if r is not None]) == 1
+
+
+async def test_games_without_a_guild_belong_to_every_shard(pg_url):
+    """`Shards.owns(None)`: a game outside any guild (a DM) is background work of every shard."""
+    db = await PostgresStorage.open(pg_url)
+    try:
+        g = await started(db, 1, guild=None, due=Due(remind_at=10.0, ai=True))
+        await db.commit_move(
+            g, player="1", action={}, state_json="{}", finished=False, notice=("move", {}), due=Due(10.0, True)
+        )
+        for shards in (Shards(2, (0,)), Shards(2, (1,))):
+            assert await db.ai_due(shards=shards) == [g.id]
+            assert await db.games_with_notices(shards=shards) == [g.id]
+        assert await db.claim_reminders(20.0, shards=Shards(2, (1,))) == [g.id]
+    finally:
+        await db.close()
+
+
+# -- migrations ----------------------------------------------------------------------------------------------
+
+
+async def test_migrations_run_on_open_once_and_keep_the_games(pg_url):
+    db = await PostgresStorage.open(pg_url)
+    assert await db.schema_version() == backend.SCHEMA_VERSION
+    g = await started(db, 1)
+    await db.close()
+    again = await asyncio.gather(*[PostgresStorage.open(pg_url) for _ in range(4)])  # processes starting together
+    try:
+        assert [await s.schema_version() for s in again] == [backend.SCHEMA_VERSION] * 4
+        assert await again[0].load_game(g.id) == g
+    finally:
+        for s in again:
+            await s.close()
+
+
+async def test_processes_starting_together_on_an_empty_database_migrate_once(pg_url):
+    dbs = await asyncio.gather(*[PostgresStorage.open(pg_url) for _ in range(4)])
+    try:
+        conn = await asyncpg.connect(pg_url)
+        assert await conn.fetch("SELECT version FROM schema_version") == [(backend.SCHEMA_VERSION,)]
+        await conn.close()
+    finally:
+        for s in dbs:
+            await s.close()
+
+
+async def test_a_new_migration_is_applied_forward_on_open(pg_url, monkeypatch):
+    db = await PostgresStorage.open(pg_url)
+    g = await started(db, 1)
+    await db.close()
+    monkeypatch.setattr(
+        backend, "MIGRATIONS", (*backend.MIGRATIONS, "ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT 'x'")
+    )
+    db = await PostgresStorage.open(pg_url)
+    try:
+        assert await db.schema_version() == backend.SCHEMA_VERSION + 1
+        assert await db.load_game(g.id) == g
+        conn = await asyncpg.connect(pg_url)
+        assert await conn.fetchval("SELECT note FROM games WHERE id = $1", g.id) == "x"
+        await conn.close()
+    finally:
+        await db.close()
+
+
+async def test_a_newer_schema_is_refused_and_the_pool_closed(pg_url):
+    await (await PostgresStorage.open(pg_url)).close()
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("UPDATE schema_version SET version = $1", backend.SCHEMA_VERSION + 1)
+        with pytest.raises(StorageError, match="newer than this bot knows"):
+            await PostgresStorage.open(pg_url)
+        left = await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'alhambra-bot' AND datname = current_database()"
+        )
+        assert left == 0
+    finally:
+        await conn.close()
+
+
+# -- the rest of the backend --------------------------------------------------------------------------------
+
+
+async def test_open_storage_chooses_the_backend_by_url(pg_url, tmp_path):
+    for url in (pg_url, pg_url.replace("postgresql://", "postgres://", 1)):
+        db = await open_storage(url)
+        assert isinstance(db, PostgresStorage) and db.shared
+        await db.close()
+    db = await open_storage(str(tmp_path / "g.sqlite3"))
+    assert isinstance(db, SQLiteStorage) and not db.shared
+    await db.close()
+
+
+def test_sqlite_users_never_load_asyncpg(tmp_path):
+    code = (
+        "import asyncio, sys\nfrom storage import open_storage\n"
+        f"async def go():\n    db = await open_storage({str(tmp_path / 'g.sqlite3')!r})\n    await db.close()\n"
+        "asyncio.run(go())\nprint('asyncpg' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip() == "False"
+
+
+async def test_an_unreachable_server_is_a_storage_error_without_the_password(tmp_path):
+    with pytest.raises(StorageError, match="Cannot connect") as info:
+        await open_storage(f"postgresql://bot:hunter2@/games?host={tmp_path}&port=5999")
+    assert "hunter2" not in str(info.value) and "bot:***@" in str(info.value)
+
+
+async def test_backups_are_pg_dumps_job(db_pg):
+    with pytest.raises(StorageError, match="pg_dump"):
+        await db_pg.backup("/tmp/x")
+
+
+async def test_ids_beyond_bigint_name_no_game_anywhere(db_pg):
+    for bad in (2**63, 2**70, -(2**70)):
+        assert await db_pg.load_game(bad) is None
+        assert await db_pg.moves(bad) == [] and await db_pg.pending_notices(bad) == []
+        assert await db_pg.move_by_origin(bad, "1", "o") is None
+
+
+async def test_synchronous_normal_turns_off_synchronous_commit_for_its_pool_only(pg_url):
+    fast = await PostgresStorage.open(pg_url, synchronous="NORMAL")
+    full = await PostgresStorage.open(pg_url)
+    try:
+        assert await fast._pool.fetchval("SHOW synchronous_commit") == "off"
+        plain = await asyncpg.connect(pg_url)  # FULL keeps the server's own setting (off on the test server)
+        assert await full._pool.fetchval("SHOW synchronous_commit") == await plain.fetchval("SHOW synchronous_commit")
+        await plain.close()
+    finally:
+        await fast.close()
+        await full.close()
+    with pytest.raises(StorageError, match="synchronous must be"):
+        await PostgresStorage.open(pg_url, synchronous="FAST")
+
+
+async def test_imported_games_keep_their_ids_and_new_games_come_after(db_pg, tmp_path):
+    """import_game moves the id sequence past the imported ids (even when imports run at once) and derives
+    the running game's next reminder and AI flag, which the interface's row does not carry."""
+    other = await SQLiteStorage.open(str(tmp_path / "o.sqlite3"))
+    try:
+        rows = []
+        for channel in range(1, 31):
+            g = await other.create_game(
+                guild_id=GUILD, channel_id=channel, game="fake", options={}, seed=1, creator=ANA
+            )
+            rows.append(await other.start_game(g.id, seats=[ANA, Seat("ai:easy:1", "AI")], state_json="{}", now=100.0))
+        await asyncio.gather(*[db_pg.import_game(r, [], []) for r in reversed(rows)])
+    finally:
+        await other.close()
+    new = await db_pg.create_game(guild_id=GUILD, channel_id=99, game="fake", options={}, seed=1, creator=ANA)
+    assert new.id == 31
+    assert await db_pg.ai_due() == [r.id for r in rows]
+    assert sorted(await db_pg.claim_reminders(100.0 + 24 * 3600)) == [r.id for r in rows]
+    with pytest.raises(StorageError, match="Cannot import game 1"):
+        await db_pg.import_game(rows[0], [], [])
+
+
+@pytest.fixture
+async def db_pg(pg_url):
+    s = await PostgresStorage.open(pg_url)
+    yield s
+    await s.close()
+
+
+# -- query plans --------------------------------------------------------------------------------------------
+
+FILL = """
+INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, seats, state, version, turns, creator_id,
+    reminder_hours, created_at, updated_at, turn_started_at)
+SELECT i, (i % 50) + 1, CASE WHEN i % 100 < 97 THEN (i % 700) + 1 ELSE 100000 + i END, 'fake', '{}', i,
+    CASE WHEN i % 100 < 90 THEN 'finished' WHEN i % 100 < 97 THEN 'cancelled' ELSE 'active' END,
+    '[]', '{}', 30, 30, (i % 300)::text, 24, 9e8 + i, 9e8 + i, 9e8 + i
+FROM generate_series(1, 4000) i;
+UPDATE games SET remind_at = 9e8 + id * 100, ai_due = (id % 7 = 0) WHERE status = 'active';
+INSERT INTO seats SELECT ((id * k) % 300)::text, id FROM games, generate_series(1, 3) k ON CONFLICT DO NOTHING;
+INSERT INTO moves SELECT id, m, '1', '{}', 9e8, m::text FROM games, generate_series(1, 30) m;
+INSERT INTO notices (game_id, version, kind, payload, created_at)
+    SELECT id, 1, 'move', '{}', 9e8 FROM games WHERE status = 'active' LIMIT 20;
+INSERT INTO leases SELECT id, 'a', 9e8 FROM games WHERE status = 'active' LIMIT 10;
+ANALYZE;
+"""
+
+
+async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
+    """4,000 games (most finished), 120,000 moves, their seats, a small outbox, ANALYZE: with sequential scans
+    allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
+    the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute(FILL)
+    finally:
+        await conn.close()
+    plans = await db_pg.query_plans(seqscan=True)
+    assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
+    for name, plan in plans.items():
+        assert not db_pg.full_scan(plan, ("games", "moves", "seats")), f"{name}:\n{plan}"
+    assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
+    assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
+
+
+def test_full_scan_reads_postgresql_plan_text():
+    scan = PostgresStorage.full_scan
+    tables = ("games", "moves", "seats")
+    assert scan("Seq Scan on games  (cost=0.00..1.01 rows=1 width=4)", tables)
+    assert not scan("Seq Scan on notices  (cost=0.00..1.25 rows=1 width=36)", tables)
+    assert not scan("Index Scan using games_pkey on games  (cost=0.28..8.30 rows=1)\n  Index Cond: (id = 1)", tables)
+    walk = "Limit\n  ->  Index Scan using games_pkey on games  (cost=0.14..49.46)\n        Filter: (guild_id IS NULL)"
+    assert scan(walk, tables)  # an index read whole (no Index Cond) is a full scan too
+    bitmap = (
+        "Hash Join\n  ->  Bitmap Heap Scan on games  (cost=8.62..69.02)\n        Recheck Cond: (status = 'a')\n"
+        "        ->  Bitmap Index Scan on games_guild_open  (cost=0.00..8.59)\n"
+        "  ->  Bitmap Heap Scan on seats  (cost=4.44..42.65)\n"
+        "        ->  Bitmap Index Scan on seats_pkey  (cost=0.00..4.44)\n              Index Cond: (player_id = '1')"
+    )
+    assert scan(bitmap, tables) and not scan(bitmap, ("seats",))
+
+
+# -- python -m storage copy ---------------------------------------------------------------------------------
+
+
+async def play(db, channel, game, seed, *, moves=None, clear=False):
+    """A game of `game` played with random legal actions through its engine (to the end, or `moves` moves),
+    committed move by move with notices, origins and due times as the bot writes them."""
+    rules = engine.get_rules(game)
+    row = await db.create_game(
+        guild_id=GUILD + channel, channel_id=channel, game=game, options={}, seed=seed, creator=ANA
+    )
+    seats = [ANA, Seat("ai:easy:2", "AI (easy) 2")] if seed % 2 else [ANA, BO, Seat("3", "Cyd")]
+    state = rules.new_game([s.id for s in seats], row.options, row.seed)
+    now = 1_700_000_000.0 + channel
+    row = await db.start_game(
+        row.id,
+        seats=seats,
+        state_json=json.dumps(rules.to_json(state)),
+        due=Due(remind_at=now + 86400),
+        notice=("start", {"game": game}),
+        now=now,
+    )
+    rnd = random.Random(seed)
+    n = 0
+    while not rules.is_over(state) and (moves is None or n < moves):
+        player = rules.to_move(state)[0]
+        action = rnd.choice(rules.legal_actions(state, player))
+        state = rules.apply(state, player, action)
+        over = rules.is_over(state)
+        now += 60.5
+        row = await db.commit_move(
+            row,
+            player=player,
+            action=rules.action_to_json(action),
+            state_json=json.dumps(rules.to_json(state)),
+            finished=over,
+            origin=f"{row.turns}.m:{n}",
+            notice=("move", {"player": player, "n": n}),
+            due=Due(remind_at=None if player.startswith("ai:") else now + 86400, ai=not player.startswith("ai:")),
+            now=now,
+        )
+        n += 1
+    if clear:
+        await db.clear_notices([x.id for x in await db.pending_notices(row.id)][:-1])
+    return row
+
+
+async def source_database(path):
+    """Every game finished once, one of each mid-game with pending notices, a lobby and a cancelled game."""
+    db = await SQLiteStorage.open(str(path), synchronous="NORMAL")
+    try:
+        channel = 0
+        for seed, game in enumerate(engine.GAMES, start=1):
+            await play(db, channel := channel + 1, game, seed, clear=True)
+            await play(db, channel := channel + 1, game, seed + 10, moves=15)
+        lobby = await db.create_game(guild_id=GUILD, channel_id=90, game="gardens", options={}, seed=3, creator=BO)
+        await db.update_lobby(lobby.id, seats=[BO, ANA], lobby_message_id=12345)
+        gone = await db.create_game(guild_id=None, channel_id=91, game="alhambra", options={}, seed=4, creator=ANA)
+        await db.cancel_game(gone.id)
+        await db.mark_nudged(1, now=5.0)
+    finally:
+        await db.close()
+
+
+async def snapshot(url):
+    db = await open_storage(url)
+    try:
+        ids = await db.all_game_ids()
+        return {
+            i: (
+                await db.load_game(i),
+                await db.moves(i),
+                [(n.version, n.kind, n.payload, n.created_at) for n in await db.pending_notices(i)],
+            )
+            for i in ids
+        }
+    finally:
+        await db.close()
+
+
+async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url):
+    src, back = tmp_path / "src.sqlite3", tmp_path / "back.sqlite3"
+    await source_database(src)
+    # the real command line, into PostgreSQL
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage", "copy", str(src), pg_url, cwd=ROOT, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await proc.communicate()
+    assert proc.returncode == 0
+    original = await snapshot(str(src))
+    games, moves = len(original), sum(len(m) for _, m, _ in original.values())
+    notices = sum(len(n) for _, _, n in original.values())
+    assert f"Copied {games} games ({moves} moves, {notices} pending notices)" in out.decode()
+    assert f"Verified: all {games} games and {moves} moves are identical" in out.decode()
+    assert await snapshot(pg_url) == original
+    # ... and back into a new SQLite file
+    lines: list[str] = []
+    await copy(pg_url, str(back), batch=3, out=lines.append)
+    assert await snapshot(str(back)) == original
+    assert "Verified" in lines[-1]
+    # the copies play on: states load into the engines, new games get new ids, AI turns and reminders are due
+    pg = await PostgresStorage.open(pg_url)
+    try:
+        for row, _, _ in original.values():
+            if row.state_json is not None:
+                engine.get_rules(row.game).from_json(json.loads(row.state_json))
+        new = await pg.create_game(guild_id=GUILD, channel_id=999, game="gardens", options={}, seed=1, creator=ANA)
+        assert new.id == max(original) + 1
+        running = [i for i, (row, _, _) in original.items() if row.status == "active"]
+        assert set(await pg.ai_due()) <= set(running) and await pg.ai_due()
+        assert set(await pg.claim_reminders(1e12)) == {i for i in running if original[i][0].reminder_hours > 0}
+    finally:
+        await pg.close()
+
+
+async def test_copy_refuses_a_destination_with_games_and_a_missing_source(tmp_path, pg_url):
+    src = tmp_path / "src.sqlite3"
+    db = await SQLiteStorage.open(str(src))
+    await started(db, 1)
+    await db.close()
+    await copy(str(src), pg_url, out=lambda _: None)
+    with pytest.raises(CopyError, match="already holds games"):
+        await copy(str(src), pg_url, out=lambda _: None)
+    assert await asyncio.to_thread(main, ["copy", str(tmp_path / "nothing.sqlite3"), pg_url]) == 1
+    assert not os.path.exists(tmp_path / "nothing.sqlite3")
+
+
+async def test_copy_fails_loudly_when_the_copy_differs(tmp_path, pg_url, monkeypatch, capsys):
+    src = tmp_path / "src.sqlite3"
+    db = await SQLiteStorage.open(str(src))
+    for channel in (1, 2):
+        g = await started(db, channel)
+        for n in range(3):
+            g = await commit(db, g, n)
+    await db.close()
+    real = PostgresStorage.import_game
+
+    async def lossy(self, row, moves, notices):  # loses the last move of game 2
+        await real(self, row, moves[:-1] if row.id == 2 else moves, notices)
+
+    monkeypatch.setattr(PostgresStorage, "import_game", lossy)
+    assert await asyncio.to_thread(main, ["copy", str(src), pg_url]) == 1
+    err = capsys.readouterr().err
+    assert "Copy failed: The copy differs from the original in 1 places" in err
+    assert "game 2: the move logs differ (3 vs 2 moves; first at 3)" in err
+
+
+# -- the test server ----------------------------------------------------------------------------------------
+
+
+def test_a_test_server_that_cannot_start_says_why(monkeypatch):
+    """tests/pgserver.py raises ServerError with the reason (the fixture turns it into a failure, never a skip)
+    and leaves no directory behind."""
+    from tests import pgserver
+
+    monkeypatch.setattr(pgserver.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pgserver.shutil, "which", lambda name: None)
+    with pytest.raises(pgserver.ServerError, match="PostgreSQL is not installed.*apt-get install postgresql"):
+        pgserver.start_server()
+    monkeypatch.undo()
+    made = []
+    real = pgserver.PgServer.__init__
+
+    def init(self, **kwargs):
+        real(self, **kwargs)
+        self.initdb = Path("/bin/false")
+        made.append(self.dir)
+
+    monkeypatch.setattr(pgserver.PgServer, "__init__", init)
+    with pytest.raises(pgserver.ServerError, match=r"initdb \(/bin/false, as [^)]+\) failed"):
+        pgserver.start_server()
+    assert not made[0].exists()
