@@ -52,7 +52,7 @@ from storage.base import (
 
 MAX_ID = 2**63 - 1  # BIGINT's range: a larger id (from a forged custom_id) names no game
 # pg_advisory_xact_lock keys: held while migrating, and while moving the id sequence past an imported game
-MIGRATION_LOCK = 0x616C68616D627261
+MIGRATION_LOCK = int.from_bytes(b"storage", "big")
 IDS_LOCK = MIGRATION_LOCK + 1
 
 # Each entry brings the schema from version i to i + 1. Never edit a released entry's SQL: append a new one.
@@ -247,7 +247,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "games_with_notices": (1e9, 100, 2, [1]),
     "ai_due": (0, 100, 2, [1]),
     "all_game_ids": (0, 1000),
-    "create_game": (9, 1, "fake", "{}", 5, _SEATS, "1", 24.0, 1e9),
+    "create_game": (9, 1, "game", "{}", 5, _SEATS, "1", 24.0, 1e9),
     "update_lobby": (1, 1e9, _SEATS, None, None),
     "start_game": (1, _SEATS, _STATE, 1e9, None, False),
     "delete_seats": (1,),
@@ -265,7 +265,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
         1,
         9,
         1,
-        "fake",
+        "game",
         "{}",
         5,
         "active",
@@ -372,7 +372,7 @@ class PostgresStorage(Storage):
         `synchronous_commit = off` (a server crash may lose the last moments of commits, never corrupt)."""
         if synchronous.upper() not in SYNCHRONOUS:
             raise StorageError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}.")
-        settings = {"application_name": "alhambra-bot"}
+        settings = {"application_name": "board-game-bot"}
         if synchronous.upper() == "NORMAL":
             settings["synchronous_commit"] = "off"
         try:

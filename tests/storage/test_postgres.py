@@ -214,7 +214,7 @@ async def test_a_newer_schema_is_refused_and_the_pool_closed(pg_url):
         with pytest.raises(StorageError, match="newer than this bot knows"):
             await PostgresStorage.open(pg_url)
         left = await conn.fetchval(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'alhambra-bot' AND datname = current_database()"
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'board-game-bot' AND datname = current_database()"
         )
         assert left == 0
     finally:
