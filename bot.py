@@ -97,6 +97,7 @@ class Settings:
 
     token: str
     database_path: str = "games.sqlite3"
+    database_url: str | None = None  # postgresql://... (several processes, shards) instead of the SQLite file
     database_sync: str = "FULL"  # SQLite's synchronous mode: FULL (a move is on disk before it is announced)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -141,6 +142,7 @@ class Settings:
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or "games.sqlite3",
+            database_url=env.get("DATABASE_URL", "").strip() or None,
             database_sync=db_sync,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
@@ -171,7 +173,9 @@ class GameBot(commands.AutoShardedBot):
         self._open = False
 
     async def setup_hook(self) -> None:
-        self.storage = await open_storage(self.settings.database_path, synchronous=self.settings.database_sync)
+        self.storage = await open_storage(
+            self.settings.database_url or self.settings.database_path, synchronous=self.settings.database_sync
+        )
         self._open = True
         self.session = Session(self.storage)
         self.images = Images(self.session, processes=self.settings.render_processes)

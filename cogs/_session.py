@@ -221,9 +221,10 @@ class Session(Seating):
         """
         return f"{row.turns}.{self.fingerprint(row.game, actions)}"
 
-    def fingerprint(self, game: str, actions: Sequence[Any]) -> str:
+    @staticmethod
+    def fingerprint(game: str, actions: Sequence[Any]) -> str:
         """A short digest of a list of actions (their JSON, so it is the same after a restart)."""
-        rules = self.rules(game)
+        rules = engine.get_rules(game)
         data = json.dumps([rules.action_to_json(a) for a in actions], sort_keys=True, separators=(",", ":"))
         return f"{zlib.crc32(data.encode()):x}"
 

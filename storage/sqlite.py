@@ -128,7 +128,7 @@ _COLUMNS = (
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
 _MOVE = "SELECT game_id, move_number, player, action, created_at, origin FROM moves"
-_SHARD = "((guild_id >> 22) % :count) IN ({ids})"
+_SHARD = "(guild_id IS NULL OR ((guild_id >> 22) % :count) IN ({ids}))"  # as Shards.owns
 
 # Every query the bot runs (named parameters), so that tests/storage can EXPLAIN each one.
 SQL: dict[str, str] = {

@@ -1,0 +1,534 @@
+"""Capacity: the bot with 100,000 finished and 1,000 active games, under a ramp of moves per second.
+
+    python bench/capacity.py build                 # once: the database and the planned moves (bench/.capacity/)
+    python bench/capacity.py run                   # ramp 10..50 moves/s, 60 s each, bot started at the first
+    python bench/capacity.py run --rates 50 --window 300 --database postgresql://...
+    python bench/capacity.py parts                 # CPU per move, by part, bytes per move, database per game
+
+`build` plays real games with the engines: a pool of finished games of every game and size (replicated, each
+copy with its own ids, players, guild and channel) and 1,000 running games stopped part way, with the next
+moves of each planned ahead (a random legal move, its /move suggestion value as the bot would list it). `run`
+starts the real bot as its own process (bench/capacity_bot.py: a fake Discord at the network boundary, raw
+gateway payloads in) on a copy of that database, sends `/move` interactions at each rate (each game's next move
+once its previous one was posted), and prints per window: moves offered and posted, p50/p95/p99 from the
+interaction to its first answer and to the public post, missed 3 s deadlines, the worst event-loop lag, the
+background passes' durations, and the bot's RSS; plus its start-up time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from cogs._session import Session  # noqa: E402
+from storage.sqlite import MIGRATIONS  # noqa: E402
+
+CACHE = ROOT / "bench" / ".capacity"
+ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
+# (game, players, options, share of the games)
+CONFIGS = [
+    ("alhambra", 6, ALL, 0.15),
+    ("alhambra", 4, {}, 0.15),
+    ("alhambra", 3, {"vizier": True}, 0.1),
+    ("alhambra", 2, {}, 0.05),
+    ("gardens", 4, {}, 0.15),
+    ("gardens", 2, {}, 0.1),
+    ("queens_garden", 4, {}, 0.2),
+    ("queens_garden", 2, {}, 0.1),
+]
+PLACEHOLDER = 7_700_000_000_000_000_000  # player ids in the pool games, replaced per copy
+GUILDS = 300
+USERS = 20_000
+APP_ID = 900000000000000001
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+# --------------------------------------------------------------------------------------------- building
+
+
+def play(game: str, players: int, options: dict, seed: int, stop: float | None = None):
+    """A random game (stopped after the share `stop` of a typical length): (start, moves, state, seats)."""
+    rules = engine.get_rules(game)
+    seats = [str(PLACEHOLDER + i) for i in range(players)]
+    state = rules.new_game(seats, options, seed)
+    rnd = random.Random(seed)
+    moves = []
+    limit = None if stop is None else int(stop * {"alhambra": 60 * players, "gardens": 40, "queens_garden": 90}[game])
+    while not rules.is_over(state) and (limit is None or len(moves) < limit):
+        player = rnd.choice(rules.to_move(state))
+        action = rnd.choice(rules.legal_actions(state, player))
+        moves.append((player, action))
+        state = rules.apply(state, player, action)
+    return rules, moves, state, seats
+
+
+def dumps(data) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def build(finished: int, active: int, pool: int, seed: int) -> None:
+    CACHE.mkdir(parents=True, exist_ok=True)
+    db_path = CACHE / "capacity.sqlite3"
+    if db_path.exists():
+        db_path.unlink()
+    con = sqlite3.connect(db_path)
+    con.executescript("\n".join(MIGRATIONS) + f"\nPRAGMA user_version = {len(MIGRATIONS)};")
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=OFF")
+    rnd = random.Random(seed)
+    t0 = time.perf_counter()
+    pools = []  # finished games to copy: (game, options, seats, moves json, final state json, version, turns)
+    for game, players, options, share in CONFIGS:
+        for _ in range(max(1, int(pool * share))):
+            rules, moves, state, seats = play(game, players, options, seed=1000 + len(pools))
+            free = [rules.is_free_action(a) for _, a in moves]
+            pools.append(
+                (
+                    game,
+                    rules.normalise_options(options),
+                    seats,
+                    [(p, dumps(rules.action_to_json(a))) for p, a in moves],
+                    dumps(rules.to_json(state)),
+                    len(moves),
+                    len(moves) - sum(free),
+                )
+            )
+    print(f"pool of {len(pools)} finished games played in {time.perf_counter() - t0:.0f} s")
+    game_id = 0
+    now = time.time()
+    users = [str(100_000_000_000_000_000 + i) for i in range(USERS)]
+
+    def seat_list(seats, ids):
+        return dumps([{"id": i, "name": f"Player {i[-5:]}"} for i in ids])
+
+    def swap(text: str, seats, ids) -> str:
+        for old, new in zip(seats, ids, strict=True):
+            text = text.replace(old, new)
+        return text
+
+    game_rows, move_rows, seat_rows = [], [], []
+
+    def flush():
+        con.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, seats, state, "
+            "version, creator_id, reminder_hours, created_at, updated_at, turn_started_at, turns, "
+            "remind_at, ai_due) VALUES (?,?,?,?,?,?,?,?,?,?,?,24,?,?,?,?,?,0)",
+            game_rows,
+        )
+        con.executemany(
+            "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?,?,?,?,?)", move_rows
+        )
+        con.executemany("INSERT INTO seats (player_id, game_id) VALUES (?,?)", seat_rows)
+        game_rows.clear(), move_rows.clear(), seat_rows.clear()
+
+    for n in range(finished):
+        game, options, seats, moves, final, version, turns = pools[n % len(pools)]
+        game_id += 1
+        ids = rnd.sample(users, len(seats))
+        when = now - 86400 * 30 + n
+        guild = (GUILDS + rnd.randrange(GUILDS)) << 22
+        game_rows.append(
+            (
+                game_id,
+                guild,
+                930_000_000_000_000_000 + game_id,
+                game,
+                dumps(options),
+                0,
+                "finished",
+                seat_list(seats, ids),
+                swap(final, seats, ids),
+                version,
+                ids[0],
+                when,
+                when,
+                when,
+                turns,
+                None,
+            )
+        )
+        move_rows += [
+            (game_id, i + 1, swap(p, seats, ids), swap(a, seats, ids), when) for i, (p, a) in enumerate(moves)
+        ]
+        seat_rows += [(i, game_id) for i in ids]
+        if len(move_rows) > 200_000:
+            flush()
+    flush()
+    con.commit()
+    print(f"{finished} finished games written in {time.perf_counter() - t0:.0f} s")
+    plan = []
+    for n in range(active):
+        cfg = rnd.choices(CONFIGS, weights=[c[3] for c in CONFIGS])[0]
+        game, players, options, _ = cfg
+        rules, moves, state, seats = play(game, players, options, seed=50_000 + n, stop=rnd.uniform(0.2, 0.6))
+        game_id += 1
+        ids = [str(300_000_000_000_000_000 + 10 * n + i) for i in range(players)]
+        start = dumps(rules.to_json(state))
+        turns = sum(not rules.is_free_action(a) for _, a in moves)
+        # the next moves, planned: what the bot's /move list would offer, and which one is picked
+        ahead, s, t = [], state, turns
+        prnd = random.Random(n)
+        while len(ahead) < 40 and not rules.is_over(s):
+            movers = rules.to_move(s)
+            side = set(rules.out_of_turn(s))
+            player = prnd.choice([p for p in movers if p not in side] or movers)
+            legal = rules.legal_actions(s, player)
+            i = prnd.choice([k for k, a in enumerate(legal) if not rules.is_private(a)])  # private: no post
+            pos = f"{t}.{Session.fingerprint(game, legal)}"
+            real = ids[seats.index(player)]
+            ahead.append({"user": real, "value": f"{game_id}:{pos}:{i}"})
+            t += 0 if rules.is_free_action(legal[i]) else 1
+            s = rules.apply(s, player, legal[i])
+        guild = (n % GUILDS + 1) << 22  # (a guild id is never 0)
+        channel = 940_000_000_000_000_000 + game_id
+        remind = now - 60 if n % 5 == 0 else now + 86400  # a fifth of them: a reminder due at once
+        game_rows.append(
+            (
+                game_id,
+                guild,
+                channel,
+                game,
+                dumps(rules.normalise_options(options)),
+                50_000 + n,
+                "active",
+                seat_list(seats, ids),
+                swap(start, seats, ids),
+                len(moves),
+                ids[0],
+                now - 3600,
+                now - 3600,
+                now - 3600,
+                turns,
+                remind,
+            )
+        )
+        move_rows += [
+            (game_id, i + 1, swap(p, seats, ids), swap(dumps(rules.action_to_json(a)), seats, ids), now - 3600)
+            for i, (p, a) in enumerate(moves)
+        ]
+        seat_rows += [(i, game_id) for i in ids]
+        plan.append({"game": game_id, "guild": guild, "channel": channel, "moves": ahead})
+    flush()
+    con.commit()
+    con.execute("VACUUM")
+    con.close()
+    (CACHE / "plan.json").write_text(json.dumps(plan))
+    size = db_path.stat().st_size
+    print(
+        f"built {finished} finished + {active} active games: {size / 2**20:.0f} MiB in {time.perf_counter() - t0:.0f} s"
+    )
+
+
+# --------------------------------------------------------------------------------------------- running
+
+
+class Load:
+    """Sends /move interactions to the bot process at a rate; reads what it reports."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, plan: list[dict]):
+        self.proc, self.plan = proc, plan
+        self.queue = [g for g in plan if g["moves"]]
+        random.Random(1).shuffle(self.queue)
+        self.waiting: dict[int, tuple[float, int]] = {}  # channel -> (sent at, interaction id)
+        self.acks: dict[int, float] = {}
+        self.sent_at: dict[int, float] = {}
+        self.samples: list[tuple[float, float, float | None]] = []  # (sent, post latency, ack latency)
+        self.events: list[dict] = []
+        self.ready = asyncio.Event()
+        self.next_id = 10**17
+
+    async def read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            kind = ev.get("ev")
+            if kind == "ack":
+                sent = self.sent_at.pop(ev["id"], None)
+                if sent is not None:
+                    self.acks[ev["id"]] = ev["t"] - sent
+            elif kind == "post" and not ev.get("note"):
+                entry = self.waiting.pop(ev["channel"], None)
+                if entry is not None:
+                    sent, iid = entry
+                    self.samples.append((sent, ev["t"] - sent, self.acks.pop(iid, None)))
+                    game = next(g for g in self.plan if g["channel"] == ev["channel"])
+                    if game["moves"]:
+                        self.queue.append(game)
+            elif kind == "ready":
+                self.ready.set()
+                self.events.append(ev)
+            else:
+                self.events.append(ev)
+
+    def payload(self, game: dict, move: dict) -> dict:
+        self.next_id += 1
+        iid = self.next_id
+        user = {
+            "id": move["user"],
+            "username": f"u{move['user'][-6:]}",
+            "global_name": f"P{move['user'][-4:]}",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": False,
+        }
+        return {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": 2,
+            "token": f"tok{iid}",
+            "version": 1,
+            "guild_id": str(game["guild"]),
+            "channel_id": str(game["channel"]),
+            "channel": {
+                "id": str(game["channel"]),
+                "type": 0,
+                "guild_id": str(game["guild"]),
+                "name": "games",
+                "position": 0,
+                "permission_overwrites": [],
+                "parent_id": None,
+                "nsfw": False,
+            },
+            "member": {
+                "user": user,
+                "roles": [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "nick": None,
+                "permissions": "2147483648",
+            },
+            "app_permissions": "309237763072",
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(game["guild"])},
+            "context": 0,
+            "attachment_size_limit": 26214400,
+            "data": {
+                "id": "1",
+                "name": "move",
+                "type": 1,
+                "options": [{"name": "action", "type": 3, "value": move["value"]}],
+            },
+        }
+
+    async def offer(self, rate: float, seconds: float) -> int:
+        """Send moves at `rate` per second for `seconds` (skipping a beat when no game is free to move)."""
+        assert self.proc.stdin is not None
+        sent = 0
+        start = time.monotonic()
+        while (elapsed := time.monotonic() - start) < seconds:
+            due = int(elapsed * rate) + 1
+            while sent < due and self.queue:
+                game = self.queue.pop(0)
+                move = game["moves"].pop(0)
+                payload = self.payload(game, move)
+                now = time.monotonic()
+                self.sent_at[int(payload["id"])] = now
+                self.waiting[game["channel"]] = (now, int(payload["id"]))
+                self.proc.stdin.write((json.dumps(payload) + "\n").encode())
+                sent += 1
+            await self.proc.stdin.drain()
+            await asyncio.sleep(max(0.0, (sent / rate) - (time.monotonic() - start)) or 0.001)
+        return sent
+
+
+async def run(args) -> None:
+    plan = json.loads((CACHE / "plan.json").read_text())
+    db = CACHE / "run.sqlite3"
+    env = {**os.environ, "DISCORD_TOKEN": "fake", "LOG_LEVEL": "WARNING", "AI_PROCESSES": "1"}
+    if args.database.startswith("postgres"):
+        env["DATABASE_URL"] = args.database
+    else:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        shutil.copy(CACHE / "capacity.sqlite3", db)
+        env["DATABASE_PATH"] = str(db)
+    t0 = time.monotonic()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bench" / "capacity_bot.py"),
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        cwd=ROOT,
+        limit=2**24,
+    )
+    load = Load(proc, plan)
+    reader = asyncio.create_task(load.read())
+    await asyncio.wait_for(load.ready.wait(), 300)
+    print(f"start-up: ready after {time.monotonic() - t0:.1f} s (database of {db.stat().st_size / 2**20:.0f} MiB)")
+    print(
+        f"{'rate/s':>7} {'sent':>6} {'posted':>7} {'ack p50':>8} {'p99':>6} {'post p50':>9} {'p95':>6} "
+        f"{'p99':>6} {'max':>6} {'>3s':>4} {'lag max':>8}  passes (wall ms)"
+    )
+    for rate in args.rates:
+        mark = time.monotonic()
+        n_samples = len(load.samples)
+        n_events = len(load.events)
+        sent = await load.offer(rate, args.window)
+        await asyncio.sleep(3)  # the last posts of the window
+        window = load.samples[n_samples:]
+        posts = [s[1] * 1000 for s in window]
+        acks = [s[2] * 1000 for s in window if s[2] is not None]
+        missed = sum(1 for s in window if s[2] is None or s[2] > 3) + (sent - len(window))
+        events = load.events[n_events:]
+        lag = max((e["max"] for e in events if e["ev"] == "lag" and e["t"] >= mark), default=0) * 1000
+        passes = ", ".join(f"{e['what']} {e['wall'] * 1000:.0f}" for e in events if e["ev"] == "pass")
+        print(
+            f"{rate:>7} {sent:>6} {len(window):>7} {pct(acks, 0.5):>8.1f} {pct(acks, 0.99):>6.1f} "
+            f"{pct(posts, 0.5):>9.1f} {pct(posts, 0.95):>6.1f} {pct(posts, 0.99):>6.1f} {max(posts, default=0):>6.0f} "
+            f"{missed:>4} {lag:>8.1f}  {passes or '-'}"
+        )
+    refused = [e["text"] for e in load.events if e["ev"] == "refused"]
+    if refused:
+        print(f"{len(refused)} move(s) refused, e.g.: {refused[0]!r}")
+    rss = [e["kib"] for e in load.events if e["ev"] == "rss"]
+    print(f"RSS of the bot: {rss[-1] / 1024:.0f} MiB at the end (peak {max(rss) / 1024:.0f} MiB)" if rss else "")
+    proc.send_signal(15)
+    await proc.wait()
+    reader.cancel()
+
+
+# --------------------------------------------------------------------------------------------- parts
+
+
+def parts() -> None:
+    """CPU per move by part for a 6-player Alhambra with every module, and what a move writes."""
+    import zlib  # noqa: F401
+
+    from render import render_state
+
+    rules = engine.get_rules("alhambra")
+    times: dict[str, list[float]] = {k: [] for k in ("load", "apply", "encode state", "draw + png")}
+    written, states = [], []
+    rnd = random.Random(5)
+    for g in range(3):
+        players = [str(10**17 + i) for i in range(6)]
+        state = rules.new_game(players, ALL, g)
+        text = dumps(rules.to_json(state))
+        while not rules.is_over(state):
+            player = rnd.choice(rules.to_move(state))
+            action = rnd.choice(rules.legal_actions(state, player))
+            c = time.thread_time()
+            state = rules.from_json(json.loads(text))
+            times["load"].append(time.thread_time() - c)
+            c = time.thread_time()
+            state = rules.apply(state, player, action)
+            times["apply"].append(time.thread_time() - c)
+            c = time.thread_time()
+            text = dumps(rules.to_json(state))
+            times["encode state"].append(time.thread_time() - c)
+            written.append(len(text) + len(dumps(rules.action_to_json(action))) + 300)
+            states.append(text)
+    for text in states[:: max(1, len(states) // 40)]:
+        c = time.thread_time()
+        render_state("alhambra", text, None, {})
+        times["draw + png"].append(time.thread_time() - c)
+    print("6-player Alhambra, all four modules: CPU per move by part (ms, median / p95)")
+    total = 0.0
+    for k, v in times.items():
+        total += statistics.median(v) * 1000
+        print(f"  {k:<14} {statistics.median(v) * 1000:6.2f} / {pct(v, 0.95) * 1000:6.2f}")
+    print(f"  {'sum of medians':<14} {total:6.2f}   (+ the SQLite commit: bench/bot_latency.py 'commit')")
+    print(
+        f"bytes written per move (state + move + notice): median {statistics.median(written) / 1024:.1f} KiB, "
+        f"max {max(written) / 1024:.1f} KiB"
+    )
+
+
+def database_per_game(n: int = 40) -> None:
+    """The database size per finished 6-player Alhambra with every module (final state + move log + seats)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "g.sqlite3"
+        con = sqlite3.connect(path)
+        con.executescript("\n".join(MIGRATIONS))
+        empty = None
+        for g in range(n):
+            rules, moves, state, seats = play("alhambra", 6, ALL, seed=g)
+            con.execute(
+                "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, seats, state, "
+                "version, creator_id, created_at, updated_at) VALUES (?,1,?,?,?,?,?,?,?,?,?,0,0)",
+                (
+                    g + 1,
+                    g,
+                    "alhambra",
+                    dumps(ALL),
+                    g,
+                    "finished",
+                    dumps([{"id": s, "name": "Player"} for s in seats]),
+                    dumps(rules.to_json(state)),
+                    len(moves),
+                    seats[0],
+                ),
+            )
+            con.executemany(
+                "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?,?,?,?,0)",
+                [(g + 1, i + 1, p, dumps(rules.action_to_json(a))) for i, (p, a) in enumerate(moves)],
+            )
+            con.executemany("INSERT INTO seats VALUES (?,?)", [(s, g + 1) for s in seats])
+            if g == 0:
+                con.commit()
+                con.execute("VACUUM")
+                empty = path.stat().st_size
+        con.commit()
+        con.execute("VACUUM")
+        con.close()
+        size = path.stat().st_size
+    print(
+        f"database per finished 6-player Alhambra with all modules: {(size - empty) / (n - 1) / 1024:.1f} KiB "
+        f"({n} games)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--finished", type=int, default=100_000)
+    b.add_argument("--active", type=int, default=1_000)
+    b.add_argument("--pool", type=int, default=200, help="distinct finished games to copy")
+    b.add_argument("--seed", type=int, default=1)
+    r = sub.add_parser("run")
+    r.add_argument("--rates", type=lambda t: [float(x) for x in t.split(",")], default=[10, 20, 30, 40, 50])
+    r.add_argument("--window", type=float, default=60)
+    r.add_argument("--database", default="sqlite")
+    sub.add_parser("parts")
+    args = parser.parse_args()
+    if args.command == "build":
+        build(args.finished, args.active, args.pool, args.seed)
+    elif args.command == "run":
+        asyncio.run(run(args))
+    else:
+        parts()
+        database_per_game()
+
+
+if __name__ == "__main__":
+    main()

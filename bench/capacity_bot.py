@@ -1,0 +1,184 @@
+"""The bot process of bench/capacity.py: the real bot (`bot.main`) against a fake Discord at the network
+boundary, fed raw gateway payloads (one JSON object per line on stdin, dispatched as INTERACTION_CREATE the moment
+it arrives, as the gateway would) and reporting what a player would see, as JSON lines on stdout:
+
+    {"ev": "ack", "id": <interaction id>, "t": <CLOCK_MONOTONIC>}     the interaction's first response
+    {"ev": "post", "channel": <id>, "t": ..., "note": <a reminder>}   a public message in a channel
+    {"ev": "lag", "max": <s>, "t": ...}                               the event loop's worst lag of the last second
+    {"ev": "pass", "what": "reminders" | "outbox" | "ai", "wall": <s>, "t": ...}
+    {"ev": "refused", "text": ...}                                    a player was told no (a planned move failed)
+    {"ev": "ready", "t": ...} and {"ev": "rss", "kib": ...}
+
+The fake keeps no images or old messages (so that its own memory does not count against the bot's).
+Not a test: run by bench/capacity.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+import sys
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord  # noqa: E402
+
+import bot  # noqa: E402
+from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg  # noqa: E402
+
+OUT = sys.stdout
+
+
+def emit(**event) -> None:
+    OUT.write(json.dumps(event) + "\n")
+    OUT.flush()
+
+
+class LightDiscord(FakeDiscord):
+    """The harness's fake Discord, keeping only the last few thousand messages and no file bytes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages = OrderedDict()
+        self.checked = False
+
+    def _files(self, files):
+        return [(f.filename, b"") for f in files or []]
+
+    def _record_uploads(self, msg, files) -> None:
+        pass
+
+    def create(self, channel_id, data, files, **kwargs) -> Msg:
+        msg = super().create(channel_id, data, files, **kwargs)
+        self.sent.clear()
+        while len(self.messages) > 5000:
+            self.messages.popitem(last=False)
+        if not msg.ephemeral:
+            emit(ev="post", channel=channel_id, t=time.monotonic(), note=msg.content.startswith("⏰"))
+        elif msg.content and not msg.content.startswith("✅"):
+            emit(ev="refused", text=msg.content[:200], channel=msg.channel_id, t=time.monotonic())
+        return msg
+
+    def edit(self, msg, data, files) -> Msg:
+        msg = super().edit(msg, data, files)
+        if msg.ephemeral and msg.content and not msg.content.startswith("✅"):
+            emit(ev="refused", text=msg.content[:200], channel=msg.channel_id, t=time.monotonic())
+        return msg
+
+    def _callback(self, ia, body, files):
+        out = super()._callback(ia, body, files)
+        emit(ev="ack", id=ia.id, t=time.monotonic())
+        if len(self.interactions) > 5000:
+            for token in list(self.interactions)[:1000]:
+                del self.interactions[token]
+        return out
+
+
+def install(fake: LightDiscord) -> None:
+    async def http_request(self, route, **kwargs):
+        return await fake.http(route, **kwargs)
+
+    async def webhook_request(self, route, session=None, **kwargs):
+        return await fake.webhook(route, session, **kwargs)
+
+    async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
+        h = Harness(fake, self, ErrorLog(), [])
+        state = self._connection
+        state.guild_ready_timeout = 0.01
+        state.shard_count, state.shard_ids = 1, [0]
+        me = {
+            "id": str(self.application_id or 1),
+            "username": "tablebot",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": True,
+            "global_name": None,
+            "flags": 0,
+        }
+        state.parsers["READY"](
+            {
+                "v": 10,
+                "user": me,
+                "guilds": [],
+                "session_id": "s",
+                "resume_gateway_url": "wss://x",
+                "shard": [0, 1],
+                "application": {"id": str(self.application_id), "flags": 0},
+            }
+        )
+        state.parsers["GUILD_CREATE"](h.guild_payload())
+        await self.wait_until_ready()
+        emit(ev="ready", t=time.monotonic())
+        asyncio.create_task(watch_loop(self))
+        instrument(self)
+        reader = asyncio.StreamReader(limit=2**24)
+        loop = asyncio.get_running_loop()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        while not self.is_closed():
+            line = await reader.readline()
+            if not line:
+                await asyncio.sleep(0.05)
+                continue
+            payload = json.loads(line)
+            from tests.bot.harness import Interaction, User
+
+            user = User(int(payload["member"]["user"]["id"]), payload["member"]["user"]["global_name"])
+            ia = Interaction(int(payload["id"]), payload["token"], 2, user, time.perf_counter())
+            fake.interactions[ia.token] = ia
+            state.parsers["INTERACTION_CREATE"](payload)
+
+    discord.http.HTTPClient.request = http_request
+    discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
+    discord.Client.connect = connect
+    discord.AutoShardedClient.connect = connect
+
+
+async def watch_loop(client: discord.Client) -> None:
+    """The event loop's lag (how late a 10 ms sleep wakes up), worst per second, and the process's RSS."""
+    worst, since = 0.0, time.monotonic()
+    while not client.is_closed():
+        t0 = time.monotonic()
+        await asyncio.sleep(0.01)
+        worst = max(worst, time.monotonic() - t0 - 0.01)
+        if time.monotonic() - since >= 1.0:
+            emit(ev="lag", max=worst, t=time.monotonic())
+            emit(ev="rss", kib=rss_kib())
+            worst, since = 0.0, time.monotonic()
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def instrument(client) -> None:
+    """Time the background passes (wall time of each call)."""
+    turns, ai_cog = client.get_cog("TurnsCog"), client.get_cog("AISeatsCog")
+
+    def timed(obj, name, what):
+        real = getattr(obj, name)
+
+        async def wrapper(*args, **kwargs):
+            t0 = time.monotonic()
+            try:
+                return await real(*args, **kwargs)
+            finally:
+                emit(ev="pass", what=what, wall=time.monotonic() - t0, t=time.monotonic())
+
+        setattr(obj, name, wrapper)
+
+    timed(turns, "send_reminders", "reminders")
+    timed(client.herald, "deliver_all", "outbox")
+    timed(ai_cog, "kick_all", "ai")
+
+
+if __name__ == "__main__":
+    install(LightDiscord())
+    bot.main([])
