@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from cogs._session import Session  # noqa: E402
+from storage.base import pack_player, pack_state  # noqa: E402
 from storage.sqlite import MIGRATIONS  # noqa: E402
 
 CACHE = ROOT / "bench" / ".capacity"
@@ -107,7 +108,7 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
                     rules.normalise_options(options),
                     seats,
                     [(p, dumps(rules.action_to_json(a))) for p, a in moves],
-                    dumps(rules.to_json(state)),
+                    pack_state(dumps(rules.to_json(state))),
                     len(moves),
                     len(moves) - sum(free),
                 )
@@ -156,7 +157,7 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
                 0,
                 "finished",
                 seat_list(seats, ids),
-                swap(final, seats, ids),
+                pack_state(swap(final, seats, ids)),
                 version,
                 ids[0],
                 when,
@@ -167,7 +168,8 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
             )
         )
         move_rows += [
-            (game_id, i + 1, swap(p, seats, ids), swap(a, seats, ids), when) for i, (p, a) in enumerate(moves)
+            (game_id, i + 1, pack_player(swap(p, seats, ids)), swap(a, seats, ids), when)
+            for i, (p, a) in enumerate(moves)
         ]
         seat_rows += [(i, game_id) for i in ids]
         if len(move_rows) > 200_000:
@@ -211,7 +213,7 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
                 50_000 + n,
                 "active",
                 seat_list(seats, ids),
-                swap(start, seats, ids),
+                pack_state(swap(start, seats, ids)),
                 len(moves),
                 ids[0],
                 now - 3600,
@@ -222,7 +224,13 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
             )
         )
         move_rows += [
-            (game_id, i + 1, swap(p, seats, ids), swap(dumps(rules.action_to_json(a)), seats, ids), now - 3600)
+            (
+                game_id,
+                i + 1,
+                pack_player(swap(p, seats, ids)),
+                swap(dumps(rules.action_to_json(a)), seats, ids),
+                now - 3600,
+            )
             for i, (p, a) in enumerate(moves)
         ]
         seat_rows += [(i, game_id) for i in ids]
@@ -443,7 +451,7 @@ def parts() -> None:
             c = time.thread_time()
             text = dumps(rules.to_json(state))
             times["encode state"].append(time.thread_time() - c)
-            written.append(len(text) + len(dumps(rules.action_to_json(action))) + 300)
+            written.append(len(pack_state(text)) + len(dumps(rules.action_to_json(action))) + 300)
             states.append(text)
     for text in states[:: max(1, len(states) // 40)]:
         c = time.thread_time()
@@ -456,7 +464,7 @@ def parts() -> None:
         print(f"  {k:<14} {statistics.median(v) * 1000:6.2f} / {pct(v, 0.95) * 1000:6.2f}")
     print(f"  {'sum of medians':<14} {total:6.2f}   (+ the SQLite commit: bench/bot_latency.py 'commit')")
     print(
-        f"bytes written per move (state + move + notice): median {statistics.median(written) / 1024:.1f} KiB, "
+        f"bytes written per move (deflated state + move + notice): median {statistics.median(written) / 1024:.1f} KiB, "
         f"max {max(written) / 1024:.1f} KiB"
     )
 
@@ -483,14 +491,14 @@ def database_per_game(n: int = 40) -> None:
                     g,
                     "finished",
                     dumps([{"id": s, "name": "Player"} for s in seats]),
-                    dumps(rules.to_json(state)),
+                    pack_state(dumps(rules.to_json(state))),
                     len(moves),
                     seats[0],
                 ),
             )
             con.executemany(
                 "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?,?,?,?,0)",
-                [(g + 1, i + 1, p, dumps(rules.action_to_json(a))) for i, (p, a) in enumerate(moves)],
+                [(g + 1, i + 1, pack_player(p), dumps(rules.action_to_json(a))) for i, (p, a) in enumerate(moves)],
             )
             con.executemany("INSERT INTO seats VALUES (?,?)", [(s, g + 1) for s in seats])
             if g == 0:

@@ -16,11 +16,31 @@ from __future__ import annotations
 import abc
 import dataclasses
 import json
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
 OPEN_STATUSES = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
+
+
+def pack_state(state_json: str) -> bytes:
+    """A state as the backends store it: its JSON, deflated (the largest finished state: 11 KB -> 2 KB; level 1
+    costs ~0.05 ms)."""
+    return zlib.compress(state_json.encode(), 1)
+
+
+def unpack_state(data: bytes | str | None) -> str | None:
+    """The JSON text of a stored state (rows written before states were deflated hold the text itself)."""
+    if data is None or isinstance(data, str):
+        return data
+    raw = bytes(data)
+    return zlib.decompress(raw).decode() if raw[:1] == b"\x78" else raw.decode()
+
+
+def pack_player(player: str) -> int | str:
+    """A player id as the move log stores it: a Discord id as an integer (8 bytes instead of 18), others as text."""
+    return int(player) if player.isdigit() and len(player) <= 18 else player
 
 
 class StorageError(Exception):

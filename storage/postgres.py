@@ -48,6 +48,8 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    pack_state,
+    unpack_state,
 )
 
 MAX_ID = 2**63 - 1  # BIGINT's range: a larger id (from a forged custom_id) names no game
@@ -119,7 +121,12 @@ MIGRATIONS: tuple[str, ...] = (
         until   DOUBLE PRECISION NOT NULL
     );
     """,
+    # 2: states are stored deflated (storage.base.pack_state); rows of before keep their JSON text as bytes
+    """
+    ALTER TABLE games ALTER COLUMN state TYPE BYTEA USING convert_to(state, 'UTF8');
+    """,
 )
+
 SCHEMA_VERSION = len(MIGRATIONS)
 CLOSE_SECONDS = 10
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -194,7 +201,10 @@ SQL: dict[str, str] = {
     "m AS (INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
     "SELECT id, version, $9, $10, $5, $11 FROM g), "
     "n AS (INSERT INTO notices (game_id, version, kind, payload, created_at) "
-    "SELECT id, version, $12::text, $13, $5 FROM g WHERE $12 IS NOT NULL) "
+    "SELECT id, version, $12::text, $13, $5 FROM g WHERE $12 IS NOT NULL), "
+    # a finished game takes no more clicks: its earlier moves' origins are dropped (the move log stays small)
+    "o AS (UPDATE moves SET origin = NULL FROM g WHERE $4 AND moves.game_id = g.id "
+    "AND moves.move_number < g.version AND moves.origin IS NOT NULL) "
     "SELECT count(*) FROM g",
     "clear_notices": "DELETE FROM notices WHERE id = ANY($1::bigint[])",  # ids
     # now, limit, shard count, shard ids, payload
@@ -230,7 +240,7 @@ SQL: dict[str, str] = {
 }
 
 # Sample parameters for EXPLAIN (query_plans), in each statement's order.
-_STATE = '{"s":0}'
+_STATE = pack_state('{"s":0}')
 _SEATS = '[{"id":"1","name":"Ana"}]'
 SAMPLES: dict[str, tuple[Any, ...]] = {
     "schema_version": (),
@@ -298,7 +308,7 @@ def _row(r: Sequence[Any]) -> GameRow:
         seed=r[5],
         status=r[6],
         seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r[7])),
-        state_json=r[8],
+        state_json=unpack_state(r[8]),
         version=r[9],
         creator_id=r[10],
         lobby_message_id=r[11],
@@ -555,7 +565,7 @@ class PostgresStorage(Storage):
         now = time.time() if now is None else now
         async with self._pool.acquire() as conn, conn.transaction():
             r = await conn.fetchrow(
-                SQL["start_game"], game_id, _seats_json(seats), state_json, now, due.remind_at, due.ai
+                SQL["start_game"], game_id, _seats_json(seats), pack_state(state_json), now, due.remind_at, due.ai
             )
             if r is None:
                 raise StaleVersion("The game is no longer in its lobby.")
@@ -584,7 +594,7 @@ class PostgresStorage(Storage):
             SQL["commit_move"],
             row.id,
             row.version,
-            state_json,
+            pack_state(state_json),
             finished,
             now,
             free,
@@ -652,7 +662,7 @@ class PostgresStorage(Storage):
                     row.seed,
                     row.status,
                     _seats_json(row.seats),
-                    row.state_json,
+                    pack_state(row.state_json) if row.state_json is not None else None,
                     row.version,
                     row.creator_id,
                     row.lobby_message_id,

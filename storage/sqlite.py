@@ -31,6 +31,9 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    pack_player,
+    pack_state,
+    unpack_state,
 )
 
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id (from a forged custom_id) names no game
@@ -117,6 +120,25 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX notices_created ON notices (created_at);
     """,
+    # 5: a compact move log (the longest games run to ~400 moves): one B-tree clustered by game instead of
+    # a table plus its key index, and Discord ids as integers. States are written deflated from now on.
+    """
+    CREATE TABLE moves_compact (
+        game_id     INTEGER NOT NULL,
+        move_number INTEGER NOT NULL,
+        player      NOT NULL,
+        action      TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        origin      TEXT,
+        PRIMARY KEY (game_id, move_number)
+    ) WITHOUT ROWID;
+    INSERT INTO moves_compact SELECT game_id, move_number,
+        CASE WHEN player NOT GLOB '*[^0-9]*' AND length(player) BETWEEN 1 AND 18 THEN CAST(player AS INTEGER)
+             ELSE player END,
+        action, created_at, origin FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_compact RENAME TO moves;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -155,6 +177,7 @@ SQL: dict[str, str] = {
     "turns = turns + :turn, turn_started_at = CASE WHEN :turn THEN :now ELSE turn_started_at END, "
     "remind_at = CASE WHEN :turn THEN :remind_at ELSE remind_at END, ai_due = :ai "
     "WHERE id = :id AND version = :version AND status = 'active'",
+    "forget_origins": "UPDATE moves SET origin = NULL WHERE game_id = :id AND origin IS NOT NULL",
     "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
     "VALUES (:id, :number, :player, :action, :now, :origin)",
     "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) "
@@ -186,7 +209,7 @@ def _row(r: Sequence[Any]) -> GameRow:
         seed=r[5],
         status=r[6],
         seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r[7])),
-        state_json=r[8],
+        state_json=unpack_state(r[8]),
         version=r[9],
         creator_id=r[10],
         lobby_message_id=r[11],
@@ -201,7 +224,7 @@ def _row(r: Sequence[Any]) -> GameRow:
 
 
 def _move(r: Sequence[Any]) -> MoveRow:
-    return MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5])
+    return MoveRow(r[0], r[1], str(r[2]), json.loads(r[3]), r[4], r[5])
 
 
 def _seats_json(seats: Iterable[Seat]) -> str:
@@ -303,7 +326,7 @@ class SQLiteStorage(Storage):
         return [_move(r) for r in await self._all("moves", {"id": game_id, "since": since})]
 
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
-        rows = await self._all("move_by_origin", {"id": game_id, "player": player, "origin": origin})
+        rows = await self._all("move_by_origin", {"id": game_id, "player": pack_player(player), "origin": origin})
         return _move(rows[0]) if rows else None
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
@@ -426,7 +449,7 @@ class SQLiteStorage(Storage):
             cur = await self._db.execute(
                 "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
                 "turn_started_at = ?, remind_at = ?, ai_due = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), state_json, now, now, due.remind_at, int(due.ai), game_id),
+                (_seats_json(seats), pack_state(state_json), now, now, due.remind_at, int(due.ai), game_id),
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
@@ -471,7 +494,7 @@ class SQLiteStorage(Storage):
             changed = await self._run(
                 "commit_move",
                 {
-                    "state": state_json,
+                    "state": pack_state(state_json),
                     "status": status,
                     "now": now,
                     "turn": turn,
@@ -488,7 +511,7 @@ class SQLiteStorage(Storage):
                 {
                     "id": row.id,
                     "number": row.version + 1,
-                    "player": player,
+                    "player": pack_player(player),
                     "action": _dumps(action),
                     "now": now,
                     "origin": origin,
@@ -561,7 +584,7 @@ class SQLiteStorage(Storage):
                     row.seed,
                     row.status,
                     _seats_json(row.seats),
-                    row.state_json,
+                    pack_state(row.state_json) if row.state_json is not None else None,
                     row.version,
                     row.creator_id,
                     row.lobby_message_id,
@@ -577,7 +600,10 @@ class SQLiteStorage(Storage):
             await self._set_seats(row.id, row.seats)
             await self._db.executemany(
                 "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)",
-                [(m.game_id, m.move_number, m.player, _dumps(m.action), m.created_at, m.origin) for m in moves],
+                [
+                    (m.game_id, m.move_number, pack_player(m.player), _dumps(m.action), m.created_at, m.origin)
+                    for m in moves
+                ],
             )
             for n in notices:
                 await self._notice(n.game_id, n.version, (n.kind, n.payload), n.created_at)
