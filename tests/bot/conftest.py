@@ -36,3 +36,6 @@ async def harness(tmp_path, fake_game):
     await h.close()
     assert h.fake.violations == [], h.fake.violations
     assert h.unexpected_errors == [], h.unexpected_errors
+
+
+from tests.pgserver import pg_server, pg_url  # noqa: E402, F401 (a real PostgreSQL for the shard tests)

@@ -104,6 +104,7 @@ class Msg:
     edits: int = 0
     via: str = ""  # which request created it, e.g. "channel", "callback", "followup"
     at: float = 0.0  # time.perf_counter() when it was created
+    guild_id: int = GUILD_ID
 
     @property
     def public(self) -> bool:
@@ -113,7 +114,7 @@ class Msg:
         return {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.guild_id),
             "author": {
                 "id": str(BOT_ID),
                 "username": "tablebot",
@@ -311,6 +312,7 @@ class FakeDiscord:
         # enforce_nonce: a message created again with the same nonce in the same channel returns the first one
         # (Discord keeps nonces for a few minutes; the fake keeps them for its life)
         self.nonces: dict[tuple[int, str], Msg] = {}
+        self.guild_of: dict[int, int] = {}  # channel (or thread) -> its guild, for the messages' payloads
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -352,6 +354,7 @@ class FakeDiscord:
             flags=EPHEMERAL if ephemeral else 0,
             via=via,
             at=time.perf_counter(),
+            guild_id=self.guild_of.get(channel_id, GUILD_ID),
         )
         self.messages[msg.id] = msg
         self.sent.append(msg)
@@ -435,7 +438,7 @@ class FakeDiscord:
             thread = {
                 "id": str(self.snowflake()),
                 "type": body.get("type", 11),
-                "guild_id": str(GUILD_ID),
+                "guild_id": str(self.guild_of.get(int(route.channel_id), GUILD_ID)),
                 "parent_id": str(route.channel_id),
                 "name": body.get("name", "thread"),
                 "owner_id": str(BOT_ID),
@@ -585,6 +588,42 @@ class ErrorLog(logging.Handler):
         self.records.append(record)
 
 
+_PATCHES: list[Any] = []  # [fake, count, originals]: discord.py's two request methods, replaced while bots run
+
+
+def _patch(fake: FakeDiscord) -> None:
+    """Route discord.py's REST and webhook requests to `fake` (bots started together share one fake)."""
+    if _PATCHES:
+        if _PATCHES[0] is not fake:
+            raise AssertionError("bots running at the same time must share one FakeDiscord")
+        _PATCHES[1] += 1
+        return
+    originals = [
+        (discord.http.HTTPClient, "request", discord.http.HTTPClient.request),
+        (discord.webhook.async_.AsyncWebhookAdapter, "request", discord.webhook.async_.AsyncWebhookAdapter.request),
+    ]
+
+    async def http_request(self, route, **kwargs):  # noqa: ARG001 - the bound HTTPClient
+        return await fake.http(route, **kwargs)
+
+    async def webhook_request(self, route, session=None, **kwargs):  # noqa: ARG001
+        return await fake.webhook(route, session, **kwargs)
+
+    discord.http.HTTPClient.request = http_request
+    discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
+    _PATCHES[:] = [fake, 1, originals]
+
+
+def _unpatch() -> None:
+    if not _PATCHES:
+        return
+    _PATCHES[1] -= 1
+    if _PATCHES[1] == 0:
+        for owner, name, original in _PATCHES[2]:
+            setattr(owner, name, original)
+        _PATCHES.clear()
+
+
 class Harness:
     """A running bot wired to a FakeDiscord; helpers to act as users."""
 
@@ -595,36 +634,40 @@ class Harness:
         self.fake, self.bot, self.errors, self._patches = fake, bot, errors, patches
         self._ids = fake._ids
         self.commands: dict[str, app_commands.Command] = {}
+        self.guild_id, self.channels = GUILD_ID, (CHANNEL_ID, OTHER_CHANNEL_ID)
+        self.start_args: dict[str, Any] = {}  # how it was started (a restart starts the same way)
 
     # -- lifecycle ---------------------------------------------------------------------------------------
 
     @classmethod
-    async def start(cls, db_path, fake: FakeDiscord | None = None, **settings: Any) -> Harness:
-        """A bot on `db_path` wired to `fake` (a new one by default); `settings` override bot.Settings fields."""
+    async def start(
+        cls,
+        db_path,
+        fake: FakeDiscord | None = None,
+        *,
+        guild_id: int = GUILD_ID,
+        channels: tuple[int, int] = (CHANNEL_ID, OTHER_CHANNEL_ID),
+        **settings: Any,
+    ) -> Harness:
+        """A bot on `db_path` wired to `fake` (a new one by default), in the guild `guild_id` with the text
+        channels `channels`; `settings` override bot.Settings fields. Several bots may share one fake (shards)."""
         fake = fake or FakeDiscord()
-        patches = [
-            (discord.http.HTTPClient, "request", discord.http.HTTPClient.request),
-            (discord.webhook.async_.AsyncWebhookAdapter, "request", discord.webhook.async_.AsyncWebhookAdapter.request),
-        ]
-
-        async def http_request(self, route, **kwargs):  # noqa: ARG001 - the bound HTTPClient
-            return await fake.http(route, **kwargs)
-
-        async def webhook_request(self, route, session=None, **kwargs):  # noqa: ARG001
-            return await fake.webhook(route, session, **kwargs)
-
-        discord.http.HTTPClient.request = http_request
-        discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
+        _patch(fake)
         errors = ErrorLog()
         logging.getLogger().addHandler(errors)
         # boards are drawn in a thread unless a test asks for worker processes (spawning one per bot is slow)
         defaults = {"token": "fake-token", "database_path": str(db_path), "ai_wait": 0.0, "render_processes": 0}
         bot = GameBot(Settings(**{**defaults, **settings}))
-        h = cls(fake, bot, errors, patches)
+        h = cls(fake, bot, errors, [])
+        h.guild_id, h.channels = guild_id, channels
+        h.start_args = {"guild_id": guild_id, "channels": channels, **settings}
+        for channel in channels:
+            fake.guild_of[channel] = guild_id
         await bot.login("fake-token")
         state = bot._connection
         state.guild_ready_timeout = 0.01
-        state.shard_count, state.shard_ids = 1, [0]  # what launching the shards would set
+        count, ids = bot.settings.shard_count or 1, list(bot.settings.shard_ids or [0])
+        state.shard_count, state.shard_ids = count, ids  # what launching the shards would set
         me = {
             "id": str(BOT_ID),
             "username": "tablebot",
@@ -634,17 +677,18 @@ class Harness:
             "global_name": None,
             "flags": 0,
         }
-        state.parsers["READY"](
-            {
-                "v": 10,
-                "user": me,
-                "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                "session_id": "s",
-                "resume_gateway_url": "wss://x",
-                "shard": [0, 1],
-                "application": {"id": str(APP_ID), "flags": 0},
-            }
-        )
+        for shard in ids:  # one READY per shard; the guild comes on its own shard
+            state.parsers["READY"](
+                {
+                    "v": 10,
+                    "user": me,
+                    "guilds": [{"id": str(guild_id), "unavailable": True}] if shard == ids[0] else [],
+                    "session_id": "s",
+                    "resume_gateway_url": "wss://x",
+                    "shard": [shard, count],
+                    "application": {"id": str(APP_ID), "flags": 0},
+                }
+            )
         state.parsers["GUILD_CREATE"](h.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), 5)
         await h.settle()
@@ -652,7 +696,7 @@ class Harness:
 
     def guild_payload(self) -> dict[str, Any]:
         everyone = {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "@everyone",
             "permissions": str(ALL_MEMBER),
             "position": 0,
@@ -663,11 +707,14 @@ class Harness:
             "flags": 0,
         }
         return {
-            "id": str(GUILD_ID),
+            "id": str(self.guild_id),
             "name": "Board game club",
             "owner_id": "1",
             "roles": [everyone],
-            "channels": [self.channel_payload(CHANNEL_ID, "games"), self.channel_payload(OTHER_CHANNEL_ID, "chat")],
+            "channels": [
+                self.channel_payload(self.channels[0], "games"),
+                self.channel_payload(self.channels[1], "chat"),
+            ],
             "members": [],
             "threads": [],
             "member_count": 10,
@@ -692,12 +739,11 @@ class Harness:
             "soundboard_sounds": [],
         }
 
-    @staticmethod
-    def channel_payload(cid: int, name: str) -> dict[str, Any]:
+    def channel_payload(self, cid: int, name: str) -> dict[str, Any]:
         return {
             "id": str(cid),
             "type": 0,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.guild_id),
             "name": name,
             "position": 0,
             "permission_overwrites": [],
@@ -712,15 +758,14 @@ class Harness:
     async def close(self) -> None:
         await self.bot.close()
         await self.settle()
-        for owner, name, original in self._patches:
-            setattr(owner, name, original)
+        _unpatch()
         logging.getLogger().removeHandler(self.errors)
 
     async def restart(self) -> Harness:
         """Discard this bot and start a new one on the same database file and the same fake Discord."""
         path = self.bot.settings.database_path
         await self.close()
-        return await Harness.start(path, self.fake)
+        return await Harness.start(path, self.fake, **self.start_args)
 
     async def kill(self) -> Harness:
         """A crash (kill -9) and a new start: every task of this bot stops where it is and nothing more runs
@@ -735,7 +780,7 @@ class Harness:
         self.bot.session.closing = True  # a dead process finishes and posts nothing: close only releases resources
         self.bot.herald.closed = True
         await self.close()
-        return await Harness.start(path, self.fake)
+        return await Harness.start(path, self.fake, **self.start_args)
 
     def send(self, payload: dict[str, Any], ia: Interaction) -> Interaction:
         """Deliver an interaction without waiting for the bot to finish with it (see `kill`)."""
@@ -814,7 +859,7 @@ class Harness:
             "type": kind,
             "token": token,
             "version": 1,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(self.guild_id),
             "channel_id": str(channel_id),
             "channel": channel,
             "member": user.member(),
@@ -822,7 +867,7 @@ class Harness:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }
