@@ -108,7 +108,7 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
                     rules.normalise_options(options),
                     seats,
                     [(p, dumps(rules.action_to_json(a))) for p, a in moves],
-                    pack_state(dumps(rules.to_json(state))),
+                    dumps(rules.to_json(state)),
                     len(moves),
                     len(moves) - sum(free),
                 )
