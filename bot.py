@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import logging
 import os
 import signal
@@ -194,6 +195,8 @@ class GameBot(commands.AutoShardedBot):
         if self.settings.sync:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
+        self.images.warm()  # the drawing processes start now, not with the first move after a start
+        gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it
 
     async def close(self) -> None:
         """Stop cleanly: refuse new moves, let those under way finish (bounded), post what they owe, then close

@@ -25,6 +25,7 @@ import random
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -369,7 +370,19 @@ async def run(args) -> None:
     plan = json.loads((CACHE / "plan.json").read_text())
     db = CACHE / "run.sqlite3"
     env = {**os.environ, "DISCORD_TOKEN": "fake", "LOG_LEVEL": "WARNING", "AI_PROCESSES": "1"}
-    if args.database.startswith("postgres"):
+    server = None
+    if args.database == "postgres":  # a server of our own, loaded from the SQLite database with storage copy
+        from tests.pgserver import start_server
+
+        server = start_server(durable=True)
+        url = server.create_database()
+        t0 = time.monotonic()
+        subprocess.run(
+            [sys.executable, "-m", "storage", "copy", str(CACHE / "capacity.sqlite3"), url], check=True, cwd=ROOT
+        )
+        print(f"PostgreSQL loaded with storage copy in {time.monotonic() - t0:.0f} s")
+        env["DATABASE_URL"] = url
+    elif args.database.startswith("postgres"):
         env["DATABASE_URL"] = args.database
     else:
         for suffix in ("", "-wal", "-shm"):
@@ -389,7 +402,8 @@ async def run(args) -> None:
     load = Load(proc, plan)
     reader = asyncio.create_task(load.read())
     await asyncio.wait_for(load.ready.wait(), 300)
-    print(f"start-up: ready after {time.monotonic() - t0:.1f} s (database of {db.stat().st_size / 2**20:.0f} MiB)")
+    size = f"SQLite, {db.stat().st_size / 2**20:.0f} MiB" if "DATABASE_URL" not in env else "PostgreSQL"
+    print(f"start-up: ready after {time.monotonic() - t0:.1f} s ({size})")
     print(
         f"{'rate/s':>7} {'sent':>6} {'posted':>7} {'ack p50':>8} {'p99':>6} {'post p50':>9} {'p95':>6} "
         f"{'p99':>6} {'max':>6} {'>3s':>4} {'lag max':>8}  passes (wall ms)"
@@ -405,21 +419,34 @@ async def run(args) -> None:
         acks = [s[2] * 1000 for s in window if s[2] is not None]
         missed = sum(1 for s in window if s[2] is None or s[2] > 3) + (sent - len(window))
         events = load.events[n_events:]
-        lag = max((e["max"] for e in events if e["ev"] == "lag" and e["t"] >= mark), default=0) * 1000
-        passes = ", ".join(f"{e['what']} {e['wall'] * 1000:.0f}" for e in events if e["ev"] == "pass")
+        lags = [e for e in events if e["ev"] == "lag" and e["t"] >= mark]
+        lag = max((e["max"] for e in lags), default=0) * 1000
+        stall = max((e["step"] for e in lags), default=0) * 1000
+
+        def stall_during(p: dict, lags: list[dict] = lags) -> float:  # the longest step around the pass
+            around = [e["step"] for e in lags if p["t"] - p["wall"] - 1 <= e["t"] <= p["t"] + 1]
+            return max(around, default=0) * 1000
+
+        passes = ", ".join(
+            f"{e['what']} {e['wall'] * 1000:.0f} ({stall_during(e):.0f})" for e in events if e["ev"] == "pass"
+        )
         print(
             f"{rate:>7} {sent:>6} {len(window):>7} {pct(acks, 0.5):>8.1f} {pct(acks, 0.99):>6.1f} "
             f"{pct(posts, 0.5):>9.1f} {pct(posts, 0.95):>6.1f} {pct(posts, 0.99):>6.1f} {max(posts, default=0):>6.0f} "
-            f"{missed:>4} {lag:>8.1f}  {passes or '-'}"
+            f"{missed:>4} {lag:>8.1f} {stall:>6.1f}  {passes or '-'}"
         )
     refused = [e["text"] for e in load.events if e["ev"] == "refused"]
     if refused:
         print(f"{len(refused)} move(s) refused, e.g.: {refused[0]!r}")
+    gcs = [e.get("gc", 0) for e in load.events if e["ev"] == "lag"]
+    print(f"longest garbage collection: {max(gcs, default=0) * 1000:.0f} ms")
     rss = [e["kib"] for e in load.events if e["ev"] == "rss"]
     print(f"RSS of the bot: {rss[-1] / 1024:.0f} MiB at the end (peak {max(rss) / 1024:.0f} MiB)" if rss else "")
     proc.send_signal(15)
     await proc.wait()
     reader.cancel()
+    if server is not None:
+        server.stop()
 
 
 # --------------------------------------------------------------------------------------------- parts
@@ -526,7 +553,7 @@ def main() -> None:
     r = sub.add_parser("run")
     r.add_argument("--rates", type=lambda t: [float(x) for x in t.split(",")], default=[10, 20, 30, 40, 50])
     r.add_argument("--window", type=float, default=60)
-    r.add_argument("--database", default="sqlite")
+    r.add_argument("--database", default="sqlite", help="sqlite, postgres (a server of its own) or a URL")
     sub.add_parser("parts")
     args = parser.parse_args()
     if args.command == "build":

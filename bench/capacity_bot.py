@@ -4,7 +4,7 @@ it arrives, as the gateway would) and reporting what a player would see, as JSON
 
     {"ev": "ack", "id": <interaction id>, "t": <CLOCK_MONOTONIC>}     the interaction's first response
     {"ev": "post", "channel": <id>, "t": ..., "note": <a reminder>}   a public message in a channel
-    {"ev": "lag", "max": <s>, "t": ...}                               the event loop's worst lag of the last second
+    {"ev": "lag", "max": <s>, "step": <s>, "t": ...}                  the loop's worst lag and longest step, per second
     {"ev": "pass", "what": "reminders" | "outbox" | "ai", "wall": <s>, "t": ...}
     {"ev": "refused", "text": ...}                                    a player was told no (a planned move failed)
     {"ev": "ready", "t": ...} and {"ev": "rss", "kib": ...}
@@ -119,7 +119,10 @@ def install(fake: LightDiscord) -> None:
         loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
         while not self.is_closed():
-            line = await reader.readline()
+            try:
+                line = await asyncio.wait_for(reader.readline(), 0.1)  # so that a close is noticed
+            except TimeoutError:
+                continue
             if not line:
                 await asyncio.sleep(0.05)
                 continue
@@ -137,17 +140,43 @@ def install(fake: LightDiscord) -> None:
     discord.AutoShardedClient.connect = connect
 
 
+STEP = [0.0]  # the longest single step of the event loop (one callback or task step) since the last report
+GC = [0.0, 0.0]  # the longest garbage collection since the last report, and when the current one began
+
+
+def time_gc(phase: str, info: dict) -> None:
+    if phase == "start":
+        GC[1] = time.perf_counter()
+    else:
+        GC[0] = max(GC[0], time.perf_counter() - GC[1])
+
+
+def time_steps() -> None:
+    """Measure every step the event loop runs: a stall is one step that keeps everything else waiting."""
+    real = asyncio.events.Handle._run
+
+    def run(self):
+        t0 = time.perf_counter()
+        try:
+            return real(self)
+        finally:
+            STEP[0] = max(STEP[0], time.perf_counter() - t0)
+
+    asyncio.events.Handle._run = run
+
+
 async def watch_loop(client: discord.Client) -> None:
-    """The event loop's lag (how late a 10 ms sleep wakes up), worst per second, and the process's RSS."""
+    """Per second: the event loop's lag (how late a 10 ms sleep wakes up: all the work queued before it), its
+    longest single step (a stall), and the process's RSS."""
     worst, since = 0.0, time.monotonic()
     while not client.is_closed():
         t0 = time.monotonic()
         await asyncio.sleep(0.01)
         worst = max(worst, time.monotonic() - t0 - 0.01)
         if time.monotonic() - since >= 1.0:
-            emit(ev="lag", max=worst, t=time.monotonic())
+            emit(ev="lag", max=worst, step=STEP[0], gc=GC[0], t=time.monotonic())
             emit(ev="rss", kib=rss_kib())
-            worst, since = 0.0, time.monotonic()
+            worst, since, STEP[0], GC[0] = 0.0, time.monotonic(), 0.0, 0.0
 
 
 def rss_kib() -> int:
@@ -180,5 +209,9 @@ def instrument(client) -> None:
 
 
 if __name__ == "__main__":
+    import gc
+
+    gc.callbacks.append(time_gc)
+    time_steps()
     install(LightDiscord())
     bot.main([])

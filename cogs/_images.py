@@ -35,6 +35,17 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+def _warm_up() -> None:
+    """Load the renderers, their fonts and sprites in a new worker process: draw a new game of each."""
+    import engine
+    from render import render_png
+
+    for game in engine.GAMES:
+        rules = engine.get_rules(game)
+        players = [str(n) for n in range(1, rules.player_counts[0] + 1)]
+        render_png(game, rules.view(rules.new_game(players, {}, 1), None))
+
+
 def _draw_state(game: str, state_json: str, viewer: str | None, names: Mapping[str, str]) -> bytes:
     from render import render_state
 
@@ -57,6 +68,13 @@ class Images:
         self._cache: collections.OrderedDict[tuple[int, int, str | None], bytes | None] = collections.OrderedDict()
         self._size = cache_size
         self.drawn = 0  # images drawn (not from the cache), for tests and logs
+
+    def warm(self) -> None:
+        """Start the worker processes and load the renderers in them (fonts, sprites), in the background: the
+        first moves after a start are drawn as fast as any."""
+        for n in range(self.processes):
+            pool = self._pool(n)
+            pool.submit(_warm_up)
 
     async def public(self, row: GameRow, version: int | None = None) -> bytes | None:
         """The public board after move `version` (default: now)."""
@@ -101,14 +119,18 @@ class Images:
         self.drawn += 1
         return png
 
+    def _pool(self, n: int) -> Executor:
+        pool = self._pools[n]
+        if pool is None:
+            pool = self._pools[n] = ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
+            )
+        return pool
+
     async def _in_pool(self, n: int, job: Callable[[], bytes]) -> bytes:
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            pool = self._pools[n]
-            if pool is None:
-                pool = self._pools[n] = ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
-                )
+            pool = self._pool(n)
             try:
                 return await loop.run_in_executor(pool, job)
             except BrokenProcessPool:
