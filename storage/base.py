@@ -88,6 +88,11 @@ class GameRow:
     reminded_at: float | None
     nudged_at: float | None
     turns: int = 0
+    # the table's own settings and live arrangements (deadline, stand-ins, a pending undo, the last post...):
+    # plain JSON the Discord layer owns, changed only by compare-and-set (`update_table`)
+    table: dict[str, Any] = dataclasses.field(default_factory=dict)
+    deadline_at: float | None = None  # when the player to move runs out of time (or the table's decision is due)
+    last_post_id: int | None = None  # the game's newest public post (for jump links)
 
     @property
     def player_ids(self) -> tuple[str, ...]:
@@ -154,6 +159,22 @@ class Due:
 
     remind_at: float | None = None
     ai: bool = False
+    deadline_at: float | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Player:
+    """A player's own settings, in every game and server: away (until when, and whether the AI may play their
+    turns meanwhile), whether Confirm is skipped for moves that reveal nothing, their language."""
+
+    id: str
+    away_until: float | None = None
+    away_ai: bool = False
+    skip_confirm: bool = False
+    locale: str | None = None
+
+    def away(self, now: float) -> bool:
+        return self.away_until is not None and self.away_until > now
 
 
 NOT_DUE = Due()
@@ -273,6 +294,7 @@ class Storage(abc.ABC):
         origin: str | None = None,
         notice: tuple[str, dict[str, Any]] | None = None,
         due: Due = NOT_DUE,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
         """Append the move, store the new state and the `notice` (kind, payload) it owes the channel in one
@@ -280,11 +302,13 @@ class Storage(abc.ABC):
         StaleVersion otherwise, nothing written. Returns the row as stored (built, not read back).
 
         A `free` action (not a turn action) counts as a move but not as a turn: `turns`, the idle clock of the
-        player to move (`turn_started_at`) and their next reminder stay as they were."""
+        player to move (`turn_started_at`), their next reminder and their deadline stay as they were. `table`
+        (if given) replaces the table's arrangements (a stand-in whose turn is over leaves)."""
 
     @abc.abstractmethod
-    async def clear_notices(self, ids: Sequence[int]) -> None:
-        """Remove announcements that were posted."""
+    async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
+        """Remove announcements that were posted; `post` = (game id, message id) of the newest post of that game
+        (remembered as `last_post_id`, for jump links)."""
 
     @abc.abstractmethod
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
@@ -314,6 +338,63 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def backup(self, path: str) -> None:
         """A consistent copy of the whole database at `path`, taken while the bot runs."""
+
+    @abc.abstractmethod
+    async def update_table(
+        self,
+        game_id: int,
+        *,
+        expect: dict[str, Any],
+        table: dict[str, Any],
+        deadline_at: float | None,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow | None:
+        """Replace the table's arrangements and its deadline, only if they are still `expect` (compare-and-set:
+        of two clicks on one decision, the first wins), with the notice it owes in the same transaction. The
+        stored row, or None if the table changed meanwhile (or the game is not running)."""
+
+    @abc.abstractmethod
+    async def deadlines_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[GameRow]:
+        """Running games whose deadline has passed (of these shards), the earliest first."""
+
+    @abc.abstractmethod
+    async def undo(
+        self,
+        row: GameRow,
+        *,
+        keep: int,
+        state_json: str,
+        turns: int,
+        by: str,
+        table: dict[str, Any],
+        due: Due = NOT_DUE,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        """Take back every move after number `keep` in one transaction, if the game is still at `row.version`
+        (StaleVersion otherwise): they move to the audit table (`undone_moves`, with who undid them and when),
+        the state becomes `state_json` (the replay of the moves kept), with the notice announcing it."""
+
+    @abc.abstractmethod
+    async def undone_moves(self, game_id: int) -> list[MoveRow]:
+        """The moves taken back in this game (the audit), oldest first."""
+
+    @abc.abstractmethod
+    async def last_move_of(self, game_id: int, player: str) -> int:
+        """The number of `player`'s latest move in the game (0 if none)."""
+
+    @abc.abstractmethod
+    async def player(self, player_id: str) -> Player:
+        """A player's settings (the defaults if they never set any)."""
+
+    @abc.abstractmethod
+    async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
+        """The settings of several players at once."""
+
+    @abc.abstractmethod
+    async def set_player(self, player: Player) -> None:
+        """Store a player's settings."""
 
     # -- for tools and tests -----------------------------------------------------------------------------
 

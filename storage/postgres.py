@@ -43,6 +43,7 @@ from storage.base import (
     GameRow,
     MoveRow,
     Notice,
+    Player,
     Seat,
     Shards,
     StaleVersion,
@@ -125,6 +126,32 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ALTER COLUMN state TYPE BYTEA USING convert_to(state, 'UTF8');
     """,
+    # 3: keeping games moving (as SQLite's 6): the table's arrangements and next deadline, the newest post,
+    # players' own settings, the audit of moves taken back
+    """
+    ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN deadline_at DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN last_post_id BIGINT;
+    CREATE INDEX games_deadline ON games (deadline_at) WHERE deadline_at IS NOT NULL;
+    CREATE TABLE players (
+        player_id    TEXT PRIMARY KEY,
+        away_until   DOUBLE PRECISION,
+        away_ai      BOOLEAN NOT NULL DEFAULT FALSE,
+        skip_confirm BOOLEAN NOT NULL DEFAULT FALSE,
+        locale       TEXT
+    );
+    CREATE TABLE undone_moves (
+        game_id     BIGINT           NOT NULL,
+        move_number INTEGER          NOT NULL,
+        player      TEXT             NOT NULL,
+        action      TEXT             NOT NULL,
+        created_at  DOUBLE PRECISION NOT NULL,
+        origin      TEXT,
+        undone_at   DOUBLE PRECISION NOT NULL,
+        undone_by   TEXT             NOT NULL
+    );
+    CREATE INDEX undone_game ON undone_moves (game_id, undone_at);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -133,7 +160,8 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
-    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns"
+    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns, table_state, "
+    "deadline_at, last_post_id"
 )
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
@@ -191,12 +219,15 @@ SQL: dict[str, str] = {
     "ON CONFLICT DO NOTHING",
     # id, version, kind, payload, now
     "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
-    # id, version (chosen at), state, finished, now, free, remind at, ai, player, action, origin, kind, payload
+    # id, version (chosen at), state, finished, now, free, remind at, ai, player, action, origin, kind, payload,
+    # deadline, table (or NULL)
     "commit_move": "WITH g AS (UPDATE games SET state = $3, version = version + 1, "
     "status = CASE WHEN $4::boolean THEN 'finished' ELSE 'active' END, updated_at = $5, "
     "turns = turns + CASE WHEN $6::boolean THEN 0 ELSE 1 END, "
     "turn_started_at = CASE WHEN $6 THEN turn_started_at ELSE $5 END, "
-    "remind_at = CASE WHEN $4 THEN NULL WHEN $6 THEN remind_at ELSE $7::double precision END, ai_due = $8 "
+    "remind_at = CASE WHEN $4 THEN NULL WHEN $6 THEN remind_at ELSE $7::double precision END, ai_due = $8, "
+    "deadline_at = CASE WHEN $4 THEN NULL WHEN $6 THEN deadline_at ELSE $14::double precision END, "
+    "table_state = COALESCE($15::text, table_state) "
     "WHERE id = $1 AND version = $2 AND status = 'active' RETURNING id, version), "
     "m AS (INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
     "SELECT id, version, $9, $10, $5, $11 FROM g), "
@@ -207,6 +238,30 @@ SQL: dict[str, str] = {
     "AND moves.move_number < g.version AND moves.origin IS NOT NULL) "
     "SELECT count(*) FROM g",
     "clear_notices": "DELETE FROM notices WHERE id = ANY($1::bigint[])",  # ids
+    "last_post": "UPDATE games SET last_post_id = $2 WHERE id = $1",  # id, message id
+    # id, expected table, table, deadline
+    "update_table": f"UPDATE games SET table_state = $3, deadline_at = $4 WHERE id = $1 AND table_state = $2 "
+    f"AND status = 'active' RETURNING {_COLUMNS}",
+    # now, limit, shard count, shard ids
+    "deadlines_due": f"{_GAME} WHERE deadline_at <= $1 AND {_shard(3, 4)} ORDER BY deadline_at LIMIT $2",
+    # id, version (at), keep, state, turns, now, remind at, ai, deadline, table
+    "undo_game": "UPDATE games SET state = $4, version = $3, turns = $5, updated_at = $6, turn_started_at = $6, "
+    "remind_at = $7, ai_due = $8, deadline_at = $9, table_state = $10 WHERE id = $1 AND version = $2 "
+    f"AND status = 'active' RETURNING {_COLUMNS}",
+    # id, keep, now, by
+    "undo_audit": "WITH gone AS (DELETE FROM moves WHERE game_id = $1 AND move_number > $2 RETURNING *) "
+    "INSERT INTO undone_moves (game_id, move_number, player, action, created_at, origin, undone_at, undone_by) "
+    "SELECT game_id, move_number, player, action, created_at, origin, $3, $4 FROM gone",
+    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin FROM undone_moves "  # id
+    "WHERE game_id = $1 ORDER BY undone_at, move_number",
+    "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = $1 AND player = $2",  # id, player
+    "player": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players WHERE player_id = $1",
+    "players": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players "  # ids
+    "WHERE player_id = ANY($1::text[])",
+    # id, away until, away ai, skip confirm, locale
+    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
+    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id) DO UPDATE SET away_until = excluded.away_until, "
+    "away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, locale = excluded.locale",
     # now, limit, shard count, shard ids, payload
     "claim_reminders": "WITH due AS (SELECT id, remind_at FROM games "
     f"WHERE remind_at <= $1 AND {_shard(3, 4)} ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
@@ -225,9 +280,9 @@ SQL: dict[str, str] = {
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
     "mark_nudged": "UPDATE games SET nudged_at = $2 WHERE id = $1",  # id, now
-    # the 19 columns of _COLUMNS; the reminder and AI flag are derived (see import_game)
+    # the 22 columns of _COLUMNS; the reminder and AI flag are derived (see import_game)
     "import_game": f"INSERT INTO games ({_COLUMNS}, remind_at, ai_due) VALUES "
-    f"({', '.join(f'${i}' for i in range(1, 20))}, "
+    f"({', '.join(f'${i}' for i in range(1, 23))}, "
     "CASE WHEN $7::text = 'active' AND $13::double precision > 0 AND $16::double precision IS NOT NULL "
     "AND ($17::double precision IS NULL OR $17 < $16) THEN $16 + $13 * 3600 END, "
     "$7 = 'active' AND $8::text LIKE '%\"ai:%')",
@@ -263,8 +318,18 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "delete_seats": (1,),
     "insert_seats": (1, ["1", "2"]),
     "insert_notice": (1, 1, "move", "{}", 1e9),
-    "commit_move": (1, 0, _STATE, False, 1e9, False, None, False, "1", "{}", None, "move", "{}"),
+    "commit_move": (1, 0, _STATE, False, 1e9, False, None, False, "1", "{}", None, "move", "{}", None, None),
     "clear_notices": ([1, 2],),
+    "last_post": (1, 5),
+    "update_table": (1, "{}", "{}", None),
+    "deadlines_due": (1e9, 100, 2, [1]),
+    "undo_game": (1, 3, 2, _STATE, 2, 1e9, None, False, None, "{}"),
+    "undo_audit": (1, 2, 1e9, "1"),
+    "undone_moves": (1,),
+    "last_move_of": (1, "1"),
+    "player": ("1",),
+    "players": (["1", "2"],),
+    "set_player": ("1", None, False, False, None),
     "claim_reminders": (1e9, 100, 2, [1], '{"at":1e9}'),
     "set_ai_due": (1, 0, False),
     "lease": (1, "a", 1e9 + 60, 1e9),
@@ -291,6 +356,9 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
         None,
         None,
         0,
+        "{}",
+        None,
+        None,
     ),
     "insert_move": (1, 1, "1", "{}", 1e9, None),
     "advance_ids": (1,),
@@ -318,8 +386,15 @@ def _row(r: Sequence[Any]) -> GameRow:
         turn_started_at=r[15],
         reminded_at=r[16],
         nudged_at=r[17],
+        table=json.loads(r[19]),
+        deadline_at=r[20],
+        last_post_id=r[21],
         turns=r[18],
     )
+
+
+def _player(r: Sequence[Any]) -> Player:
+    return Player(r[0], r[1], bool(r[2]), bool(r[3]), r[4])
 
 
 def _move(r: Sequence[Any]) -> MoveRow:
@@ -586,6 +661,7 @@ class PostgresStorage(Storage):
         origin: str | None = None,
         notice: tuple[str, dict[str, Any]] | None = None,
         due: Due = NOT_DUE,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
         """One statement, hence one transaction (see the module docstring for why it applies once)."""
@@ -605,6 +681,8 @@ class PostgresStorage(Storage):
             origin,
             None if notice is None else notice[0],
             None if notice is None else _dumps(notice[1]),
+            None if finished else due.deadline_at,
+            None if table is None else _dumps(table),
         )
         if changed != 1:
             raise StaleVersion("The game has moved on since this move was chosen.")
@@ -616,11 +694,92 @@ class PostgresStorage(Storage):
             updated_at=now,
             turns=row.turns + (0 if free else 1),
             turn_started_at=row.turn_started_at if free else now,
+            table=row.table if table is None else table,
+            deadline_at=row.deadline_at if free else (None if finished else due.deadline_at),
         )
 
-    async def clear_notices(self, ids: Sequence[int]) -> None:
+    async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
         if ids:
             await self._pool.execute(SQL["clear_notices"], list(ids))
+        if post is not None:
+            await self._pool.execute(SQL["last_post"], *post)
+
+    async def update_table(
+        self,
+        game_id: int,
+        *,
+        expect: dict[str, Any],
+        table: dict[str, Any],
+        deadline_at: float | None,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow | None:
+        now = time.time() if now is None else now
+        async with self._pool.acquire() as conn, conn.transaction():
+            r = await conn.fetchrow(SQL["update_table"], game_id, _dumps(expect), _dumps(table), deadline_at)
+            if r is None:
+                return None
+            if notice is not None:
+                await conn.execute(SQL["insert_notice"], game_id, -1, notice[0], _dumps(notice[1]), now)
+        return _row(r)
+
+    async def deadlines_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[GameRow]:
+        return [_row(r) for r in await self._fetch("deadlines_due", now, limit, shards.count, list(shards.ids))]
+
+    async def undo(
+        self,
+        row: GameRow,
+        *,
+        keep: int,
+        state_json: str,
+        turns: int,
+        by: str,
+        table: dict[str, Any],
+        due: Due = NOT_DUE,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        now = time.time() if now is None else now
+        async with self._pool.acquire() as conn, conn.transaction():
+            r = await conn.fetchrow(
+                SQL["undo_game"],
+                row.id,
+                row.version,
+                keep,
+                pack_state(state_json),
+                turns,
+                now,
+                due.remind_at,
+                due.ai,
+                due.deadline_at,
+                _dumps(table),
+            )
+            if r is None:
+                raise StaleVersion("The game has moved on since the undo was asked for.")
+            await conn.execute(SQL["undo_audit"], row.id, keep, now, by)
+            if notice is not None:
+                await conn.execute(SQL["insert_notice"], row.id, keep, notice[0], _dumps(notice[1]), now)
+        return _row(r)
+
+    async def undone_moves(self, game_id: int) -> list[MoveRow]:
+        return [_move(r) for r in await self._fetch("undone_moves", game_id)]
+
+    async def last_move_of(self, game_id: int, player: str) -> int:
+        value = await self._pool.fetchval(SQL["last_move_of"], game_id, player)
+        return int(value or 0)
+
+    async def player(self, player_id: str) -> Player:
+        r = await self._pool.fetchrow(SQL["player"], player_id)
+        return _player(r) if r is not None else Player(player_id)
+
+    async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
+        found = {r[0]: _player(r) for r in await self._fetch("players", list(dict.fromkeys(player_ids)))}
+        return {pid: found.get(pid, Player(pid)) for pid in player_ids}
+
+    async def set_player(self, player: Player) -> None:
+        await self._pool.execute(
+            SQL["set_player"], player.id, player.away_until, player.away_ai, player.skip_confirm, player.locale
+        )
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         """One statement: the due games are locked (skipping those another process holds), their reminder
@@ -673,6 +832,9 @@ class PostgresStorage(Storage):
                     row.reminded_at,
                     row.nudged_at,
                     row.turns,
+                    _dumps(row.table),
+                    row.deadline_at,
+                    row.last_post_id,
                 )
             except asyncpg.UniqueViolationError as exc:
                 raise StorageError(f"Cannot import game {row.id}: {exc}") from None

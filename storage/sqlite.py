@@ -26,6 +26,7 @@ from storage.base import (
     GameRow,
     MoveRow,
     Notice,
+    Player,
     Seat,
     Shards,
     StaleVersion,
@@ -139,13 +140,41 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE moves;
     ALTER TABLE moves_compact RENAME TO moves;
     """,
+    # 6: keeping games moving: the table's arrangements (deadline settings, stand-ins, a pending undo) and its
+    # next deadline (indexed), the newest post (jump links), players' own settings (away, confirm, language),
+    # and the audit of moves taken back.
+    """
+    ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN deadline_at REAL;
+    ALTER TABLE games ADD COLUMN last_post_id INTEGER;
+    CREATE INDEX games_deadline ON games (deadline_at) WHERE deadline_at IS NOT NULL;
+    CREATE TABLE players (
+        player_id    TEXT PRIMARY KEY,
+        away_until   REAL,
+        away_ai      INTEGER NOT NULL DEFAULT 0,
+        skip_confirm INTEGER NOT NULL DEFAULT 0,
+        locale       TEXT
+    ) WITHOUT ROWID;
+    CREATE TABLE undone_moves (
+        game_id     INTEGER NOT NULL,
+        move_number INTEGER NOT NULL,
+        player      NOT NULL,
+        action      TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        origin      TEXT,
+        undone_at   REAL    NOT NULL,
+        undone_by   TEXT    NOT NULL
+    );
+    CREATE INDEX undone_game ON undone_moves (game_id, undone_at);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
-    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns"
+    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns, table_state, "
+    "deadline_at, last_post_id"
 )
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
@@ -175,7 +204,9 @@ SQL: dict[str, str] = {
     "claim_reminder": "UPDATE games SET remind_at = NULL, reminded_at = :now WHERE id = :id AND remind_at = :at",
     "commit_move": "UPDATE games SET state = :state, version = version + 1, status = :status, updated_at = :now, "
     "turns = turns + :turn, turn_started_at = CASE WHEN :turn THEN :now ELSE turn_started_at END, "
-    "remind_at = CASE WHEN :turn THEN :remind_at ELSE remind_at END, ai_due = :ai "
+    "remind_at = CASE WHEN :turn THEN :remind_at ELSE remind_at END, ai_due = :ai, "
+    "deadline_at = CASE WHEN :turn THEN :deadline ELSE deadline_at END, "
+    "table_state = coalesce(:table, table_state) "
     "WHERE id = :id AND version = :version AND status = 'active'",
     "forget_origins": "UPDATE moves SET origin = NULL WHERE game_id = :id AND origin IS NOT NULL",
     "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
@@ -188,6 +219,25 @@ SQL: dict[str, str] = {
     "OR leases.until < :now",
     "release": "DELETE FROM leases WHERE game_id = :id AND owner = :owner",
     "all_game_ids": "SELECT id FROM games WHERE id > :after ORDER BY id LIMIT :limit",
+    "update_table": "UPDATE games SET table_state = :table, deadline_at = :deadline WHERE id = :id "
+    "AND table_state = :expect AND status = 'active'",
+    "deadlines_due": f"{_GAME} WHERE deadline_at <= :now AND {{shard}} ORDER BY deadline_at LIMIT :limit",
+    "undo_audit": "INSERT INTO undone_moves (game_id, move_number, player, action, created_at, origin, undone_at, "
+    "undone_by) SELECT game_id, move_number, player, action, created_at, origin, :now, :by FROM moves "
+    "WHERE game_id = :id AND move_number > :keep",
+    "undo_delete": "DELETE FROM moves WHERE game_id = :id AND move_number > :keep",
+    "undo_game": "UPDATE games SET state = :state, version = :keep, turns = :turns, updated_at = :now, "
+    "turn_started_at = :now, remind_at = :remind_at, ai_due = :ai, deadline_at = :deadline, table_state = :table "
+    "WHERE id = :id AND version = :version AND status = 'active'",
+    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin FROM undone_moves "
+    "WHERE game_id = :id ORDER BY undone_at, move_number",
+    "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player = :player",
+    "player": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players WHERE player_id = :id",
+    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
+    "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale) ON CONFLICT (player_id) DO UPDATE SET "
+    "away_until = excluded.away_until, away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, "
+    "locale = excluded.locale",
+    "last_post": "UPDATE games SET last_post_id = :message WHERE id = :id",
 }
 
 
@@ -220,7 +270,14 @@ def _row(r: Sequence[Any]) -> GameRow:
         reminded_at=r[16],
         nudged_at=r[17],
         turns=r[18],
+        table=json.loads(r[19]),
+        deadline_at=r[20],
+        last_post_id=r[21],
     )
+
+
+def _player(r: Sequence[Any]) -> Player:
+    return Player(r[0], r[1], bool(r[2]), bool(r[3]), r[4])
 
 
 def _move(r: Sequence[Any]) -> MoveRow:
@@ -484,12 +541,14 @@ class SQLiteStorage(Storage):
         origin: str | None = None,
         notice: tuple[str, dict[str, Any]] | None = None,
         due: Due = NOT_DUE,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
         now = time.time() if now is None else now
         status = "finished" if finished else "active"
         turn = 0 if free else 1
         remind_at = None if finished else due.remind_at
+        deadline_at = None if finished else due.deadline_at
         async with self._write, self._transaction():
             changed = await self._run(
                 "commit_move",
@@ -500,12 +559,16 @@ class SQLiteStorage(Storage):
                     "turn": turn,
                     "remind_at": remind_at,
                     "ai": int(due.ai and not finished),
+                    "deadline": deadline_at,
+                    "table": None if table is None else _dumps(table),
                     "id": row.id,
                     "version": row.version,
                 },
             )
             if changed != 1:
                 raise StaleVersion("The game has moved on since this move was chosen.")
+            if finished:  # it takes no more clicks: the earlier moves' origins go (the move log stays small)
+                await self._run("forget_origins", {"id": row.id})
             await self._run(
                 "insert_move",
                 {
@@ -526,13 +589,18 @@ class SQLiteStorage(Storage):
             updated_at=now,
             turns=row.turns + turn,
             turn_started_at=row.turn_started_at if free else now,
+            table=row.table if table is None else table,
+            deadline_at=row.deadline_at if free else deadline_at,
         )
 
-    async def clear_notices(self, ids: Sequence[int]) -> None:
-        if not ids:
+    async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
+        if not ids and post is None:
             return
-        async with self._write:
-            await self._db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids))
+        async with self._write, self._transaction():
+            if ids:
+                await self._db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids))
+            if post is not None:
+                await self._run("last_post", {"id": post[0], "message": post[1]})
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         claimed = []
@@ -571,10 +639,101 @@ class SQLiteStorage(Storage):
                 "UPDATE games SET nudged_at = ? WHERE id = ?", (time.time() if now is None else now, game_id)
             )
 
+    async def update_table(
+        self,
+        game_id: int,
+        *,
+        expect: dict[str, Any],
+        table: dict[str, Any],
+        deadline_at: float | None,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow | None:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            changed = await self._run(
+                "update_table",
+                {"table": _dumps(table), "deadline": deadline_at, "id": game_id, "expect": _dumps(expect)},
+            )
+            if changed != 1:
+                return None
+            await self._notice(game_id, -1, notice, now)
+        return await self._reload(game_id)
+
+    async def deadlines_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[GameRow]:
+        return [_row(r) for r in await self._all("deadlines_due", {"now": now, "limit": limit}, shards)]
+
+    async def undo(
+        self,
+        row: GameRow,
+        *,
+        keep: int,
+        state_json: str,
+        turns: int,
+        by: str,
+        table: dict[str, Any],
+        due: Due = NOT_DUE,
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            changed = await self._run(
+                "undo_game",
+                {
+                    "state": pack_state(state_json),
+                    "keep": keep,
+                    "turns": turns,
+                    "now": now,
+                    "remind_at": due.remind_at,
+                    "ai": int(due.ai),
+                    "deadline": due.deadline_at,
+                    "table": _dumps(table),
+                    "id": row.id,
+                    "version": row.version,
+                },
+            )
+            if changed != 1:
+                raise StaleVersion("The game has moved on since the undo was asked for.")
+            await self._run("undo_audit", {"id": row.id, "keep": keep, "now": now, "by": by})
+            await self._run("undo_delete", {"id": row.id, "keep": keep})
+            await self._notice(row.id, keep, notice, now)
+        return await self._reload(row.id)
+
+    async def undone_moves(self, game_id: int) -> list[MoveRow]:
+        return [_move(r) for r in await self._all("undone_moves", {"id": game_id})]
+
+    async def last_move_of(self, game_id: int, player: str) -> int:
+        rows = await self._all("last_move_of", {"id": game_id, "player": pack_player(player)})
+        return int(rows[0][0] or 0) if rows else 0
+
+    async def player(self, player_id: str) -> Player:
+        rows = await self._all("player", {"id": player_id})
+        return _player(rows[0]) if rows else Player(player_id)
+
+    async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
+        found = {}
+        for pid in dict.fromkeys(player_ids):  # a handful per game: one indexed lookup each
+            found[pid] = await self.player(pid)
+        return found
+
+    async def set_player(self, player: Player) -> None:
+        async with self._write:
+            await self._run(
+                "set_player",
+                {
+                    "id": player.id,
+                    "away_until": player.away_until,
+                    "away_ai": int(player.away_ai),
+                    "skip_confirm": int(player.skip_confirm),
+                    "locale": player.locale,
+                },
+            )
+
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         async with self._write, self._transaction():
             await self._db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 19)})",
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 22)})",
                 (
                     row.id,
                     row.guild_id,
@@ -595,6 +754,9 @@ class SQLiteStorage(Storage):
                     row.reminded_at,
                     row.nudged_at,
                     row.turns,
+                    _dumps(row.table),
+                    row.deadline_at,
+                    row.last_post_id,
                 ),
             )
             await self._set_seats(row.id, row.seats)

@@ -196,3 +196,53 @@ async def test_no_query_scans_a_table_that_grows_with_the_games(db):
     assert plans
     for name, plan in plans.items():
         assert not db.full_scan(plan, ("games", "moves", "seats")), f"{name}:\n{plan}"
+
+
+async def test_the_table_changes_only_by_compare_and_set_with_its_notice(db):
+    """Two clicks on one decision: the first wins (the second finds the table changed)."""
+    g = await started(db)
+    a = await db.update_table(
+        g.id, expect={}, table={"standins": {"1": "turn"}}, deadline_at=500.0, notice=("deadline", {"p": "1"})
+    )
+    assert a.table == {"standins": {"1": "turn"}} and a.deadline_at == 500.0
+    assert await db.update_table(g.id, expect={}, table={"x": 1}, deadline_at=None) is None
+    assert [(n.kind, n.payload) for n in await db.pending_notices(g.id)] == [("deadline", {"p": "1"})]
+    assert [r.id for r in await db.deadlines_due(499.0)] == [] and [r.id for r in await db.deadlines_due(500.0)] == [
+        g.id
+    ]
+    g = await db.commit_move(
+        a, player="1", action={}, state_json="{}", finished=False, due=Due(deadline_at=900.0), table={}
+    )
+    assert (g.table, g.deadline_at) == ({}, 900.0) and (await db.load_game(g.id)).deadline_at == 900.0
+    g = await db.commit_move(
+        g, player="2", action={}, state_json="{}", finished=False, free=True, due=Due(deadline_at=1.0)
+    )
+    assert (await db.load_game(g.id)).deadline_at == 900.0  # a free action keeps the deadline
+
+
+async def test_an_undo_moves_the_taken_back_moves_to_the_audit(db):
+    g = await started(db)
+    for n in range(3):
+        g = await db.commit_move(
+            g, player="1" if n % 2 == 0 else "2", action={"n": n}, state_json=f'{{"s":{n}}}', finished=False
+        )
+    assert await db.last_move_of(g.id, "2") == 2 and await db.last_move_of(g.id, "9") == 0
+    u = await db.undo(g, keep=1, state_json='{"s":0}', turns=1, by="2", table={}, notice=("undo", {"by": "2"}))
+    assert (u.version, u.turns, u.state) == (1, 1, {"s": 0})
+    assert [m.move_number for m in await db.moves(g.id)] == [1]
+    assert [(m.move_number, m.action) for m in await db.undone_moves(g.id)] == [(2, {"n": 1}), (3, {"n": 2})]
+    with pytest.raises(StaleVersion):  # asked at a version that is gone
+        await db.undo(g, keep=0, state_json="{}", turns=0, by="2", table={})
+    u = await db.commit_move(u, player="2", action={"n": 9}, state_json="{}", finished=False)
+    assert [m.action for m in await db.moves(g.id)] == [{"n": 0}, {"n": 9}]
+
+
+async def test_players_settings_are_kept(db):
+    from storage import Player
+
+    assert await db.player("5") == Player("5")
+    await db.set_player(Player("5", away_until=100.0, away_ai=True, skip_confirm=True, locale="hu"))
+    await db.set_player(Player("6", locale="de"))
+    both = await db.players(["5", "6", "7"])
+    assert both["5"].away(99.0) and not both["5"].away(100.0) and both["5"].locale == "hu"
+    assert both["6"] == Player("6", locale="de") and both["7"] == Player("7")
