@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs import _table
+from cogs import _moving, _table
 from cogs._images import Images
 from cogs._seating import is_ai
 from cogs._session import Session
-from cogs._text import duration, ping, title_of
+from cogs._text import clip, duration, esc, name_of, ping, title_of
 from storage import ALL_SHARDS, GameRow, Notice, Shards
 
 log = logging.getLogger(__name__)
@@ -120,6 +120,32 @@ class Herald:
                 log.warning("%d post(s) still under way at shutdown: they go out at the next start", len(late))
                 await asyncio.wait(late)
 
+    async def _digest(self, row: GameRow, group: list[Notice]) -> list[str]:
+        """What the others did since the last turn of the player this post pings (at most six lines; private
+        choices never): the moves between that player's last move and this post's."""
+        last = group[-1].payload
+        if last["finished"] or last["free"]:
+            return []
+        quiet = set(last.get("quiet", ())) | set(group[0].payload["before"]) | {last["player"]}
+        pinged = [p for p in last["to_move"] if p not in last["side"] and p not in quiet and not is_ai(p)]
+        if not pinged:
+            return []
+        since = await self.session.storage.last_move_of(row.id, pinged[0])
+        first = group[0].version  # this post's own moves are told above
+        rules = self.session.rules(row.game)
+        lines = []
+        for m in await self.session.storage.moves(row.id, since=since):
+            if m.move_number >= first:
+                break
+            action = rules.action_from_json(m.action)
+            if not rules.is_private(action):
+                lines.append(f"• {name_of(row, m.player)} {rules.describe(action)}")
+        if not lines:
+            return []
+        if len(lines) > 5:
+            lines = [*lines[:4], f"• …and {len(lines) - 4} more (`/game log since:me`)"]
+        return [f"📜 Since your last turn, {esc(row.seat_name(pinged[0]))}:", *lines]
+
     def _reminder(self, row: GameRow, notice: Notice) -> str | None:
         """The reminder's text, for the humans still to move (None if there is nobody to remind any more)."""
         if row.status != "active":
@@ -160,20 +186,27 @@ class Herald:
         row = await self.session.load(game_id)
         for group in groups_of(notices, force=force):
             last = group[-1]
+            view = _table.table_view(self.session, row)
             if last.kind == "reminder":
                 content, image = self._reminder(row, last), None
                 if content is None:  # the player moved meanwhile, or only AI seats are to move
                     await self.session.storage.clear_notices([last.id])
                     continue
+            elif last.kind in _moving.KINDS:  # deadlines, stand-ins, undo: the table's own lines
+                content, view = _moving.notice_content(row, last)
+                image = await self.images.public(row, row.version) if last.kind == "undo" else None
             else:
-                content = _table.notice_content(row, group)
+                digest = await self._digest(row, group) if group[0].kind == "move" else []
+                content = _table.notice_content(row, group, digest)
+                if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
+                    times = _moving.turn_time_line(row, await self.session.storage.moves(row.id))
+                    content = clip(f"{content}\n{times}" if times else content)
                 image = await self.images.public(row, last.version)
             if self.fault is not None:
                 await self.fault("rendered")
+            posted = None
             try:
-                await _table.post_public(
-                    self.client, row, content, image, _table.table_view(self.session, row), nonce=nonce_of(last)
-                )
+                posted = await _table.post_public(self.client, row, content, image, view, nonce=nonce_of(last))
             except (discord.NotFound, discord.Forbidden):
                 # the channel is gone or closed to the bot: nobody can be told, and retrying would never end
                 log.warning(
@@ -190,5 +223,7 @@ class Herald:
                 return
             if self.fault is not None:
                 await self.fault("posted")
-            await self.session.storage.clear_notices([n.id for n in group])
+            await self.session.storage.clear_notices(
+                [n.id for n in group], post=(row.id, posted.id) if posted is not None else None
+            )
             self.delivered += 1

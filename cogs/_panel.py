@@ -272,10 +272,27 @@ async def step(interaction: discord.Interaction, gid: int, key: str, op: str, ar
         groups = _menus.split(members, panel.rules.describe, panel.words) or []
         choice = index_of(values, len(groups))
         content, view = panel.choose(k, f"{path}.{choice}".strip("."), 0)
-    else:  # action select: the confirm step
+    else:  # action select: the confirm step (or the move itself, for a player who skips Confirm)
         i = index_of(values, len(panel.actions))
+        if await skips_confirm(session, panel, i):
+            await interaction.response.defer()
+            result = await session.act(
+                gid, panel.player, panel.actions[i], expected_turns=row.turns, origin=f"{key}:{i}"
+            )
+            await finish_move(interaction, result)
+            return
         content, view = panel.confirm(i, ("k", f"{k}.{page}.{path}".rstrip(".")))
     await show_panel(interaction, panel, content, view)
+
+
+async def skips_confirm(session: Session, panel: Panel, i: int) -> bool:
+    """True if the player chose to play moves at once and this one reveals nothing (so /game undo can take a
+    misclick back)."""
+    if not (await session.storage.player(panel.player)).skip_confirm:
+        return False
+    action = panel.actions[i]
+    after = panel.rules.apply(panel.state, panel.player, action)
+    return not panel.rules.reveals(panel.state, panel.player, action, after)
 
 
 async def show_panel(

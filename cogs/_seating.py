@@ -51,7 +51,9 @@ class Seating:
     def to_move(self, row: GameRow) -> list[str]:
         raise NotImplementedError
 
-    def due(self, row: GameRow, state: Any, now: float | None = None) -> Due:
+    def clock(
+        self, row: GameRow, table: dict[str, Any], state: Any, away: dict[str, Any], now: float
+    ) -> tuple[Due, dict[str, Any]]:
         raise NotImplementedError
 
     async def create(
@@ -200,12 +202,13 @@ class Seating:
                 state = rules.new_game(list(row.player_ids), row.options, row.seed)
             except ValueError as exc:
                 raise GameError(str(exc)) from None
+            due, _ = self.clock(row, row.table, state, await self.storage.players(list(row.player_ids)), time.time())
             try:
                 row = await self.storage.start_game(
                     game_id,
                     seats=row.seats,
                     state_json=encode(rules, state),
-                    due=self.due(row, state),
+                    due=due,
                     notice=("start", {"movers": rules.to_move(state)}),
                 )
             except StaleVersion:

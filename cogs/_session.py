@@ -26,6 +26,7 @@ from typing import Any
 
 import engine
 from cogs._seating import GameError, Seating, encode, is_ai
+from cogs._tempo import Tempo
 from storage import Due, GameRow, MoveRow, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class MoveResult:
     replayed: bool = False  # the same click was already played (a retry or a double click): nothing new stored
 
 
-class Session(Seating):
+class Session(Tempo, Seating):
     """Game lifecycle (the lobby methods come from `Seating`) and moves over a `Storage`. One per bot."""
 
     def __init__(self, storage: Storage, *, state_cache_size: int = 256):
@@ -65,6 +66,7 @@ class Session(Seating):
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: collections.OrderedDict[tuple[int, int], Any] = collections.OrderedDict()
         self._state_cache_size = state_cache_size
+        self.generation: dict[int, int] = {}  # per game: +1 at each undo (caches keyed by move number drop it)
         # called with a game id after each committed move or start (the herald posts, the AI looks)
         self.listeners: list[Callable[[int], None]] = []
         self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
@@ -114,6 +116,12 @@ class Session(Seating):
             state = rules.apply(state, m.player, rules.action_from_json(m.action))
         self._remember((row.id, version), state)
         return state
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is cached of a game whose history changed (an undo): its move numbers mean new positions."""
+        for key in [k for k in self._states if k[0] == game_id]:
+            del self._states[key]
+        self.generation[game_id] = self.generation.get(game_id, 0) + 1
 
     def _remember(self, key: tuple[int, int], state: Any) -> None:
         self._states[key] = state
@@ -276,6 +284,7 @@ class Session(Seating):
         expected_version: int | None = None,
         expected_turns: int | None = None,
         origin: str | None = None,
+        standin: bool = False,
     ) -> MoveResult:
         """Apply `action` for `player`: checked by the rules, stored with its notice in one transaction.
 
@@ -289,7 +298,7 @@ class Session(Seating):
         self._enter()
         try:
             async with self.lock(game_id):
-                return await self._act(game_id, player, action, expected_version, expected_turns, origin)
+                return await self._act(game_id, player, action, expected_version, expected_turns, origin, standin)
         finally:
             self._leave()
 
@@ -301,6 +310,7 @@ class Session(Seating):
         expected_version: int | None,
         expected_turns: int | None,
         origin: str | None,
+        standin: bool = False,
     ) -> MoveResult:
         row = await self.load(game_id)
         moved = (expected_version is not None and row.version != expected_version) or (
@@ -320,7 +330,18 @@ class Session(Seating):
         state = self.check_seated(row, player) if free else self.check_player(row, player)
         new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
         finished = rules.is_over(new)
-        notice = None if rules.is_private(action) else ("move", self._notice(rules, row, state, new, player, action))
+        now = time.time()
+        away = await self.storage.players([p for p in rules.to_move(new) if not is_ai(p)])
+        due, table = self.after_move(row, state, new, player, standin=standin, away=away, now=now)
+        notice = None
+        if not rules.is_private(action):
+            notice = ("move", self._notice(rules, row, state, new, player, action))
+            notice[1]["standin"] = standin
+            notice[1]["quiet"] = [
+                p
+                for p in rules.to_move(new)  # named in the post but never pinged
+                if self.played_by_ai(row, table, p, away, now) or (p in away and away[p].away(now))
+            ]
         try:
             row = await self.storage.commit_move(
                 row,
@@ -331,8 +352,9 @@ class Session(Seating):
                 free=free,
                 origin=origin,
                 notice=notice,
-                due=self.due(row, new),
-                now=time.time(),
+                due=due if not free else Due(remind_at=None, ai=due.ai),
+                table=table,
+                now=now,
             )
         except StaleVersion:
             raise StaleMove("Someone else moved first; nothing was changed. Have another look.") from None
@@ -349,19 +371,6 @@ class Session(Seating):
             finished=finished,
             free=free,
         )
-
-    def due(self, row: GameRow, state: Any, now: float | None = None) -> Due:
-        """When the player to move should be reminded (never for AI seats or those who only may act out of
-        turn) and whether an AI seat has something to decide, after the position `state`."""
-        rules = self.rules(row.game)
-        if rules.is_over(state):
-            return Due()
-        movers = rules.to_move(state)
-        side = set(rules.out_of_turn(state))
-        humans = [p for p in movers if p not in side and not is_ai(p)]
-        now = time.time() if now is None else now
-        remind = now + row.reminder_hours * 3600 if humans and row.reminder_hours > 0 else None
-        return Due(remind_at=remind, ai=any(is_ai(p) for p in movers))
 
     def _notice(
         self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str, action: Any

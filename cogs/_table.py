@@ -41,7 +41,7 @@ class TableButton(
         return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        from cogs import _free, _lobby, _panel  # they build on this module
+        from cogs import _free, _lobby, _moving, _panel  # they build on this module
 
         row = await game_here(interaction, self.gid)
         if self.op == "play":
@@ -54,6 +54,8 @@ class TableButton(
             await show_board(interaction, row)
         elif self.op == "rules":
             await show_rules(interaction, row.game, row.options)
+        elif self.op == "back":
+            await _moving.back(interaction, row)
         else:
             await _lobby.rematch(interaction, row)
 
@@ -72,28 +74,40 @@ def table_view(session: Session, row: GameRow) -> discord.ui.View:
     ]
     if session.rules(row.game).has_free_actions(row.options):
         items.insert(2, TableButton(row.id, "free", present.for_game(row.game).free_actions_label))
+    if row.table.get("sub"):  # the AI plays for someone: they take their seat back with one click
+        items.append(TableButton(row.id, "back", "I'm back"))
     return new_view(*items)
 
 
 # --------------------------------------------------------------------------------------------- words
 
 
-def turn_line(row: GameRow, movers: Sequence[str], before: Sequence[str] = (), actor: str | None = None) -> str:
+def turn_line(
+    row: GameRow, movers: Sequence[str], before: Sequence[str] = (), actor: str | None = None, quiet: Sequence[str] = ()
+) -> str:
     """Who moves now. Players only get a mention when the move passes to them: someone who simply carries on
     (an exact purchase, tiles to place: the `actor`) is named without a ping, and so is anyone who could already
-    move before this action (they were pinged then)."""
+    move before this action (they were pinged then), and anyone `quiet` (away, or the AI plays for them)."""
     if not movers:
         return ""
     if all(p in before for p in movers):
         if len(movers) == 1 and actor in (None, movers[0]):
             return f"{name_of(row, movers[0])} continues."
         return f"Still to move: {', '.join(name_of(row, p) for p in movers)}."
-    shown = [name_of(row, p) if p in before else ping(row, p) for p in movers]
+    shown = [name_of(row, p) if p in before or p in quiet else ping(row, p) for p in movers]
     if len(movers) == 1:
-        if is_ai(movers[0]):  # AI seats are never pinged, and play at once
+        if is_ai(movers[0]) or movers[0] in row.table.get("sub", {}):  # the AI plays at once, unpinged
             return f"{shown[0]} moves next."
         return f"Your turn, {shown[0]}."
     return f"To move: {', '.join(shown)}."
+
+
+def deadline_line(row: GameRow, movers: Sequence[str]) -> str:
+    """The deadline of the player to move, as a Discord timestamp (each reader sees it in their own time)."""
+    hours = row.table.get("deadline")
+    if not hours or not movers or row.turn_started_at is None or row.table.get("phase") == "decide":
+        return ""
+    return f"⏳ Deadline <t:{int(row.turn_started_at + hours * 3600)}:R>."
 
 
 def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str]) -> str:
@@ -122,10 +136,16 @@ def start_content(row: GameRow, movers: Sequence[str]) -> str:
     return clip(f"🎲 **{title_of(row.game)}** begins! Seat order: {order}\n{turn_line(row, movers)}")
 
 
-def move_content(row: GameRow, moves: Sequence[dict[str, Any]]) -> str:
+def actor(row: GameRow, player: str, standin: bool) -> str:
+    """Who made a move: the player, or "AI for Ana" when the AI played it for them."""
+    return f"**AI for {esc(row.seat_name(player))}**" if standin else name_of(row, player)
+
+
+def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence[str] = ()) -> str:
     """The post for one or more moves of one player (an AI seat's whole turn), from their notices' payloads:
-    what happened, the public events it caused, and who moves now (or the results). The moves and the last line
-    always fit; events that would pass Discord's 2000 characters are summed up as "…and N more"."""
+    what happened, the public events it caused, and who moves now (or the results), after `digest` (what the
+    others did since the pinged player's last turn). The moves and the last line always fit; events that would
+    pass Discord's 2000 characters are summed up as "…and N more"."""
     rules = engine_rules(row.game)
     last = moves[-1]
     groups: list[tuple[str, list[str]]] = []  # (the move, the public events it caused)
@@ -136,7 +156,7 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]]) -> str:
             if player == m["player"] and text.startswith(line.rstrip(". ")):
                 continue  # the engine's log echoing the move itself
             events.append(clip(f"{name_of(row, player)} {line}" if player else line, 400))
-        groups.append((clip(f"{name_of(row, m['player'])} {text}.", 300), events))
+        groups.append((clip(f"{actor(row, m['player'], m.get('standin', False))} {text}.", 300), events))
     if last["finished"]:
         tail = results_text(row, last["scores"], last["winners"])
     else:
@@ -144,11 +164,11 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]]) -> str:
         if last["player"] not in before:  # an out-of-turn buyer placing their tile is named, not pinged
             before.append(last["player"])
         main = [p for p in last["to_move"] if p not in last["side"]]
-        tail = turn_line(row, main, before, last["player"])
+        tail = turn_line(row, main, before, last["player"], last.get("quiet", ()))
         if last["free"]:  # a free action changes nobody's turn: name who we wait for, ping nobody
             tail = f"Still to move: {', '.join(name_of(row, p) for p in main)}." if main else ""
-        if last["side"]:  # before the turn line, which stays the post's last line
-            tail = f"{out_of_turn_line(row, last['side'], last['to_move'])}\n{tail}"
+        lines = [*digest, out_of_turn_line(row, last["side"], last["to_move"]), deadline_line(row, main)]
+        tail = "\n".join([*(x for x in lines if x), tail])  # the turn line stays the post's last line
     return _fit_groups(groups, tail)
 
 
@@ -174,10 +194,10 @@ def _fit_groups(groups: list[tuple[str, list[str]]], tail: str) -> str:
     return clip("\n".join([*kept, tail]))
 
 
-def notice_content(row: GameRow, notices: Sequence[Notice]) -> str:
+def notice_content(row: GameRow, notices: Sequence[Notice], digest: Sequence[str] = ()) -> str:
     if notices[0].kind == "start":
         return start_content(row, notices[0].payload["movers"])
-    return move_content(row, [n.payload for n in notices])
+    return move_content(row, [n.payload for n in notices], digest)
 
 
 def engine_rules(game: str):
@@ -326,13 +346,13 @@ def list_line(session: Session, row: GameRow, user: str) -> str:
     return f"• {where}: {title} (#{row.id}), move {row.version + 1}, waiting for {whose}{mark}"
 
 
-async def move_log_text(session: Session, row: GameRow, viewer: str | None = None) -> str:
-    """The stored moves in words, the most recent that fit one message. Private choices of others are shown
-    only as such."""
+async def move_log_text(session: Session, row: GameRow, viewer: str | None = None, since: int = 0) -> str:
+    """The stored moves (after move number `since`) in words, the most recent that fit one message. Private
+    choices of others are shown only as such."""
     rules = session.rules(row.game)
-    moves = await session.storage.moves(row.id)
+    moves = await session.storage.moves(row.id, since=since)
     if not moves:
-        return "No moves yet."
+        return "Nothing since your last turn." if since else "No moves yet."
     lines = []
     for m in moves:
         try:

@@ -35,6 +35,7 @@ MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until 
 # At shutdown, a decision still running in a worker process may finish within this many seconds (a time budget
 # is ~1 s); after that its process is ended: the bot is closing and the decision would be dropped anyway.
 SHUTDOWN_GRACE = 5.0
+STANDIN_LEVEL = "normal"  # how the AI plays for a human it stands in for
 
 
 async def close_pool(pool: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -> None:
@@ -125,7 +126,8 @@ class AISeatsCog(commands.Cog):
         tried once more; a second BrokenProcessPool propagates."""
         if self._closed:
             raise RuntimeError("the AI seats are shut down")
-        args = (game, state, seat, ai.level_of(seat), seed, self.budget)
+        level = ai.level_of(seat) if ai.is_ai(seat) else STANDIN_LEVEL  # a stand-in for a human plays "normal"
+        args = (game, state, seat, level, seed, self.budget)
         kwargs = {"optional": True} if optional else {}
         if self.processes <= 0:
             action = await asyncio.to_thread(ai.choose, *args, **kwargs)
@@ -209,9 +211,10 @@ class AISeatsCog(commands.Cog):
                 self._moved.discard(game_id)
                 self.bot.herald.notify(game_id, force=True)
 
-    def _next_seat(self, row: GameRow) -> tuple[str, bool] | None:
-        """The AI seat to decide next in this game and whether it is an optional (out-of-turn) mover; None if no
-        AI seat has anything to decide.
+    async def _next_seat(self, row: GameRow) -> tuple[str, bool] | None:
+        """The seat the AI decides for next in this game and whether it is an optional (out-of-turn) mover; None
+        if the AI has nothing to decide. The AI plays AI seats, and humans it stands in for (the table decided
+        so, or they are away with the AI on): those only for their own turns.
 
         Those who may act out of turn are asked first, in priority order (as `to_move` lists them), each once per
         move number; only then does an AI whose turn it is move (its first action closes their window)."""
@@ -221,8 +224,10 @@ class AISeatsCog(commands.Cog):
         for p in movers:
             if p in side and ai.is_ai(p) and not (at == row.version and p in declined):
                 return p, True
+        humans = [p for p in movers if p not in side and not ai.is_ai(p)]
+        away = await self.session.storage.players(humans) if humans else {}
         for p in movers:
-            if p not in side and ai.is_ai(p):
+            if p not in side and self.session.played_by_ai(row, row.table, p, away, time.time()):
                 return p, False
         return None
 
@@ -249,11 +254,11 @@ class AISeatsCog(commands.Cog):
             if row is None or row.status != "active":
                 self._declined.pop(game_id, None)
                 return
-            nxt = self._next_seat(row)
+            nxt = await self._next_seat(row)
             if nxt is None:
                 if game_id in self._again:
                     continue  # a move landed while we were looking: look again
-                if not any(ai.is_ai(p) for p in self.session.to_move(row)):  # no AI seat to move: off the sweep
+                if not any(ai.is_ai(p) for p in self.session.to_move(row)):  # nobody for the AI: off the sweep
                     await self.session.storage.set_ai_due(game_id, row.version, False)
                 return
             wait = self._human_claim_wait(row, optional=nxt[1])
@@ -304,7 +309,7 @@ class AISeatsCog(commands.Cog):
             return True
 
         try:
-            await self.session.act(row.id, seat, action, expected_version=row.version)
+            await self.session.act(row.id, seat, action, expected_version=row.version, standin=not ai.is_ai(seat))
             self._moved.add(row.id)
         except StaleMove:
             return False

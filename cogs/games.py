@@ -15,8 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import _free, _items, _lobby, _panel, _table  # noqa: F401 (_free: its families register)
+from cogs import _free, _items, _lobby, _moving, _panel, _table  # noqa: F401 (_free: its families register)
 from cogs._items import FAMILIES, reply
+from cogs._options import _options_example, game_choices, game_named, parse_options
 from cogs._seating import GameError, ai_available, is_ai
 from cogs._session import Session
 from cogs._text import PUBLIC_MENTIONS, esc, fit, name_of, ping, seat_of, title_of
@@ -24,72 +25,6 @@ from engine import IllegalAction
 from storage import GameRow
 
 log = logging.getLogger(__name__)
-
-
-def _options_example() -> str:
-    """Two real option names for the /game create hint (whichever games have options)."""
-    names = [name for g in engine.GAMES for name in engine.get_rules(g).options][:2]
-    return ", ".join(names)
-
-
-def parse_options(game: str, text: str | None) -> dict[str, Any]:
-    """Options typed as "name=value, name=value" (yes/no options also as just "name" or "no-name")."""
-    rules = engine.get_rules(game)
-    options: dict[str, Any] = {}
-    for part in (text or "").replace(";", ",").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        name, sep, value = part.partition("=")
-        name = name.strip().lower().replace(" ", "_").replace("-", "_")
-        negate = not sep and name.startswith("no_") and name[3:] in rules.options
-        name = name[3:] if negate else name
-        opt = rules.options.get(name)
-        if opt is None:
-            raise GameError(
-                f"{rules.title} has no option `{fit(name, 40)}`. Options: {', '.join(rules.options) or 'none'}."
-            )
-        v = value.strip().lower()
-        if not opt.choices:
-            if not sep or v in ("yes", "y", "true", "on", "1"):
-                options[name] = not negate
-            elif v in ("no", "n", "false", "off", "0"):
-                options[name] = False
-            else:
-                raise GameError(f"Option `{name}` is yes or no, not `{fit(value.strip(), 40)}`.")
-            continue
-        shown = ", ".join(str(c) for c in opt.choices)
-        if not sep:
-            raise GameError(f"Option `{name}` needs a value: `{name}=...` with one of {shown}.")
-        choice = {str(c).lower(): c for c in opt.choices}.get(v)
-        if choice is None:
-            raise GameError(f"Option `{name}` must be one of {shown}, not `{fit(value.strip(), 40)}`.")
-        options[name] = choice
-    try:
-        return rules.normalise_options(options)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
-
-
-def game_choices(current: str) -> list[app_commands.Choice[str]]:
-    current = (current or "").lower()
-    return [
-        app_commands.Choice(name=engine.get_rules(g).title, value=g)
-        for g in engine.GAMES
-        if current in g or current in engine.get_rules(g).title.lower()
-    ][:25]
-
-
-def game_named(name: str) -> str:
-    """The game id for what the user typed (an id or a title); GameError naming the games otherwise."""
-    name = (name or "").strip().lower()
-    by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES}
-    name = by_title.get(name, name)
-    if name not in engine.GAMES:
-        raise GameError(
-            f"I don't know the game `{fit(name, 40)}`. Choose one of: {', '.join(f'`{g}`' for g in engine.GAMES)}."
-        )
-    return name
 
 
 class CommandErrors:
@@ -150,6 +85,7 @@ class GameCog(
         reminder_hours="Remind the player to move after this many idle hours (0 = never; default 24)",
         ai_players="Seat this many AI players now (you can add or remove them in the lobby too)",
         ai_level="How well the AI players play (default normal)",
+        deadline="Time for each move; when it passes the table decides (the AI may play that turn)",
     )
     async def create(
         self,
@@ -160,6 +96,7 @@ class GameCog(
         reminder_hours: app_commands.Range[int, 0, 720] = 24,
         ai_players: app_commands.Range[int, 0, 5] = 0,
         ai_level: Literal["easy", "normal", "hard"] = "normal",
+        deadline: Literal["none", "12h", "24h", "48h", "72h", "7d"] = "none",
     ) -> None:
         game = game_named(game)
         chosen = parse_options(game, options)
@@ -199,6 +136,8 @@ class GameCog(
         )
         if ai_players:
             row, _ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
+        if deadline != "none":
+            row = await self.session.settings(row.id, creator.id, deadline=_moving.DEADLINE_CHOICES[deadline])
         await _lobby.post_lobby(interaction.client, self.session, row)
         where = f"in <#{channel_id}>" if thread else "below"
         await interaction.edit_original_response(
@@ -285,7 +224,9 @@ class GameCog(
 
     @app_commands.command(name="status", description="Whose turn it is and the scores so far")
     async def status(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, _table.status_text(self.session, await self.here(interaction, finished_too=True)))
+        row = await self.here(interaction, finished_too=True)
+        extra = await _moving.status_lines(self.session, row)
+        await reply(interaction, "\n".join([_table.status_text(self.session, row), *extra]))
 
     @app_commands.command(name="board", description="Show the board (only to you)")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -300,9 +241,12 @@ class GameCog(
         await _panel.open_panel(interaction, await self.here(interaction))
 
     @app_commands.command(name="log", description="The moves played so far")
-    async def log(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(since="me: only what happened since your last turn")
+    async def log(self, interaction: discord.Interaction, since: Literal["me"] | None = None) -> None:
         row = await self.here(interaction, finished_too=True)
-        await reply(interaction, await _table.move_log_text(self.session, row, str(interaction.user.id)))
+        me = str(interaction.user.id)
+        after = await self.session.storage.last_move_of(row.id, me) if since else 0
+        await reply(interaction, await _table.move_log_text(self.session, row, me, since=after))
 
     @app_commands.command(name="list", description="Games in this server, or the games you are in")
     @app_commands.describe(mine="Only the games you are seated in (in every server)")
@@ -336,6 +280,40 @@ class GameCog(
     @rules.autocomplete("game")
     async def _rules_autocomplete(self, interaction: discord.Interaction, current: str):
         return game_choices(current)
+
+    @app_commands.command(name="settings", description="Change this game's deadline and stand-ins (creator only)")
+    @app_commands.describe(
+        deadline="Time for each move (none: reminders only)",
+        on_timeout="If the table does not decide when a deadline passed: the AI plays that turn, or wait more",
+        standins="May the AI play for a player who is late or away?",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        deadline: Literal["none", "12h", "24h", "48h", "72h", "7d"] | None = None,
+        on_timeout: Literal["ai", "wait"] | None = None,
+        standins: bool | None = None,
+    ) -> None:
+        row = await self.here(interaction)
+        hours = False if deadline is None else _moving.DEADLINE_CHOICES[deadline]
+        row = await self.session.settings(
+            row.id, str(interaction.user.id), deadline=hours, on_timeout=on_timeout, standins=standins
+        )
+        await reply(interaction, _moving.settings_text(row))
+
+    @app_commands.command(name="undo", description="Take back your last turn (the others agree if they moved since)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        row, outcome = await self.session.undo((await self.here(interaction)).id, str(interaction.user.id))
+        await reply(
+            interaction,
+            "↩️ Done: your turn is taken back (the board is posted again)."
+            if outcome == "done"
+            else "↩️ The other players are asked to agree (see the post).",
+        )
+
+    @app_commands.command(name="mine", description="Every game in every server waiting for your move")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await reply(interaction, await _moving.mine_text(self.session, str(interaction.user.id)))
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:

@@ -1,20 +1,24 @@
-"""`/move`: the typed way to play, for people who prefer it to the buttons. The list offered as they type holds
+"""A player's own commands, in any server: `/move` (the typed way to play: the list offered as they type holds
 the same legal actions, named as in the panel; each suggestion carries the position it was listed at, so a stale
-one is refused and a retried one is recognised as played."""
+one is refused and a retried one is recognised as played), `/away` (no pings, and the AI may play for you) and
+`/prefs` (skip Confirm for moves that reveal nothing: Undo takes a misclick back)."""
 
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import _panel
+from cogs import _moving, _panel
+from cogs._items import reply
 from cogs._seating import GameError
 from cogs._text import fit
 from cogs.games import CommandErrors
+from storage import Player
 
 # a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
 MOVE_VALUE = re.compile(r"(?P<gid>[0-9]{1,20}):(?P<pos>[0-9a-z.]{1,30}):(?P<i>[0-9]{1,4})")
@@ -90,9 +94,47 @@ class MoveCog(CommandErrors, commands.Cog):
         return out
 
 
+class PlayerCog(CommandErrors, commands.Cog):
+    """`/away` and `/prefs`: a player's own settings, for every game in every server."""
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @app_commands.command(name="away", description="Away for a while: no pings; the AI may play your turns")
+    @app_commands.describe(
+        until='How long (3d, 12h, 1w 2d) or until a date (2026-12-24); "off" when you are back',
+        ai="Let the AI play your turns meanwhile, where the table allows it",
+    )
+    async def away(self, interaction: discord.Interaction, until: str, ai: bool = False) -> None:
+        me = str(interaction.user.id)
+        if until.strip().lower() in ("off", "back", "no"):
+            await self.session.set_away(me, None, False)
+            await reply(interaction, "👋 Welcome back: you are pinged and reminded again.")
+            return
+        waiting = await self.session.set_away(me, _moving.parse_until(until, time.time()), ai)
+        for game_id in waiting:
+            self.session.changed(game_id)  # the AI looks at once where it is your turn
+        await reply(interaction, await _moving.away_text(self.session, me))
+
+    @app_commands.command(name="prefs", description="Your own preferences in every game")
+    @app_commands.describe(confirm="Ask Confirm before each move (off: moves that reveal nothing play at once)")
+    async def prefs(self, interaction: discord.Interaction, confirm: bool | None = None) -> None:
+        me = await self.session.storage.player(str(interaction.user.id))
+        if confirm is not None:
+            me = Player(me.id, me.away_until, me.away_ai, not confirm, me.locale)
+            await self.session.storage.set_player(me)
+        shown = (
+            "off (a move that reveals nothing plays as soon as you choose it; /game undo takes it back)"
+            if (me.skip_confirm)
+            else "on"
+        )
+        await reply(interaction, f"⚙️ Confirm before each move: {shown}.")
+
+
 def _words(text: str | None) -> list[str]:
     return re.findall(r"\w+|[^\w\s]", (text or "").lower())
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(MoveCog(bot))
+    await bot.add_cog(PlayerCog(bot))

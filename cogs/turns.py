@@ -1,6 +1,6 @@
 """Keeping games moving in the background: the outbox pass (every notice a channel is owed gets posted, at
-start-up and then every minute) and idle-turn reminders (once a game has been idle for its reminder interval,
-24 h by default; AI seats are never reminded). Everything is driven by indexed timestamps in the database, so a
+start-up and then every minute), idle-turn reminders (once a game has been idle for its reminder interval,
+24 h by default, or at half its deadline; AI seats are never reminded) and deadlines (cogs._tempo). Everything is driven by indexed timestamps in the database, so a
 pass costs what is due, not what is stored, and nothing is lost to a restart: a reminder that fell due while the
 bot was down goes out on the first pass after start.
 """
@@ -68,6 +68,7 @@ class TurnsCog(commands.Cog):
     async def reminders(self) -> None:
         try:
             await self.send_reminders()
+            await self.pass_deadlines()
         except Exception:  # never let one bad pass stop the loop
             log.exception("reminder pass failed")
 
@@ -87,6 +88,19 @@ class TurnsCog(commands.Cog):
             sent += len(claimed)
             if len(claimed) < batch:
                 return sent
+
+    async def pass_deadlines(self, now: float | None = None, *, batch: int = 100) -> int:
+        """Move the clock of every game whose deadline passed (of this process's shards): the warning, the
+        table's decision, its default (cogs._tempo). Each step is a compare-and-set: once, whoever looks."""
+        now = time.time() if now is None else now
+        done = 0
+        while True:
+            rows = await self.session.storage.deadlines_due(now, shards=self.herald.shards, limit=batch)
+            for row in rows:
+                done += await self.session.deadline_passed(row, now)
+            if len(rows) < batch:
+                return done
+            await asyncio.sleep(0)
 
 
 async def setup(bot: commands.Bot) -> None:

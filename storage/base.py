@@ -263,9 +263,11 @@ class Storage(abc.ABC):
         seats: Sequence[Seat] | None = None,
         options: dict[str, Any] | None = None,
         lobby_message_id: int | None = None,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
-        """Change the seats, options or lobby message of a game still in the lobby. StaleVersion otherwise."""
+        """Change the seats, options, lobby message or table settings of a game still in the lobby. StaleVersion
+        otherwise."""
 
     @abc.abstractmethod
     async def start_game(

@@ -206,9 +206,10 @@ SQL: dict[str, str] = {
     "create_game": "WITH g AS (INSERT INTO games (guild_id, channel_id, game, options, seed, status, seats, "
     "creator_id, reminder_hours, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'lobby', $6, $7, $8, $9, $9) "
     f"RETURNING {_COLUMNS}), s AS (INSERT INTO seats (player_id, game_id) SELECT $7, id FROM g) SELECT * FROM g",
-    # id, now, seats (or NULL), options (or NULL), lobby message id (or NULL)
+    # id, now, seats (or NULL), options (or NULL), lobby message id (or NULL), table (or NULL)
     "update_lobby": "UPDATE games SET updated_at = $2, seats = COALESCE($3, seats), options = COALESCE($4, options), "
-    f"lobby_message_id = COALESCE($5, lobby_message_id) WHERE id = $1 AND status = 'lobby' RETURNING {_COLUMNS}",
+    "lobby_message_id = COALESCE($5, lobby_message_id), table_state = COALESCE($6, table_state) "
+    f"WHERE id = $1 AND status = 'lobby' RETURNING {_COLUMNS}",
     # id, seats, state, now, remind at, ai
     "start_game": "UPDATE games SET status = 'active', seats = $2, state = $3, version = 0, turns = 0, "
     "updated_at = $4, turn_started_at = $4, remind_at = $5, ai_due = $6 WHERE id = $1 AND status = 'lobby' "
@@ -313,7 +314,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "ai_due": (0, 100, 2, [1]),
     "all_game_ids": (0, 1000),
     "create_game": (9, 1, "game", "{}", 5, _SEATS, "1", 24.0, 1e9),
-    "update_lobby": (1, 1e9, _SEATS, None, None),
+    "update_lobby": (1, 1e9, _SEATS, None, None, None),
     "start_game": (1, _SEATS, _STATE, 1e9, None, False),
     "delete_seats": (1,),
     "insert_seats": (1, ["1", "2"]),
@@ -609,6 +610,7 @@ class PostgresStorage(Storage):
         seats: Sequence[Seat] | None = None,
         options: dict[str, Any] | None = None,
         lobby_message_id: int | None = None,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
         now = time.time() if now is None else now
@@ -620,6 +622,7 @@ class PostgresStorage(Storage):
                 None if seats is None else _seats_json(seats),
                 None if options is None else _dumps(options),
                 lobby_message_id,
+                None if table is None else _dumps(table),
             )
             if r is None:
                 raise StaleVersion("The game is no longer in its lobby.")

@@ -468,6 +468,7 @@ class SQLiteStorage(Storage):
         seats: Sequence[Seat] | None = None,
         options: dict[str, Any] | None = None,
         lobby_message_id: int | None = None,
+        table: dict[str, Any] | None = None,
         now: float | None = None,
     ) -> GameRow:
         sets: list[str] = ["updated_at = ?"]
@@ -481,6 +482,9 @@ class SQLiteStorage(Storage):
         if lobby_message_id is not None:
             sets.append("lobby_message_id = ?")
             args.append(lobby_message_id)
+        if table is not None:
+            sets.append("table_state = ?")
+            args.append(_dumps(table))
         async with self._write, self._transaction():
             cur = await self._db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND status = 'lobby'", (*args, game_id)

@@ -335,7 +335,9 @@ async def test_several_ai_seats_in_a_row_each_post_their_move(harness, users, fa
     await play_one_action(harness, ana, post, random.Random(2))
     lines = [m.content.splitlines() for m in harness.public()[-3:]]
     assert lines[1] == ["**AI (easy) 1** adds 5.", "**AI (easy) 2** moves next."]
-    assert lines[2] == ["**AI (easy) 2** adds 5.", f"Your turn, <@{ana.id}>."]
+    # Ana's ping carries what happened since her last turn (the moves before this post's own)
+    assert lines[2] == ["**AI (easy) 2** adds 5.", "📜 Since your last turn, Ana:", "• **AI (easy) 1** adds 5",
+                        f"Your turn, <@{ana.id}>."]
     assert lines[0][-1] == "**AI (easy) 1** moves next."
 
 

@@ -1,0 +1,391 @@
+"""Keeping every game moving, the service half (no discord): deadlines, stand-ins, away players, undo.
+
+The table's arrangements live in the game row's `table` (plain JSON, changed only by compare-and-set, so of two
+clicks on one decision the first wins):
+
+    deadline    hours a player has for a turn (None: no deadline; reminders then follow `reminder_hours`)
+    on_timeout  "ai" | "wait": what happens when the table does not decide within one more deadline
+    standins    whether the AI may stand in for absent players at this table (default True)
+    phase       where the player to move is on the clock: none (the warning is next), "due" (the deadline
+                is next), "decide" (it passed: the table decides, the default follows at the next deadline)
+    late        the player whose deadline passed (phase "decide")
+    sub         {player: "turn" | "back"}: the AI plays for them this turn, or until they are back
+    undo        a pending undo asking for consent: {"by", "keep", "need", "yes"}
+
+`Session` inherits this; every change is one storage call with the notice it owes (the herald posts it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import Any
+
+import engine
+from cogs._seating import GameError, encode, is_ai
+from storage import Due, GameRow, Player, StaleVersion, Storage
+
+DEADLINES = (12, 24, 48, 72, 168)  # the presets, in hours
+AI_LEVEL = "normal"  # how a stand-in plays
+
+
+def warn_before(deadline_hours: float) -> float:
+    """Seconds before the deadline that the player is warned: a tenth of it, at most two hours."""
+    return min(deadline_hours * 360, 7200.0)
+
+
+class Tempo:
+    """Deadlines, stand-ins, away players and undo; the host class provides the session's helpers."""
+
+    storage: Storage
+    lock: Callable[[int], asyncio.Lock]
+    rules: Callable[[str], engine.Rules[Any, Any]]
+    changed: Callable[[int], None]
+
+    async def load(self, game_id: int) -> GameRow:
+        raise NotImplementedError
+
+    def state_of(self, row: GameRow) -> Any:
+        raise NotImplementedError
+
+    def forget(self, game_id: int) -> None:
+        raise NotImplementedError
+
+    # -- what a position owes the clock ------------------------------------------------------------------
+
+    def movers(self, row: GameRow, state: Any) -> list[str]:
+        """Who is to move for their turn (not those who only may act out of turn)."""
+        rules = self.rules(row.game)
+        side = set(rules.out_of_turn(state))
+        return [p for p in rules.to_move(state) if p not in side] if not rules.is_over(state) else []
+
+    def played_by_ai(
+        self, row: GameRow, table: dict[str, Any], player: str, away: dict[str, Player], now: float
+    ) -> bool:
+        """An AI seat, or a human the AI stands in for (by the table's decision, or away with the AI on)."""
+        if is_ai(player):
+            return True
+        if player in table.get("sub", {}):
+            return True
+        mine = away.get(player)
+        return bool(mine and mine.away(now) and mine.away_ai and table.get("standins", True))
+
+    def clock(
+        self, row: GameRow, table: dict[str, Any], state: Any, away: dict[str, Player], now: float
+    ) -> tuple[Due, dict[str, Any]]:
+        """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table."""
+        movers = self.movers(row, state)
+        table = {k: v for k, v in table.items() if k not in ("phase", "late")}
+        ai = (
+            any(self.played_by_ai(row, table, p, away, now) for p in self.rules(row.game).to_move(state))
+            if (movers)
+            else False
+        )
+        humans = [
+            p
+            for p in movers
+            if not self.played_by_ai(row, table, p, away, now) and not (away.get(p) and away[p].away(now))
+        ]
+        if not humans:
+            return Due(ai=ai), table
+        hours = table.get("deadline")
+        if hours:  # the clock starts at "warn" (no phase): the warning comes first
+            return Due(remind_at=now + hours * 1800, ai=ai, deadline_at=now + hours * 3600 - warn_before(hours)), table
+        remind = now + row.reminder_hours * 3600 if row.reminder_hours > 0 else None
+        return Due(remind_at=remind, ai=ai), table
+
+    def after_move(
+        self, row: GameRow, state: Any, new: Any, player: str, *, standin: bool, away: dict[str, Player], now: float
+    ) -> tuple[Due, dict[str, Any]]:
+        """The table and the clock after `player`'s move (`standin`: the AI made it for them)."""
+        table = dict(row.table)
+        sub = dict(table.get("sub", {}))
+        if not standin:
+            sub.pop(player, None)  # playing yourself is being back
+        movers = self.movers(row, new)
+        for p, mode in list(sub.items()):
+            if mode == "turn" and p not in movers:
+                del sub[p]  # the turn the AI played for them is over
+        table["sub"] = sub
+        if not sub:
+            del table["sub"]
+        return self.clock(row, table, new, away, now)
+
+    # -- the table's settings ----------------------------------------------------------------------------
+
+    async def settings(
+        self,
+        game_id: int,
+        player: str,
+        *,
+        deadline: int | None | bool = False,
+        on_timeout: str | None = None,
+        standins: bool | None = None,
+    ) -> GameRow:
+        """The creator changes the deadline (hours, None: none; False: unchanged), what happens when nobody
+        decides, and whether stand-ins are allowed."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if player != row.creator_id:
+                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can change the settings.")
+            if row.status not in ("lobby", "active"):
+                raise GameError("This game is over.")
+            table = dict(row.table)
+            if deadline is not False:
+                if deadline is not None and deadline not in DEADLINES:
+                    raise GameError(f"A deadline is one of {', '.join(f'{h} h' for h in DEADLINES)}, or none.")
+                table["deadline"] = deadline
+            if on_timeout is not None:
+                table["on_timeout"] = on_timeout
+            if standins is not None:
+                table["standins"] = standins
+            if row.status == "lobby":
+                return await self.storage.update_lobby(game_id, table=table)
+            state = self.state_of(row)
+            away = await self.storage.players(self.movers(row, state))
+            due, table = self.clock(row, table, state, away, row.turn_started_at or time.time())
+            done = await self.storage.update_table(game_id, expect=row.table, table=table, deadline_at=due.deadline_at)
+            if done is None:
+                raise GameError("The table changed meanwhile; try again.")
+            return done
+
+    # -- deadlines ---------------------------------------------------------------------------------------
+
+    async def deadline_passed(self, row: GameRow, now: float) -> bool:
+        """One step of the clock of a game whose deadline passed: the warning, then the deadline itself (the
+        table is asked to decide), then, one deadline later, the default. Once only, whatever else looks."""
+        table = dict(row.table)
+        hours = table.get("deadline")
+        state = self.state_of(row)
+        movers = [p for p in self.movers(row, state) if not is_ai(p) and p not in table.get("sub", {})]
+        phase = table.get("phase", "warn")
+        if not hours or not movers or row.status != "active":
+            return await self._set(row, table, None, None)
+        late = movers[0]
+        start = row.turn_started_at or now
+        if phase == "warn":
+            table["phase"] = "due"
+            return await self._set(row, table, start + hours * 3600, ("deadline", {"phase": "warn", "player": late}))
+        if phase == "due":
+            table.update(phase="decide", late=late)
+            return await self._set(row, table, now + hours * 3600, ("deadline", {"phase": "late", "player": late}))
+        if table.get("on_timeout", "ai") == "ai" and table.get("standins", True):  # nobody decided: the default
+            late = table.pop("late", late)
+            table.pop("phase", None)
+            table["sub"] = {**table.get("sub", {}), late: "turn"}
+            return await self._set(row, table, None, ("deadline", {"phase": "auto", "player": late}), ai=True)
+        table["phase"] = "due"
+        return await self._set(row, table, now + hours * 3600, ("deadline", {"phase": "wait", "player": late}))
+
+    async def _set(
+        self,
+        row: GameRow,
+        table: dict[str, Any],
+        deadline_at: float | None,
+        notice: tuple[str, dict[str, Any]] | None,
+        *,
+        ai: bool = False,
+    ) -> bool:
+        done = await self.storage.update_table(
+            row.id, expect=row.table, table=table, deadline_at=deadline_at, notice=notice
+        )
+        if done is not None and ai:
+            await self.storage.set_ai_due(row.id, row.version, True)
+        if done is not None:
+            self.changed(row.id)
+        return done is not None
+
+    async def decide(self, game_id: int, player: str, choice: str, turns: int) -> tuple[GameRow, str]:
+        """The table's answer to a passed deadline: "turn" (the AI plays this turn for the late player), "back"
+        (until they are back) or "wait" (one more deadline). Any seated human but the late player; the first
+        answer wins."""
+        row = await self.load(game_id)
+        table = dict(row.table)
+        late = table.get("late")
+        if row.status != "active" or table.get("phase") != "decide" or late is None or row.turns != turns:
+            raise GameError("This was decided already, or the game moved on: nothing was changed.")
+        if player == late:
+            raise GameError("You are back in time: just play your move.")
+        if player not in row.player_ids or is_ai(player):
+            raise GameError("Only the players of this game decide.")
+        if choice != "wait" and not table.get("standins", True):
+            raise GameError("This table does not let the AI stand in for players.")
+        table.pop("late", None)
+        hours = table.get("deadline") or 24
+        if choice == "wait":
+            table["phase"] = "due"
+            deadline = time.time() + hours * 3600
+        else:
+            table.pop("phase", None)
+            table["sub"] = {**table.get("sub", {}), late: choice}
+            deadline = None
+        done = await self.storage.update_table(
+            game_id,
+            expect=row.table,
+            table=table,
+            deadline_at=deadline,
+            notice=("decided", {"by": player, "player": late, "choice": choice}),
+        )
+        if done is None:
+            raise GameError("Someone decided first: nothing was changed.")
+        if choice != "wait":
+            await self.storage.set_ai_due(game_id, row.version, True)
+        self.changed(game_id)
+        return done, late
+
+    async def back(self, game_id: int, player: str) -> GameRow:
+        """The player the AI stands in for takes their seat back."""
+        row = await self.load(game_id)
+        table = dict(row.table)
+        sub = dict(table.get("sub", {}))
+        if player not in sub:
+            raise GameError("Nobody is playing for you here: it's all yours.")
+        del sub[player]
+        table["sub"] = sub
+        if not sub:
+            del table["sub"]
+        state = self.state_of(row)
+        away = await self.storage.players(self.movers(row, state))
+        due, table = self.clock(row, table, state, away, time.time())
+        done = await self.storage.update_table(
+            game_id, expect=row.table, table=table, deadline_at=due.deadline_at, notice=("back", {"player": player})
+        )
+        if done is None:
+            raise GameError("The table changed meanwhile; try again.")
+        await self.storage.set_ai_due(game_id, row.version, due.ai)
+        self.changed(game_id)
+        return done
+
+    # -- undo --------------------------------------------------------------------------------------------
+
+    async def replay(self, row: GameRow, moves: list[Any]) -> list[Any]:
+        """The states of the game from the deal through each of `moves` (MoveRows): [start, after 1, ...]."""
+        rules = self.rules(row.game)
+        states = [rules.new_game(list(row.player_ids), row.options, row.seed)]
+        for m in moves:
+            states.append(rules.apply(states[-1], m.player, rules.action_from_json(m.action)))
+        return states
+
+    async def undo(self, game_id: int, player: str) -> tuple[GameRow, str]:
+        """Take back `player`'s last turn: at once if nobody acted since and it revealed nothing; with the
+        consent of every other human if others acted since (or an AI seat did); never past something revealed
+        (a draw, a refill). Returns the row and "done" or "asked"."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "active" or player not in row.player_ids:
+                raise GameError("Only a player of a running game can take a move back.")
+            if row.table.get("undo"):
+                raise GameError("An undo is already waiting for the table's answer.")
+            moves = await self.storage.moves(game_id)
+            mine = [m.move_number for m in moves if m.player == player]
+            if not mine:
+                raise GameError("You have no move to take back.")
+            first = mine[-1]
+            while first - 1 >= 1 and moves[first - 2].player == player:  # the whole turn: its earlier actions too
+                first -= 1
+            states = await self.replay(row, moves)
+            rules = self.rules(row.game)
+            for m in moves[first - 1 :]:
+                before, after = states[m.move_number - 1], states[m.move_number]
+                if rules.reveals(before, m.player, rules.action_from_json(m.action), after):
+                    what = rules.describe(rules.action_from_json(m.action))
+                    raise GameError(
+                        f'That can\'t be taken back: "{what}" revealed something hidden (a card, a '
+                        "tile or a refill everyone has seen since). Nothing was changed."
+                    )
+            keep = first - 1
+            others = [s.id for s in row.seats if s.id != player and not is_ai(s.id)]
+            if all(m.player == player for m in moves[keep:]) or not others:
+                return await self._take_back(row, moves, states, keep, player), "done"
+            table = {**row.table, "undo": {"by": player, "keep": keep, "need": others, "yes": []}}
+            asked = await self.storage.update_table(
+                game_id,
+                expect=row.table,
+                table=table,
+                deadline_at=row.deadline_at,
+                notice=("undo_asked", {"by": player, "keep": keep, "version": row.version}),
+            )
+            if asked is None:
+                raise GameError("The table changed meanwhile; try again.")
+            self.changed(game_id)
+            return asked, "asked"
+
+    async def consent(self, game_id: int, player: str, keep: int, yes: bool) -> tuple[GameRow, str]:
+        """A player's answer to a pending undo: the first "no" ends it; the last "yes" carries it out."""
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            ask = row.table.get("undo")
+            if not ask or ask["keep"] != keep:
+                raise GameError("That undo was settled already: nothing was changed.")
+            if player not in ask["need"]:
+                raise GameError("This undo waits for the other players' answers, not yours.")
+            table = {k: v for k, v in row.table.items() if k != "undo"}
+            if not yes:
+                done = await self.storage.update_table(
+                    game_id,
+                    expect=row.table,
+                    table=table,
+                    deadline_at=row.deadline_at,
+                    notice=("undo_refused", {"by": ask["by"], "no": player}),
+                )
+                if done is None:
+                    raise GameError("The table changed meanwhile; try again.")
+                self.changed(game_id)
+                return done, "refused"
+            ask = {**ask, "yes": sorted({*ask["yes"], player})}
+            if set(ask["yes"]) < set(ask["need"]):
+                done = await self.storage.update_table(
+                    game_id, expect=row.table, table={**table, "undo": ask}, deadline_at=row.deadline_at
+                )
+                if done is None:
+                    raise GameError("The table changed meanwhile; try again.")
+                return done, "waiting"
+            moves = await self.storage.moves(game_id)
+            states = await self.replay(row, moves)
+            return await self._take_back(dataclasses.replace(row, table=table), moves, states, keep, ask["by"]), "done"
+
+    async def _take_back(self, row: GameRow, moves: list[Any], states: list[Any], keep: int, by: str) -> GameRow:
+        rules = self.rules(row.game)
+        state = states[keep]
+        kept = moves[:keep]
+        turns = sum(not rules.is_free_action(rules.action_from_json(m.action)) for m in kept)
+        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late")}
+        now = time.time()
+        away = await self.storage.players(self.movers(row, state))
+        due, table = self.clock(row, table, state, away, now)
+        undone = [[m.player, m.action] for m in moves[keep:]]
+        try:
+            done = await self.storage.undo(
+                row,
+                keep=keep,
+                state_json=encode(rules, state),
+                turns=turns,
+                by=by,
+                table=table,
+                due=due,
+                notice=("undo", {"by": by, "moves": undone}),
+                now=now,
+            )
+        except StaleVersion:
+            raise GameError("Someone moved meanwhile: nothing was taken back.") from None
+        self.forget(row.id)
+        self.changed(row.id)
+        return done
+
+    # -- away --------------------------------------------------------------------------------------------
+
+    async def set_away(self, player: str, until: float | None, ai: bool) -> list[int]:
+        """Away (until a time) or back (None); with `ai`, the AI plays their turns meanwhile where the table
+        allows. Returns the running games whose AI should look at once (the player is to move there)."""
+        me = await self.storage.player(player)
+        await self.storage.set_player(Player(player, until, ai and until is not None, me.skip_confirm, me.locale))
+        waiting = []
+        for row in await self.storage.games_of(player, limit=100):
+            if row.status != "active":
+                continue
+            if player in self.movers(row, self.state_of(row)):
+                await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
+                waiting.append(row.id)
+        return waiting
