@@ -28,7 +28,9 @@ def png_file(data: bytes | None, name: str = "board.png") -> discord.File | None
 
 
 class TableButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch)"
+    GameItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back)",
 ):
     """The buttons under every move post (and the final post)."""
 

@@ -71,6 +71,8 @@ async def play_one_action(
         if trace is not None:
             trace.append(panel.content)
         labels = panel.labels()
+        if panel.content.startswith("✅ Done"):  # played as soon as chosen (the player skips Confirm)
+            return r
         if "Confirm" in labels:
             return await h.click(user, panel, "Confirm") if confirm else r
         nav = [b for b in labels if b in ("◀ Previous", "Next ▶")]

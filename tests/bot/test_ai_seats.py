@@ -289,6 +289,10 @@ async def test_ai_thinks_off_the_event_loop_while_a_human_acts_out_of_turn(harne
             break
         await asyncio.sleep(0.01)
     assert fake_ai.calls == [("ai:easy:1", fake_ai.calls[0][1], 8)]  # thinking, in its thread
+    for _ in range(500):  # Ana's move is posted (right after its commit, by the herald)
+        if not await harness.bot.storage.games_with_notices():
+            break
+        await asyncio.sleep(0.01)
     post = harness.last_public()
     assert post.content.splitlines()[-2:] == [
         "⏳ **Ana** may act out of turn until **AI (easy) 1** acts.",
@@ -336,8 +340,12 @@ async def test_several_ai_seats_in_a_row_each_post_their_move(harness, users, fa
     lines = [m.content.splitlines() for m in harness.public()[-3:]]
     assert lines[1] == ["**AI (easy) 1** adds 5.", "**AI (easy) 2** moves next."]
     # Ana's ping carries what happened since her last turn (the moves before this post's own)
-    assert lines[2] == ["**AI (easy) 2** adds 5.", "📜 Since your last turn, Ana:", "• **AI (easy) 1** adds 5",
-                        f"Your turn, <@{ana.id}>."]
+    assert lines[2] == [
+        "**AI (easy) 2** adds 5.",
+        "📜 Since your last turn, Ana:",
+        "• **AI (easy) 1** adds 5",
+        f"Your turn, <@{ana.id}>.",
+    ]
     assert lines[0][-1] == "**AI (easy) 1** moves next."
 
 
