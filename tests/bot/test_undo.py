@@ -125,3 +125,43 @@ async def test_taking_back_others_moves_needs_everyone_and_the_first_no_ends_it(
     assert rules.from_json(row.state) == rules.new_game(list(row.player_ids), row.options, row.seed)
     assert h.last_public().content.startswith("↩️ **Ana** took back:")
     assert h.last_public().content.splitlines()[-1] == f"Your turn, <@{ana.id}>."
+
+
+@pytest.mark.parametrize("game", ["alhambra", "queens_garden"])
+async def test_a_consent_undo_in_each_game_replays_the_rest(bot, users, game):
+    """Ana's turn and Bo's after it revealed nothing: Ana asks, Bo agrees, both are taken back; the state is the
+    replay of the moves left and both moves are in the audit (hidden information: nothing revealed is ever
+    taken back, so no draw is offered again)."""
+    h, (ana, bo) = bot, users[:2]
+    by_id = {ana.id: ana, bo.id: bo}
+    rnd = random.Random(7)
+    post = await start(h, game, [ana, bo])
+    rules = engine.get_rules(game)
+    for _ in range(500):
+        assert "Game over" not in post.content
+        await play_one_action(h, by_id[movers(post, [ana, bo])[0]], post, rnd)
+        await h.settle()
+        post = table_post(h)
+        row, moves, states, last, _ = await state_and_turn(h, game)
+        asker = ana.sid if last == bo.sid else bo.sid
+        mine = [m.move_number for m in moves if m.player == asker]
+        if not mine:
+            continue
+        first = mine[-1]
+        while first > 1 and moves[first - 2].player == asker:
+            first -= 1
+        if any(
+            rules.reveals(states[m.move_number - 1], m.player, rules.action_from_json(m.action), states[m.move_number])
+            for m in moves[first - 1 :]
+        ):
+            continue
+        user, other = (ana, bo) if asker == ana.sid else (bo, ana)
+        r = await h.run_command(user, "game undo")
+        assert "asked to agree" in r.message.content, r.message.content
+        await h.click(other, h.last_public(), "Agree")
+        await h.settle()
+        after = await h.bot.storage.game_in_channel(CHANNEL_ID)
+        assert after.version == first - 1 and rules.from_json(after.state) == states[first - 1]
+        assert [m.move_number for m in await h.bot.storage.undone_moves(row.id)] == list(range(first, len(moves) + 1))
+        return
+    pytest.fail("no turn followed by another that both revealed nothing")
