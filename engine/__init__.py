@@ -23,7 +23,7 @@ import dataclasses
 import importlib
 from typing import Any
 
-from engine._common import Event, IllegalAction, MalformedAction, Option, Rules
+from engine._common import Event, IllegalAction, MalformedAction, Option, Rules, Text, join_texts
 
 __all__ = [
     "GAMES",
@@ -33,9 +33,11 @@ __all__ = [
     "MalformedAction",
     "Option",
     "Rules",
+    "Text",
     "entry",
     "get_rules",
     "register",
+    "join_texts",
     "unregister",
 ]
 

@@ -44,8 +44,74 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 # --------------------------------------------------------------------------------------------- errors
 
 
+# --------------------------------------------------------------------------------------------- words as data
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Text:
+    """Words as data, so that the engines stay language-free: an English template with named `{fields}` (which is
+    also its id in the translation catalogs, `locales/`) and its parameters: plain values, or other Texts (a
+    building's name inside a sentence). `str()` gives the English; `i18n.words(lang).text(t)` any language.
+
+    With a plural, the parameter `n` chooses the form (languages with more forms, such as Czech, use theirs):
+    `Text("takes {n} card", "takes {n} cards", n=3)`. Templates are literals at the call site, so that
+    `python -m i18n extract` finds them. In JSON (event logs, notices): `{"t": template, "p": params, "pl": plural}`.
+    """
+
+    template: str
+    params: tuple[tuple[str, Any], ...] = ()
+    plural: str | None = None
+
+    def __init__(self, template: str, plural: str | None = None, /, **params: Any) -> None:
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "params", tuple(params.items()))
+        object.__setattr__(self, "plural", plural)
+
+    def fill(self, translate: Any = None) -> str:
+        """The words, each template through `translate(template, plural, n)` (None: the English)."""
+        values = {k: v.fill(translate) if isinstance(v, Text) else v for k, v in self.params}
+        n = values.get("n")
+        if translate is not None:
+            template = translate(self.template, self.plural, n)
+        else:
+            template = self.plural if self.plural is not None and n != 1 else self.template
+        return str(template.format(**values) if values else template)
+
+    def __str__(self) -> str:
+        return self.fill()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.template}
+        if self.params:
+            out["p"] = {k: v.to_json() if isinstance(v, Text) else v for k, v in self.params}
+        if self.plural is not None:
+            out["pl"] = self.plural
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Text:
+        """The inverse of `to_json`; a plain string (a log written before texts were data) becomes its template."""
+        if isinstance(data, str):
+            return cls(data)
+        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+            raise ValueError(f"expected a text, got {data!r}")
+        params = {k: cls.from_json(v) if isinstance(v, dict) else v for k, v in data.get("p", {}).items()}
+        return cls(data["t"], data.get("pl"), **params)
+
+
+def join_texts(parts: Sequence[Any], sep: str = ", ") -> Text:
+    """Several texts (or plain values) one after another: each is translated, the separator is not."""
+    fields = {f"p{i}": part for i, part in enumerate(parts)}
+    return Text(sep.join("{" + k + "}" for k in fields), **fields) if parts else Text("")
+
+
 class IllegalAction(Exception):
-    """An action the rules do not allow now. The message is written for the player and shown as is."""
+    """An action the rules do not allow now. The message (a `Text`, or plain English) is written for the player
+    and shown as is, translated."""
+
+    def __init__(self, message: Any = "") -> None:
+        super().__init__(str(message))
+        self.text = message if isinstance(message, Text) else None
 
 
 class MalformedAction(IllegalAction):
@@ -93,7 +159,7 @@ class Event:
     """
 
     kind: str
-    text: str
+    text: str | Text  # str: written before texts were data (old logs)
     player: str | None = None
     data: dict[str, Any] = dataclasses.field(default_factory=dict)
     private_to: str | None = None
@@ -238,6 +304,8 @@ def to_jsonable(obj: Any) -> Any:
                 return [[to_jsonable(k), to_jsonable(v)] for k, v in obj.items()]
             out[k] = v if type(v) in scalars else to_jsonable(v)
         return out
+    if t is Text:
+        return obj.to_json()
     names = _FIELD_NAMES.get(t)
     if names is None and dataclasses.is_dataclass(obj):
         names = _FIELD_NAMES[t] = tuple(f.name for f in _fields(t))
@@ -277,6 +345,8 @@ def from_jsonable(tp: Any, data: Any) -> Any:
         if type(data) is not tp:
             raise ValueError(f"expected {tp.__name__}, got {data!r}")
         return data
+    if tp is Text:
+        return Text.from_json(data)
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(tp)

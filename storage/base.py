@@ -177,6 +177,14 @@ class Player:
         return self.away_until is not None and self.away_until > now
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Guild:
+    """A server's own settings: the language of its public posts (None: the server's Discord locale)."""
+
+    id: int
+    language: str | None = None
+
+
 NOT_DUE = Due()
 
 
@@ -397,6 +405,14 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def set_player(self, player: Player) -> None:
         """Store a player's settings."""
+
+    @abc.abstractmethod
+    async def guild(self, guild_id: int) -> Guild:
+        """A server's settings (the defaults if it never set any)."""
+
+    @abc.abstractmethod
+    async def set_guild(self, guild: Guild) -> None:
+        """Store a server's settings."""
 
     # -- for tools and tests -----------------------------------------------------------------------------
 

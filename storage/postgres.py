@@ -41,6 +41,7 @@ from storage.base import (
     ChannelBusy,
     Due,
     GameRow,
+    Guild,
     MoveRow,
     Notice,
     Player,
@@ -151,6 +152,13 @@ MIGRATIONS: tuple[str, ...] = (
         undone_by   TEXT             NOT NULL
     );
     CREATE INDEX undone_game ON undone_moves (game_id, undone_at);
+    """,
+    # 4: servers' own settings (as SQLite's 7)
+    """
+    CREATE TABLE guilds (
+        guild_id BIGINT PRIMARY KEY,
+        language TEXT
+    );
     """,
 )
 
@@ -263,6 +271,10 @@ SQL: dict[str, str] = {
     "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id) DO UPDATE SET away_until = excluded.away_until, "
     "away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, locale = excluded.locale",
+    "guild": "SELECT guild_id, language FROM guilds WHERE guild_id = $1",  # id
+    # id, language
+    "set_guild": "INSERT INTO guilds (guild_id, language) VALUES ($1, $2) "
+    "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
     # now, limit, shard count, shard ids, payload
     "claim_reminders": "WITH due AS (SELECT id, remind_at FROM games "
     f"WHERE remind_at <= $1 AND {_shard(3, 4)} ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
@@ -331,6 +343,8 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "player": ("1",),
     "players": (["1", "2"],),
     "set_player": ("1", None, False, False, None),
+    "guild": (1,),
+    "set_guild": (1, "hu"),
     "claim_reminders": (1e9, 100, 2, [1], '{"at":1e9}'),
     "set_ai_due": (1, 0, False),
     "lease": (1, "a", 1e9 + 60, 1e9),
@@ -783,6 +797,13 @@ class PostgresStorage(Storage):
         await self._pool.execute(
             SQL["set_player"], player.id, player.away_until, player.away_ai, player.skip_confirm, player.locale
         )
+
+    async def guild(self, guild_id: int) -> Guild:
+        r = await self._pool.fetchrow(SQL["guild"], guild_id)
+        return Guild(r[0], r[1]) if r is not None else Guild(guild_id)
+
+    async def set_guild(self, guild: Guild) -> None:
+        await self._pool.execute(SQL["set_guild"], guild.id, guild.language)
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         """One statement: the due games are locked (skipping those another process holds), their reminder

@@ -24,6 +24,7 @@ from storage.base import (
     ChannelBusy,
     Due,
     GameRow,
+    Guild,
     MoveRow,
     Notice,
     Player,
@@ -167,6 +168,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX undone_game ON undone_moves (game_id, undone_at);
     """,
+    # 7: servers' own settings (the language of their public posts)
+    """
+    CREATE TABLE guilds (
+        guild_id INTEGER PRIMARY KEY,
+        language TEXT
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -238,6 +246,9 @@ SQL: dict[str, str] = {
     "away_until = excluded.away_until, away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, "
     "locale = excluded.locale",
     "last_post": "UPDATE games SET last_post_id = :message WHERE id = :id",
+    "guild": "SELECT guild_id, language FROM guilds WHERE guild_id = :id",
+    "set_guild": "INSERT INTO guilds (guild_id, language) VALUES (:id, :language) "
+    "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
 }
 
 
@@ -733,6 +744,14 @@ class SQLiteStorage(Storage):
                     "locale": player.locale,
                 },
             )
+
+    async def guild(self, guild_id: int) -> Guild:
+        rows = await self._all("guild", {"id": guild_id})
+        return Guild(rows[0][0], rows[0][1]) if rows else Guild(guild_id)
+
+    async def set_guild(self, guild: Guild) -> None:
+        async with self._write:
+            await self._run("set_guild", {"id": guild.id, "language": guild.language})
 
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         async with self._write, self._transaction():

@@ -237,6 +237,17 @@ async def test_an_undo_moves_the_taken_back_moves_to_the_audit(db):
     assert [m.action for m in await db.moves(g.id)] == [{"n": 0}, {"n": 9}]
 
 
+async def test_guild_settings_are_kept(db):
+    from storage import Guild
+
+    assert await db.guild(7) == Guild(7)
+    await db.set_guild(Guild(7, "hu"))
+    await db.set_guild(Guild(2**62, "de"))
+    assert await db.guild(7) == Guild(7, "hu") and await db.guild(2**62) == Guild(2**62, "de")
+    await db.set_guild(Guild(7, None))
+    assert await db.guild(7) == Guild(7)
+
+
 async def test_players_settings_are_kept(db):
     from storage import Player
 
