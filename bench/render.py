@@ -1,25 +1,37 @@
-"""Render benchmark: compose and encode CPU time and bytes per image, for each game at its largest player count,
-with the PNG encoder of `render` ("new") beside the one it replaced ("old", kept here only for this comparison).
+"""Render benchmark: CPU time per board image, each game at its largest player count (Alhambra also with all four
+Vizier's Favour modules), over the successive states of one seeded game, as the bot draws them.
 
-    python bench/render.py [repeats] [game ...]   (from the repository root; default 30 repeats, every game)
+    python bench/render.py [repeats] [game ...]   (from the repository root; default 3 repeats, every game)
 
-For each game, a seeded random game is played through the engine contract; the public image of three states
-(mid-game, late, the end) is drawn and encoded `repeats` times with each encoder in turn, as the bot does (draw,
-then encode). Sprites and fonts are warmed up first, as in the running bot. Prints, per encoder, the median and p95 of
-compose, encode and total (compose + encode) milliseconds, and the median and largest size.
+Moves: every state of the game in order, each drawn from its stored JSON text exactly as a render worker does
+(`render.render_state`: decode + `rules.view` + draw + PNG), public image. Two cases:
+  warm  one process draws the game's states in order, its caches kept: the parts of the board a move did not
+        change (a player's panel, the market...) come from the part cache (the bot's case: a game is always drawn
+        by the same worker);
+  cold  the same, with the part cache emptied before each state (a worker that has drawn too many other games
+        since); fonts, glyphs and tile sprites stay warm in both, as in any running worker.
+Printed per case: median and p95 of the total and of its steps (decode + view, draw, encode), and the part
+cache's hits and the memory it held. The states are drawn `repeats` times (the part cache cleared between runs).
+
+Encoders: the PNG encoder of `render` ("new") beside the one it replaced ("old", kept here only for this
+comparison) on three states (mid-game, late, the end), as before.
+
 Times are this thread's CPU time, which stays meaningful when the machine is busy (wall time then includes
-waiting for a core). Aim (issue 14): <= 15 ms CPU per move for a 6-player Alhambra, engine and storage included.
+waiting for a core). Aim (issue 14): <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
+storage included (bench/capacity.py parts).
 """
 
 from __future__ import annotations
 
 import importlib
 import io
+import json
 import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -28,6 +40,8 @@ from PIL import Image, ImageDraw  # noqa: E402
 from engine import GAMES, get_rules  # noqa: E402
 from render import _draw, render_image  # noqa: E402
 from scripts.gallery import names_for, playthrough  # noqa: E402
+
+ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 
 
 def encode_png_old(img: Image.Image, key_colours: Iterable[_draw.RGB] = ()) -> bytes:
@@ -65,7 +79,58 @@ def cpu_ms(fn: Callable[[], object]) -> tuple[float, object]:
     return (time.thread_time() - c0) * 1000, out
 
 
-def bench(game: str, repeats: int) -> None:
+def clear_parts() -> None:
+    parts = getattr(_draw, "PARTS", None)  # absent before the part cache existed (for before/after runs)
+    if parts is not None:
+        parts.clear()
+
+
+def game_states(game: str, options: dict[str, Any] | None) -> tuple[int, list[str]]:
+    """The player count and the stored JSON text of every state of a seeded game at the largest player count."""
+    rules = get_rules(game)
+    n = rules.player_counts[-1]
+    return n, [json.dumps(rules.to_json(s)) for s in playthrough(game, n, seed=7, options=options)]
+
+
+def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
+    """Every state in order, drawn as a render worker draws it: warm (part cache kept) and cold (emptied)."""
+    rules = get_rules(game)
+    n, texts = game_states(game, options)
+    names = names_for(n)
+    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    label = f"{game} {n}p" + (" all modules" if options else "")
+    print(f"{label}: {len(texts)} states in order, x{repeats}")
+    for text in texts[:: max(1, len(texts) // 20)]:  # warm-up: fonts, glyphs, sprites (not parts)
+        _draw.encode_png(render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette)
+    for case in ("warm", "cold"):
+        steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
+        held = 0
+        hits = misses = 0
+        for _ in range(repeats):
+            clear_parts()
+            for text in texts:
+                if case == "cold":
+                    clear_parts()
+                parts = getattr(_draw, "PARTS", None)
+                before = (parts.hits, parts.misses) if parts is not None else (0, 0)
+                t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
+                t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
+                t3, _ = cpu_ms(lambda img=img: _draw.encode_png(img, palette))  # = render_png
+                for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):
+                    steps[k].append(v)
+                if parts is not None:
+                    hits += parts.hits - before[0]
+                    misses += parts.misses - before[1]
+                    held = max(held, parts.bytes)
+        line = "  ".join(f"{k} {statistics.median(v):5.2f} (p95 {pct(v, 0.95):5.2f})" for k, v in steps.items())
+        cache = (
+            f"parts hit {hits / max(1, hits + misses):4.0%}, held <= {held / 2**20:5.1f} MiB" if hits + misses else ""
+        )
+        print(f"  {case}  {line} ms  {cache}")
+
+
+def encoders(game: str, repeats: int) -> None:
+    """The old and new encoders on three states (mid-game, late, the end)."""
     rules = get_rules(game)
     n = rules.player_counts[-1]
     states = playthrough(game, n, seed=7)
@@ -73,40 +138,34 @@ def bench(game: str, repeats: int) -> None:
     views = [rules.view(s, None) for s in picks]
     names = names_for(n)
     palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
-    for v in views:  # warm-up: fonts, sprites
-        img = render_image(game, v, names=names)
-        for encode in ENCODERS.values():
-            encode(img, palette)
-    sizes_wh = set()
-    print(f"{game} {n}p", end="")
-    lines = []
+    imgs = [render_image(game, v, names=names) for v in views]
+    sizes_wh = {img.size for img in imgs}
+    print(f"{game} {n}p encoders ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * 3} images each")
     for name, encode in ENCODERS.items():  # one encoder at a time: interleaved, each slows the other (memory)
-        compose, encode_ms, total, sizes = [], [], [], []
+        for img in imgs:  # warm-up
+            encode(img, palette)
+        times, sizes = [], []
         for _ in range(repeats):
-            for v in views:
-                c, img = cpu_ms(lambda v=v: render_image(game, v, names=names))
+            for img in imgs:
                 e, png = cpu_ms(lambda img=img, encode=encode: encode(img, palette))
-                compose.append(c)
-                encode_ms.append(e)
-                total.append(c + e)
-                sizes.append(len(png))
-                sizes_wh.add(img.size)
-        lines.append(
-            f"  {name:4s} compose {statistics.median(compose):5.1f} ms (p95 {pct(compose, 0.95):5.1f})  "
-            f"encode {statistics.median(encode_ms):5.1f} ms (p95 {pct(encode_ms, 0.95):5.1f})  "
-            f"total {statistics.median(total):5.1f} ms (p95 {pct(total, 0.95):5.1f})  "
+                times.append(e)
+                sizes.append(len(png))  # type: ignore[arg-type]
+        print(
+            f"  {name:4s} encode {statistics.median(times):5.2f} ms (p95 {pct(times, 0.95):5.2f})  "
             f"{statistics.median(sizes) / 1024:6.1f} KiB (max {max(sizes) / 1024:6.1f})"
         )
-    print(f" ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * len(views)} images per encoder")
-    print("\n".join(lines))
 
 
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     games = sys.argv[2:] or list(GAMES)
-    print(f"CPU milliseconds per image; new encoder's deflate: {_draw.DEFLATE}")
+    print(f"CPU milliseconds per image (decode + view + draw + encode); deflate: {_draw.DEFLATE}")
     for game in games:
-        bench(game, repeats)
+        moves(game, None, repeats)
+        if game == "alhambra":
+            moves(game, ALL, repeats)
+    for game in games:
+        encoders(game, max(1, 10 * repeats))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Drawing helpers shared by every game's renderer: the bundled fonts, text with an outline, panels, legend
 chips, player names, a few icons, the sections every board has (the last-move line, the results sheet), sprite
-stamping and PNG encoding tuned for speed and size.
+stamping, the part cache boards are composed from (`part`, `PARTS`) and PNG encoding tuned for speed and size.
 
 Everything here is pure and deterministic: the same inputs give the same pixels, so the same view gives the
 same bytes. Fonts are read from the project's `data/fonts/` (never from the system) once per process.
@@ -8,11 +8,14 @@ same bytes. Fonts are read from the project's `data/fonts/` (never from the syst
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import functools
 import math
 import struct
+import types
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,8 +95,16 @@ def text(
 def _text_masks(
     s: str, size: int, bold: bool, anchor: str, stroke: int
 ) -> tuple[tuple[int, int], Image.Image, Image.Image | None]:
-    """(offset from the anchor point, glyph mask, stroke mask or None) for one label."""
+    """(offset from the anchor point, glyph mask, stroke mask or None) for one label.
+
+    Without a stroke the mask is FreeType's own rendering of the label (`getmask2`, one layout of the text), which
+    is the very mask `ImageDraw.text` would stamp: ~2x faster than laying the text out for its box and drawing
+    it (a new label, the last-move line, costs ~0.4 ms instead of ~0.8; tests/render/test_parts.py compares)."""
     f = font(size, bold)
+    if not stroke:
+        mask, offset = f.getmask2(s, "L", anchor=anchor, ink=255, start=(0.0, 0.0), stroke_filled=True)
+        if mask.size[0] and mask.size[1]:
+            return offset, Image.Image()._new(mask), None
     left, top, right, bottom = f.getbbox(s, anchor=anchor, stroke_width=stroke)
     w, h = max(1, right - left), max(1, bottom - top)
     inner = Image.new("L", (w, h), 0)
@@ -134,6 +145,15 @@ def panel(
     d.rounded_rectangle(box, radius=radius, fill=fill, outline=edge, width=width)
 
 
+@functools.lru_cache(maxsize=128)
+def rounded_sprite(w: int, h: int, radius: int, fill: RGB, bg: RGB) -> Image.Image:
+    """A filled rounded rectangle (w + 1) x (h + 1) on `bg`, drawn once: pasted at a whole-pixel corner over a
+    plain `bg` area it gives the pixels `rounded_rectangle` draws there (at most ~1 MiB: 128 title bars)."""
+    img = Image.new("RGB", (w + 1, h + 1), bg)
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, w, h), radius=radius, fill=fill)
+    return img
+
+
 def title_bar(
     d: ImageDraw.ImageDraw,
     box: tuple[int, int, int, int],
@@ -143,10 +163,15 @@ def title_bar(
     size: int = 20,
     right: str = "",
     right_fill: RGB | None = None,
+    on: tuple[Image.Image, RGB] | None = None,
 ) -> None:
-    """A dark heading strip with a title on the left and an optional note on the right."""
+    """A dark heading strip with a title on the left and an optional note on the right. `on` = (the image `d`
+    draws on, the plain colour under `box`): the strip is pasted from a cached sprite (faster, same pixels)."""
     x0, y0, x1, y1 = box
-    d.rounded_rectangle(box, radius=8, fill=fill)
+    if on is None:
+        d.rounded_rectangle(box, radius=8, fill=fill)
+    else:
+        on[0].paste(rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
     cy = (y0 + y1) // 2
     fg = contrast(fill)
     right_w = text_size(right, size, True)[0] + 16 if right else 0
@@ -173,6 +198,33 @@ def chip(
     d.rounded_rectangle(box, radius=6, fill=colour, outline=mix(colour, INK, 0.5), width=1)
     text(d, (x + pad, (box[1] + box[3]) // 2), label, size, contrast(colour), bold=bold, anchor="lm")
     return box[2] - box[0]
+
+
+@functools.lru_cache(maxsize=256)
+def chip_sprite(label: str, colour: RGB, bg: RGB, size: int = 15, pad: int = 6, bold: bool = True) -> Image.Image:
+    """`chip` drawn once on a `bg` background, for `paste_chip`. Never draw on it (it is shared)."""
+    w, _ = text_size(label, size, bold)
+    img = Image.new("RGB", (w + 2 * pad + 1, size + 2 * pad - 1), bg)
+    chip(ImageDraw.Draw(img), (0, 0), label, colour, size=size, pad=pad, bold=bold)
+    return img
+
+
+def paste_chip(
+    img: Image.Image,
+    xy: tuple[int, int],
+    label: str,
+    colour: RGB,
+    bg: RGB,
+    *,
+    size: int = 15,
+    pad: int = 6,
+    bold: bool = True,
+) -> int:
+    """`chip` at integer `xy` on a plain `bg` area, pasted from a cached sprite (the same pixels: every position
+    in a chip is a whole pixel from its corner). Returns its width."""
+    sprite = chip_sprite(label, colour, bg, size, pad, bold)
+    img.paste(sprite, xy)
+    return sprite.width - 1
 
 
 def highlight_box(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], width: int = 5) -> None:
@@ -371,11 +423,160 @@ def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, Imag
     return img, ImageDraw.Draw(img)
 
 
-def measure(section: Callable[..., int], *args: Any) -> int:
-    """The height `section(img, d, *args)` returns, drawn on a scratch image: for laying out a section before
-    the canvas exists (pass off-canvas coordinates)."""
-    scratch = Image.new("RGB", (1, 1))
-    return section(scratch, ImageDraw.Draw(scratch), *args)
+# --------------------------------------------------------------------------------------------- cached parts
+
+
+class _Tag:
+    """A tag in a frozen key: an object no frozen value can equal."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_BOOL, _FLOAT, _LIST, _DICT, _SET = map(_Tag, ("bool", "float", "list", "dict", "set"))
+
+
+def freeze(value: Any) -> Hashable:
+    """A hashable stand-in for `value`, equal for two values exactly when they are equal as drawn: the key of a
+    cached part. Strings, ints and None as they are; tuples item by item; lists, dicts (their items in order) and
+    sets tagged; dataclasses by their class and every field; bools and floats tagged (True == 1 == 1.0 in Python,
+    yet they print differently; floats by their exact hex form). Tags are private objects, so no two different
+    values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is tuple:
+        return tuple(map(freeze, value))
+    if kind is bool:
+        return (_BOOL, value)
+    if kind is float:
+        return (_FLOAT, value.hex())
+    if kind is list:
+        return (_LIST, *map(freeze, value))
+    if kind is dict:
+        return (_DICT, *((freeze(k), freeze(v)) for k, v in value.items()))
+    if kind is frozenset or kind is set:
+        return (_SET, frozenset(map(freeze, value)))
+    if kind is types.FunctionType:  # a section passed on to another: equal only to itself
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    raise TypeError(f"cannot key a cached part on a {kind.__name__}")
+
+
+PART_BUDGET = 64 * 1024 * 1024  # pixel bytes the part cache of a process holds at most
+PART_LIMIT = 1024  # and at most this many parts (a key holds one section's data: a player's, ~1-3 KiB)
+
+
+class PartCache:
+    """A least-recently-used store of drawn parts of boards (a player's panel, the market...) keyed by exactly
+    what they show, bounded in pixel bytes and in entries. One per process (`PARTS`): the bot draws a game's every
+    move in the same worker, so the parts a move did not change are pasted again instead of drawn.
+
+    A stored part is a copy of pixels drawn for its key and is never drawn on, so a warm cache gives the very
+    pixels a cold one draws. `enabled = False` draws every section on the board itself (no cache: tests compare
+    both ways); `check = True` draws every part found again and fails if it differs from the stored one (tests).
+
+    Memory: at most `budget` bytes of pixels (64 MiB: ~5 boards' worth of 6-player Alhambra parts) and `limit`
+    entries, each key holding one section's data (~1-3 KiB; 1024 entries: ~3 MiB more at most)."""
+
+    def __init__(self, budget: int = PART_BUDGET, limit: int = PART_LIMIT) -> None:
+        self.budget, self.limit = budget, limit
+        self.enabled = True
+        self.check = False
+        self._parts: collections.OrderedDict[Hashable, tuple[Image.Image, int]] = collections.OrderedDict()
+        self.bytes = 0  # pixel bytes held now
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def lookup(self, key: Hashable) -> Image.Image | None:
+        found = self._parts.get(key)
+        if found is None:
+            self.misses += 1
+            return None
+        self._parts.move_to_end(key)
+        self.hits += 1
+        return found[0]
+
+    def store(self, key: Hashable, img: Image.Image) -> None:
+        """Keep `img` under `key` (not if larger than a quarter of the budget), dropping the least recently used
+        parts beyond the bounds."""
+        size = image_bytes(img)
+        if size > self.budget // 4 or key in self._parts:
+            return
+        self._parts[key] = (img, size)
+        self.bytes += size
+        while self.bytes > self.budget or len(self._parts) > self.limit:
+            _, (_, dropped) = self._parts.popitem(last=False)
+            self.bytes -= dropped
+
+    def clear(self) -> None:
+        self._parts.clear()
+        self.bytes = self.hits = self.misses = 0
+
+
+def image_bytes(img: Image.Image) -> int:
+    """What Pillow keeps for `img`'s pixels: 4 bytes a pixel for RGB(A) (padded), 1 for L, P and 1."""
+    return img.width * img.height * (4 if len(img.getbands()) > 1 else 1)
+
+
+PARTS = PartCache()
+
+
+def part(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    section: Callable[..., object],
+    *args: Any,
+    viewer: str | None = None,
+    bg: RGB = BG,
+) -> None:
+    """Draw `section(img, draw, x, y, *args)` (what it draws with its top-left corner at (x, y) = box[:2], staying
+    within `box`, both corners inclusive, over a plain `bg` area) as a cached part: the box is pasted from the
+    part cache if this section was drawn for the same data before, else the section draws on a `bg` canvas of its
+    own, which is kept and pasted.
+
+    The key is the section, the box's size and the parity of its corner, `bg`, `viewer` and `freeze(args)`: a
+    section reads nothing but its arguments (and constants), and a part holds nothing but what its section drew,
+    so a part is only ever reused for the same data; `viewer` keeps the parts of one player's private image (a
+    hand, a preview) to that player.
+
+    A part is drawn at the parity of its place on the board (from the even corner at or just above and left of the
+    box's: one pixel of `bg` more, to be pasted over `bg`, when x or y is odd), so positions in whole and half
+    pixels (rounded half to even by Python) land on the same pixels as if drawn on the board. Tests draw seeded games with the cache (in order, reversed, shuffled) and without it
+    (`PARTS.enabled = False`: every section drawn on the board itself) and compare the bytes."""
+    x0, y0, x1, y1 = box
+    if not PARTS.enabled:
+        section(img, ImageDraw.Draw(img), x0, y0, *args)
+        return
+    px, py = x0 & 1, y0 & 1
+    key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, freeze(args))
+    found = PARTS.lookup(key)
+    if found is None:
+        found = _draw_part(box, section, args, bg)
+        PARTS.store(key, found)
+    elif PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
+        raise AssertionError(f"the part cache served {section.__qualname__} a part drawn for other data")
+    img.paste(found, (x0 - px, y0 - py))
+
+
+def _draw_part(
+    box: tuple[int, int, int, int], section: Callable[..., object], args: tuple[Any, ...], bg: RGB
+) -> Image.Image:
+    """`section` drawn on a `bg` canvas from the even corner at or just above and left of the box's (one plain
+    pixel more on that side when x or y is odd: a box has `bg` around it, a gap or a margin)."""
+    x0, y0, x1, y1 = box
+    px, py = x0 & 1, y0 & 1
+    sub, d = canvas(x1 - x0 + 1 + px, y1 - y0 + 1 + py, bg)
+    section(sub, d, px, py, *args)
+    return sub
 
 
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
@@ -468,18 +669,16 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = ()) -> bytes:
     colours = png_palette(img, key_colours)
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for c in colours for v in c])
-    indexed = img.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+    indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
     w, h = img.size
-    rows = memoryview(indexed)
-    scanlines = []  # each row after its filter type byte: 0, none (filters gain nothing on these images)
-    for y in range(0, w * h, w):
-        scanlines += (b"\0", rows[y : y + w])
+    scanlines = Image.new("P", (w + 1, h), 0)  # each row after its filter type byte: 0, none (filters gain nothing)
+    scanlines.paste(indexed, (1, 0))
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
             _chunk(b"PLTE", bytes(v for c in colours for v in c)),
-            _chunk(b"IDAT", _deflate(b"".join(scanlines))),
+            _chunk(b"IDAT", _deflate(scanlines.tobytes())),
             _chunk(b"IEND", b""),
         )
     )

@@ -146,7 +146,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     options = view.options or {}
     players = []
     for p, seat in zip(view.players, view.seats, strict=True):
-        wall = geo.longest_wall(seat.alhambra)
+        wall = _longest_wall(frozenset(seat.alhambra.items()))
         extras = [f"Wall: {wall}" if any(options.get(m) for m in ("huts", "bonus")) else f"Longest wall: {wall}"]
         if options.get("huts"):
             extras.append(f"Huts {seat.huts_taken}/{C.HUT_LIMIT}")
@@ -202,6 +202,12 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     if board.over:
         board.results = _results_from(view, rules)
     return board
+
+
+@functools.lru_cache(maxsize=256)
+def _longest_wall(cells: frozenset[tuple[tuple[int, int], str]]) -> int:
+    """The engine's longest wall (A48) of an Alhambra, remembered: most moves leave most Alhambras as they were."""
+    return geo.longest_wall(dict(cells))
 
 
 def _extra_counts(seat: Any, options: Mapping[str, Any]) -> dict[str, int]:
@@ -458,11 +464,11 @@ def _bbox(grid: Mapping[tuple[int, int], str]) -> tuple[int, int, int, int]:
 def _draw_grid(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
-    p: PlayerBoard,
+    grid: Mapping[tuple[int, int], str],
     origin: tuple[int, int],
     cell: int,
     bbox: tuple[int, int, int, int],
-    extra_highlight: frozenset[tuple[int, int]] = frozenset(),
+    marks: frozenset[tuple[int, int]] = frozenset(),
 ) -> None:
     """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells."""
     ox, oy = origin
@@ -479,12 +485,12 @@ def _draw_grid(
     for y in range(by0, by1 + 1):
         for x in range(bx0, bx1 + 1):
             cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
-            tid = p.grid.get((x, y))
+            tid = grid.get((x, y))
             if tid is None:
                 d.rectangle((cx + 1, cy + 1, cx + cell - 2, cy + cell - 2), fill=EMPTY_CELL)
             else:
                 img.paste(tile_sprite(tid, cell), (cx, cy))
-    for x, y in sorted(p.last_cells | extra_highlight):
+    for x, y in sorted(marks):
         cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
 
@@ -496,27 +502,49 @@ def _grid_size(bbox: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
     return text_w + (bx1 - bx0 + 1) * cell, label + 8 + (by1 - by0 + 1) * cell
 
 
-def _type_counts(p: PlayerBoard) -> dict[str, int]:
+def _type_counts(grid: Mapping[tuple[int, int], str], extra_counts: Mapping[str, int]) -> dict[str, int]:
     """A44 (with V27/V63: what huts and played bonus cards add), as a scoring round would count now."""
     counts = dict.fromkeys(C.TYPES, 0)
-    for tid in p.grid.values():
+    for tid in grid.values():
         t = C.TYPE_OF.get(tid)
         if t in counts:
             counts[t] += 1
-    for t, k in p.extra_counts.items():
+    for t, k in extra_counts.items():
         counts[t] += k
     return counts
 
 
-def _counts_strip(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, counts: Mapping[str, int], w: int) -> int:
-    """Buildings per type (what majorities are decided on, A44) as icon + number. Returns the height."""
+COUNT_ICON = 30
+
+
+@functools.cache
+def type_icon(typ: str, bg: D.RGB) -> Image.Image:
+    """A building type's chip in the counts strip (its colour, its pictogram) on `bg`, drawn once."""
+    icon = COUNT_ICON
+    img = Image.new("RGB", (icon + 1, icon + 1), bg)
+    d = ImageDraw.Draw(img)
+    col = TYPE_COLOURS[typ]
+    d.rounded_rectangle((0, 0, icon, icon), radius=5, fill=col, outline=D.mix(col, D.INK, 0.5))
+    D.building_icon(d, typ, (3, 3, icon - 3, icon - 3), D.contrast(col))
+    return img
+
+
+def _counts_strip(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    counts: Mapping[str, int],
+    w: int,
+    bg: D.RGB = D.PANEL,
+) -> int:
+    """Buildings per type (what majorities are decided on, A44) as icon + number, on a `bg` panel. Returns the
+    height."""
     slot = w // len(C.TYPES)
-    icon = 30
+    icon = COUNT_ICON
     for i, t in enumerate(C.TYPES):
         sx = x + i * slot
-        col = TYPE_COLOURS[t]
-        d.rounded_rectangle((sx, y, sx + icon, y + icon), radius=5, fill=col, outline=D.mix(col, D.INK, 0.5))
-        D.building_icon(d, t, (sx + 3, y + 3, sx + icon - 3, y + icon - 3), D.contrast(col))
+        img.paste(type_icon(t, bg), (sx, y))
         c = counts.get(t, 0)
         D.text(d, (sx + icon + 6, y + icon / 2), str(c), 22, D.INK if c else D.MUTED, bold=True, anchor="lm")
     return icon
@@ -548,21 +576,32 @@ def _tiles_rows(n: int, w: int, title: str, size: int) -> int:
 # --------------------------------------------------------------------------------------------- sections
 
 
-def _header(d: ImageDraw.ImageDraw, b: Board, width: int) -> None:
+def _header(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, width: int) -> None:
     rounds = "   ".join(f"{i} {'✓' if i in b.scorings_done else '–'}" for i in (1, 2, 3))
     left = f"Alhambra    Scorings done: {rounds}"
     right = f"Deck {D.plural(b.deck_size, 'card')}  ·  Bag {D.plural(b.bag_size, 'tile')}"
-    D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), left, size=20, right=right)
+    D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), left, size=20, right=right, on=(img, D.BG))
 
 
-def _market(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, tile: int) -> tuple[int, int]:
+def _market_size(tile: int) -> tuple[int, int]:
+    return 4 * (tile + 16) + 20, 40 + 30 + tile + 14
+
+
+def _market(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    market: Sequence[tuple[str, str | None]],
+    market_last: frozenset[int],
+    tile: int,
+) -> None:
     """The 4 market spaces (A6): currency named above each, the tile with its price and walls."""
     space_w = tile + 16
-    w = 4 * space_w + 20
-    h = 40 + 30 + tile + 14
+    w, h = _market_size(tile)
     D.panel(d, (x, y, x + w, y + h))
     D.text(d, (x + 12, y + 10), "Building market", 18, D.INK, bold=True)
-    for i, (cur, tid) in enumerate(b.market):
+    for i, (cur, tid) in enumerate(market):
         sx = x + 10 + i * space_w
         col = CURRENCY_COLOURS[cur]
         d.rounded_rectangle((sx, y + 38, sx + space_w - 8, y + 38 + 26), radius=6, fill=col)
@@ -574,19 +613,23 @@ def _market(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, 
             D.text(d, (tx + tile / 2, ty + tile / 2), "empty", 15, D.MUTED, bold=True, anchor="mm")
         else:
             img.paste(tile_sprite(tid, tile), (tx, ty))
-        if i in b.market_last:
+        if i in market_last:
             D.highlight_box(d, (tx, ty, tx + tile - 1, ty + tile - 1), width=4)
-    return w, h
 
 
-def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, h: int) -> int:
+DISPLAY_W = 4 * (66 + 8) + 16
+
+
+def _display(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, display: Sequence[tuple[str, int] | str], h: int
+) -> None:
     """The money display (A7): four face-up cards."""
     cw, ch = 66, 92
-    w = 4 * (cw + 8) + 16
+    w = DISPLAY_W
     D.panel(d, (x, y, x + w, y + h))
     D.text(d, (x + 12, y + 10), "Money display", 18, D.INK, bold=True)
     cy = y + 38 + (h - 38 - ch) // 2
-    for i, card in enumerate(b.display):
+    for i, card in enumerate(display):
         cx = x + 12 + i * (cw + 8)
         pair = _exchange_label(card)
         if isinstance(card, tuple):
@@ -595,12 +638,13 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
             img.paste(exchange_sprite(pair[0], pair[1], cw, ch), (cx, cy))
         else:
             _other_card(d, (cx, cy, cx + cw, cy + ch), card)
-    if not b.display:
+    if not display:
         D.text(d, (x + w / 2, y + h / 2 + 10), "empty", 16, D.MUTED, bold=True, anchor="mm")
-    return w
 
 
-def _hut_stacks(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> None:
+def _hut_stacks(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, huts: Sequence[tuple[str | None, int]], w: int
+) -> None:
     """V21/V22: the six hut stacks: the face-up hut of each (with its walls) and how many huts are left."""
     D.panel(d, (x, y, x + w, y + HUTS_H))
     D.text(d, (x + 12, y + 10), "Worker's Huts", 18, D.INK, bold=True)
@@ -609,7 +653,7 @@ def _hut_stacks(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: i
     shown, size = D.fit_text(note, w - tw - 40, 15, bold=True)
     D.text(d, (x + tw + 26, y + 13), shown, size, D.MUTED, bold=True)
     slot = (w - 24) // len(C.TYPES)
-    for i, (typ, (hut, left)) in enumerate(zip(C.TYPES, b.huts or (), strict=False)):
+    for i, (typ, (hut, left)) in enumerate(zip(C.TYPES, huts, strict=False)):
         sx, sy = x + 12 + i * slot, y + 40
         if hut is None or hut == "hidden":
             d.rectangle((sx, sy, sx + HUT_STACK - 1, sy + HUT_STACK - 1), fill=EMPTY_CELL, outline=D.PANEL_EDGE)
@@ -652,29 +696,60 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
             D.text(d, (cols[r], ry + s / 2), "/".join(map(str, C.POINTS[r][t])), 15, D.INK, bold=True, anchor="lm")
 
 
-def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
-    """The viewer's hand grouped by currency with totals (private image only). Returns the height."""
-    cw, ch = 50, 70
+Hand = Sequence[tuple[str, int] | str]
+
+
+def _hand_groups(hand: Hand) -> tuple[dict[str, list[int]], list[tuple[str, str]], list[str]]:
+    """The hand's money cards by currency, its exchange cards, its other cards."""
     groups: dict[str, list[int]] = {c: [] for c in C.CURRENCIES}
     others: list[str] = []
-    for card in b.hand or []:
+    for card in hand:
         if isinstance(card, tuple):
             groups[card[0]].append(card[1])
         else:
             others.append(card)
     exchange = [pair for pair in map(_exchange_label, others) if pair]
     others = [o for o in others if not _exchange_label(o)]
+    return groups, exchange, others
+
+
+HAND_CARD = 50, 70
+
+
+def _hand_layout(hand: Hand, bonus_hand: Sequence[tuple[str, bool]] | None, w: int) -> tuple[int, int, int]:
+    """Column width, cards per row and height of the hand panel."""
+    cw, ch = HAND_CARD
+    groups, exchange, others = _hand_groups(hand)
     col_w = (w - 24) // len(C.CURRENCIES)
     per_row = max(1, (col_w - 10) // (cw + 4))
     rows = max(1, *((len(v) + per_row - 1) // per_row for v in groups.values()))
-    bonus_h = 0 if b.bonus_hand is None else BONUS_H + 34
+    bonus_h = 0 if bonus_hand is None else BONUS_H + 34
     h = 44 + 36 + rows * (ch + 6) + (XH + 12 if exchange else 0) + bonus_h + (30 if others else 0) + 6
+    return col_w, per_row, h
+
+
+def _hand(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    hand: Hand,
+    bonus_hand: Sequence[tuple[str, bool]] | None,
+    bonus_auto: str,
+    w: int,
+) -> None:
+    """The viewer's hand grouped by currency with totals (private image only)."""
+    cw, ch = HAND_CARD
+    groups, exchange, others = _hand_groups(hand)
+    col_w, per_row, h = _hand_layout(hand, bonus_hand, w)
+    rows = max(1, *((len(v) + per_row - 1) // per_row for v in groups.values()))
+    bonus_h = 0 if bonus_hand is None else BONUS_H + 34
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
     total = sum(sum(v) for v in groups.values())
     D.text(
         d,
         (x + 12, y + 10),
-        f"Your hand (private): {D.plural(len(b.hand or []), 'card')} worth {total}",
+        f"Your hand (private): {D.plural(len(hand), 'card')} worth {total}",
         18,
         D.INK,
         bold=True,
@@ -698,22 +773,21 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
         for i, (first, second) in enumerate(exchange):
             img.paste(exchange_sprite(first, second, XW, XH), (tx + i * (XW + 6), ry))
         ry += XH + 12
-    if b.bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
-        auto = AUTO_TEXT.get(b.bonus_auto, b.bonus_auto)
-        playable = sum(ok for _, ok in b.bonus_hand)
-        title = f"Your bonus cards (secret): {len(b.bonus_hand)}, {playable} playable now  ·  automatic play: {auto}"
+    if bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
+        auto = AUTO_TEXT.get(bonus_auto, bonus_auto)
+        playable = sum(ok for _, ok in bonus_hand)
+        title = f"Your bonus cards (secret): {len(bonus_hand)}, {playable} playable now  ·  automatic play: {auto}"
         shown, size = D.fit_text(title, w - 24, 17, bold=True)
         D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
-        for i, (tile, ok) in enumerate(b.bonus_hand):
+        for i, (tile, ok) in enumerate(bonus_hand):
             img.paste(bonus_sprite(tile, BONUS_W, BONUS_H, dim=not ok), (x + 12 + i * (BONUS_W + 8), ry + 30))
-        if not b.bonus_hand:
+        if not bonus_hand:
             D.text(d, (x + 12, ry + 30 + BONUS_H / 2), "none in hand", 15, D.MUTED, bold=True, anchor="lm")
         ry += bonus_h
     if others:
         D.text(
             d, (x + 12, ry + 4), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16, D.INK, bold=True
         )
-    return h
 
 
 # --------------------------------------------------------------------------------------------- player panels
@@ -736,87 +810,148 @@ def _panel_layout(b: Board, width: int) -> tuple[int, int, int]:
 def _player_panel_height(p: PlayerBoard, panel_w: int, cell: int, grid_h: int) -> int:
     reserve_h = _tiles_rows(len(p.reserve), panel_w - 24, "Reserve:", SMALL)
     pending_h = _tiles_rows(len(p.pending), panel_w - 24, "To place:", SMALL) + 6 if p.pending else 0
-    bonus_h = _bonus_row_height(p, panel_w - 24) + 6 if p.bonus_played is not None else 0
+    bonus_h = _bonus_row_height(p.bonus_played, panel_w - 24) + 6 if p.bonus_played is not None else 0
     return 52 + 28 + 40 + grid_h + 10 + reserve_h + pending_h + bonus_h + 14
 
 
 BONUS_TITLE = "Bonus cards played:"
 
 
-def _bonus_row_height(p: PlayerBoard, w: int) -> int:
+def _bonus_row_height(bonus_played: Sequence[str] | None, w: int) -> int:
     tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
     per_row = max(1, (w - tw) // (BONUS_W + 6))
-    n = len(p.bonus_played or ())
+    n = len(bonus_played or ())
     return max(20, ((n + per_row - 1) // per_row) * (BONUS_H + 4)) if n else 20
 
 
-def _bonus_row(img: Image.Image, d: ImageDraw.ImageDraw, p: PlayerBoard, x: int, y: int, w: int) -> int:
+def _bonus_row(
+    img: Image.Image, d: ImageDraw.ImageDraw, bonus_played: Sequence[str] | None, x: int, y: int, w: int
+) -> int:
     """V62/V63: the player's played bonus cards (public), each one more building of its type."""
     D.text(d, (x, y), BONUS_TITLE, 15, D.INK, bold=True)
     tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
-    cards = p.bonus_played or ()
+    cards = bonus_played or ()
     if not cards:
         D.text(d, (x + tw, y), "—", 15, D.MUTED, bold=True)
     per_row = max(1, (w - tw) // (BONUS_W + 6))
     for i, tid in enumerate(cards):
         r, c = divmod(i, per_row)
         img.paste(bonus_sprite(tid, BONUS_W, BONUS_H), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
-    return _bonus_row_height(p, w)
+    return _bonus_row_height(bonus_played, w)
 
 
-def _vizier_chip(d: ImageDraw.ImageDraw, active: bool, x1: int, y: int) -> int:
+def _vizier_chip(img: Image.Image, active: bool, x1: int, y: int) -> int:
     """V1: the vizier's side: active (may be used between turns) or used (inactive). Returns its width."""
     label = "Vizier: active" if active else "Vizier: used"
     w = D.text_size(label, 15, True)[0] + 12
-    D.chip(d, (x1 - w, y - 3), label, D.GOOD if active else (170, 160, 150))
+    D.paste_chip(img, (x1 - w, y - 3), label, D.GOOD if active else (170, 160, 150), D.PANEL)
     return w
 
 
 def _player_panel(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
-    b: Board,
+    x0: int,
+    y0: int,
     p: PlayerBoard,
-    box: tuple[int, int, int, int],
+    dims: tuple[int, int],
     cell: int,
     bbox: tuple[int, int, int, int],
     highlight: frozenset[tuple[int, int]],
 ) -> None:
-    x0, y0, x1, y1 = box
+    """One player's panel of `dims` (width, height) with its top-left corner at (x0, y0): the frame, title and
+    info line drawn here, the body below them (buildings, Alhambra, reserve...) a part of its own, so a move
+    that only passes the turn or changes a hand size or score does not redraw the Alhambra."""
+    x1, y1 = x0 + dims[0], y0 + dims[1]
+    box = (x0, y0, x1, y1)
     edge = D.TURN if p.to_move else D.PANEL_EDGE
     D.panel(d, box, edge=edge, width=4 if p.to_move else 2)
     bar = D.TURN if p.to_move else D.INK
     name = p.name + ("  ▶ to move" if p.to_move else "")
-    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=f"{p.score} pts")
+    D.title_bar(
+        d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=f"{p.score} pts", on=(img, D.PANEL)
+    )
     y = y0 + 52
-    chip_w = _vizier_chip(d, p.vizier, x1 - 12, y) + 10 if p.vizier is not None else 0
+    chip_w = _vizier_chip(img, p.vizier, x1 - 12, y) + 10 if p.vizier is not None else 0
     info = f"Hand: {D.plural(p.hand_count, 'card')}" + "".join(f"   ·   {e}" for e in p.extras)
     shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True)
     D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
-    y += 28
-    _counts_strip(img, d, x0 + 12, y, _type_counts(p), x1 - x0 - 24)
+    bottom = y0 + _player_panel_height(p, x1 - x0, cell, _grid_size(bbox, cell)[1]) - BODY_BOTTOM
+    D.part(
+        img,
+        (x0 + BODY_X, y0 + BODY_Y, x1 - BODY_X, bottom),
+        _panel_body,
+        x1 - x0,
+        p.grid,
+        p.extra_counts,
+        p.reserve,
+        p.pending,
+        p.bonus_played,
+        p.last_cells | highlight,
+        cell,
+        bbox,
+        bg=D.PANEL,
+    )
+
+
+# The body of a player's panel: from (BODY_X, BODY_Y) inside the panel to BODY_X from its right edge and
+# BODY_BOTTOM above its own height (the body ends 14 px above it): clear of the frame, its rounded corners,
+# the title bar and the info line (the vizier chip ends at y + 74), on the panel's fill.
+BODY_X, BODY_Y, BODY_BOTTOM = 10, 76, 12
+
+
+def _panel_body(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    bx: int,
+    by: int,
+    width: int,
+    grid: Mapping[tuple[int, int], str],
+    extra_counts: Mapping[str, int],
+    reserve: Sequence[str],
+    pending: Sequence[str],
+    bonus_played: Sequence[str] | None,
+    marks: frozenset[tuple[int, int]],
+    cell: int,
+    bbox: tuple[int, int, int, int],
+) -> None:
+    """A player's buildings per type, Alhambra, reserve, tiles to place and played bonus cards, the panel (`width`
+    wide) having its top-left corner at (bx - BODY_X, by - BODY_Y)."""
+    x0, y0 = bx - BODY_X, by - BODY_Y
+    x1 = x0 + width
+    y = y0 + 80
+    _counts_strip(img, d, x0 + 12, y, _type_counts(grid, extra_counts), x1 - x0 - 24)
     y += 40
     gw, gh = _grid_size(bbox, cell)
     gx = x0 + (x1 - x0 - gw) // 2
-    _draw_grid(img, d, p, (gx, y), cell, bbox, highlight)
+    _draw_grid(img, d, grid, (gx, y), cell, bbox, marks)
     y += gh + 10
-    y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, p.reserve, SMALL, "Reserve:")
-    if p.pending:
+    y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, reserve, SMALL, "Reserve:")
+    if pending:
         y += 6
-        y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, p.pending, SMALL, "To place:")
-    if p.bonus_played is not None:
+        y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, pending, SMALL, "To place:")
+    if bonus_played is not None:
         y += 6
-        y += _bonus_row(img, d, p, x0 + 12, y, x1 - x0 - 24)
+        y += _bonus_row(img, d, bonus_played, x0 + 12, y, x1 - x0 - 24)
 
 
-def _dirk_panel(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: tuple[int, int, int, int]) -> None:
+DIRK_PANEL: D.RGB = (244, 238, 228)
+
+
+def _dirk_panel(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    tiles: Sequence[str],
+    score: int,
+    dims: tuple[int, int],
+) -> None:
     """Dirk, the neutral 2-player collector (A61): his tiles by type and his score (A65, A68)."""
-    x0, y0, x1, y1 = box
-    D.panel(d, box, fill=(244, 238, 228))
-    D.title_bar(
-        d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19, right=f"{b.dirk_score} pts"
-    )
-    tiles = b.dirk or ()
+    x1, y1 = x0 + dims[0], y0 + dims[1]
+    box = (x0, y0, x1, y1)
+    D.panel(d, box, fill=DIRK_PANEL)
+    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19, right=f"{score} pts")
     counts = dict.fromkeys(C.TYPES, 0)
     for tid in tiles:
         if C.TYPE_OF.get(tid) in counts:
@@ -826,7 +961,7 @@ def _dirk_panel(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, box: tuple[i
         d, (x0 + 12, y), f"{D.plural(len(tiles), 'tile')}; they count for majorities only (A61)", 15, D.MUTED, bold=True
     )
     y += 30
-    _counts_strip(img, d, x0 + 12, y, counts, x1 - x0 - 24)
+    _counts_strip(img, d, x0 + 12, y, counts, x1 - x0 - 24, DIRK_PANEL)
     y += 46
     size = SMALL
     per_row = max(1, (x1 - x0 - 24) // (size + 4))
@@ -894,7 +1029,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     row_heights = [max(heights[r * cols : (r + 1) * cols]) for r in range((len(slots) + cols - 1) // cols)]
     hand_h = 0
     if b.hand is not None:
-        hand_h = _hand_height(b, width - 2 * GAP) + GAP
+        hand_h = _hand_layout(b.hand, b.bonus_hand, width - 2 * GAP)[2] + GAP
     last_h = D.LAST_MOVE_H if b.last_move else 0
     last_h += 30 if b.vizier_line else 0
     huts_h = HUTS_H + GAP if b.huts is not None and not b.over else 0
@@ -909,7 +1044,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         + hand_h
     )
     img, d = D.canvas(width, height)
-    _header(d, b, width)
+    _header(img, d, b, width)
     y = GAP + HEADER_H
     if b.results is not None:
         y += _results(img, d, b, GAP, y, width - 2 * GAP) + GAP
@@ -918,38 +1053,46 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         shown, size = D.fit_text(b.vizier_line, width - 2 * GAP - 10, 17, bold=True)
         D.text(d, (GAP + 4, y + 2), shown, size, D.GOOD, bold=True)
         y += 30
-    if market_h:
-        mw, _ = _market(img, d, b, GAP, y, tile)
-        dw = _display(img, d, b, GAP + mw + GAP, y, market_h)
-        px = GAP + mw + GAP + dw + GAP
+    if market_h:  # each section is a cached part: drawn again only when what it shows changes
+        mw, _ = _market_size(tile)
+        D.part(img, (GAP, y, GAP + mw, y + market_h), _market, tuple(b.market), b.market_last, tile)
+        dx = GAP + mw + GAP
+        D.part(img, (dx, y, dx + DISPLAY_W, y + market_h), _display, tuple(b.display), market_h)
+        px = dx + DISPLAY_W + GAP
         if width - GAP - px >= 260:
-            _points_table(img, d, px, y, width - GAP - px, market_h)
+            D.part(img, (px, y, width - GAP, y + market_h), _points_table, width - GAP - px, market_h)
         y += market_h + GAP
     if huts_h:
-        _hut_stacks(img, d, b, GAP, y, width - 2 * GAP)
+        D.part(img, (GAP, y, width - GAP, y + HUTS_H), _hut_stacks, tuple(b.huts or ()), width - 2 * GAP)
         y += huts_h
     if b.hand is not None:
-        y += _hand(img, d, b, GAP, y, width - 2 * GAP) + GAP
+        y += _hand_part(img, b, GAP, y, width - 2 * GAP) + GAP
     for r, rh in enumerate(row_heights):
         for c in range(cols):
             k = r * cols + c
             if k >= len(slots):
                 break
-            box = (GAP + c * (panel_w + GAP), y, GAP + c * (panel_w + GAP) + panel_w, y + rh)
+            x0 = GAP + c * (panel_w + GAP)
+            box = (x0, y, x0 + panel_w, y + rh)
             kind, i = slots[k]
             if kind == "p":
                 p = b.players[i]
-                _player_panel(
-                    img, d, b, p, box, cell, bboxes[i], extra if p.id == b.viewer or not b.viewer else frozenset()
-                )
+                mark = extra if p.id == b.viewer or not b.viewer else frozenset()
+                D.part(img, box, _player_panel, p, (panel_w, rh), cell, bboxes[i], mark)
             else:
-                _dirk_panel(img, d, b, box)
+                D.part(img, box, _dirk_panel, b.dirk or (), b.dirk_score, (panel_w, rh))
         y += rh + GAP
     return img
 
 
-def _hand_height(b: Board, w: int) -> int:
-    return D.measure(_hand, b, -10_000, -10_000, w)
+def _hand_part(img: Image.Image, b: Board, x: int, y: int, w: int) -> int:
+    """The viewer's hand as a part of their own (keyed by the viewer too). Returns its height."""
+    hand, bonus = b.hand or (), b.bonus_hand
+    h = _hand_layout(hand, bonus, w)[2]
+    hand_t = tuple(hand)
+    bonus_t = None if bonus is None else tuple(bonus)
+    D.part(img, (x, y, x + w, y + h), _hand, hand_t, bonus_t, b.bonus_auto, w, viewer=b.viewer)
+    return h
 
 
 def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
@@ -960,12 +1103,14 @@ def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
     ncols, nrows = bbox[2] - bbox[0] + 1, bbox[3] - bbox[1] + 1
     cell = max(30, min(80, (width - 80) // ncols, 640 // nrows))
     gw, gh = _grid_size(bbox, cell)
-    panel_h = _player_panel_height(me, width - 2 * GAP, cell, gh)
-    hand_h = _hand_height(b, width - 2 * GAP) + GAP if b.hand is not None else 0
-    img, d = D.canvas(width, GAP + panel_h + GAP + hand_h)
-    _player_panel(img, d, b, me, (GAP, GAP, width - GAP, GAP + panel_h), cell, bbox, extra)
+    panel_w = width - 2 * GAP
+    panel_h = _player_panel_height(me, panel_w, cell, gh)
+    hand_h = _hand_layout(b.hand, b.bonus_hand, panel_w)[2] + GAP if b.hand is not None else 0
+    img, _ = D.canvas(width, GAP + panel_h + GAP + hand_h)
+    box = (GAP, GAP, width - GAP, GAP + panel_h)
+    D.part(img, box, _player_panel, me, (panel_w, panel_h), cell, bbox, extra, viewer=b.viewer)
     if b.hand is not None:
-        _hand(img, d, b, GAP, GAP + panel_h + GAP, width - 2 * GAP)
+        _hand_part(img, b, GAP, GAP + panel_h + GAP, panel_w)
     return img
 
 

@@ -11,7 +11,7 @@ The engine state is read in exactly one place, `model_from_view`; geometry, name
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,31 +245,41 @@ def tile_sprite(tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str
 # --------------------------------------------------------------------------------------------- board
 
 
-def _board(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, ox: int, oy: int, extra: str | None) -> None:
+def _board(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    ox: int,
+    oy: int,
+    spaces: Sequence[Space],
+    buildings: Sequence[Building],
+    unowned: tuple[str, ...],
+    marks: tuple[str | None, ...],
+) -> None:
+    """The board, its top-left corner at (ox, oy), BOARD_PX square; the spaces named in `marks` highlighted."""
     gx, gy = ox + LABEL + MARGIN, oy + LABEL + MARGIN  # top-left corner of the garden grid (building a1)
     d.rounded_rectangle((ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), radius=16, fill=BOARD_BG)
     for c in range(6):
         D.text(d, (gx + (c + 0.5) * S, oy + LABEL / 2), "ABCDEF"[c], 22, D.INK, bold=True, anchor="mm")
     for r in range(6):
         D.text(d, (ox + LABEL / 2, gy + (r + 0.5) * S), str(r + 1), 22, D.INK, bold=True, anchor="mm")
-    for sp in b.spaces:
+    for sp in spaces:
         cx, cy = gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S
         if sp.tile is None:
             D.stamp(img, space_sprite(sp.name, sp.open), cx, cy)
         else:
-            D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(b.unowned)), cx, cy)
+            D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(unowned)), cx, cy)
             D.text(d, (cx, cy), sp.name, 15, D.MUTED, bold=True, anchor="mm")
-    for bl in b.buildings:
+    for bl in buildings:
         D.stamp(
             img,
             building_sprite(bl.value, bl.name, bl.type, bl.done, bl.winner_colour, bl.points),
             gx + bl.j * S,
             gy + bl.i * S,
         )
-    for name in (b.last_space, extra):
+    for name in marks:
         if name is None:
             continue
-        sp = b.spaces[G.GARDEN_NAMES.index(name)]
+        sp = spaces[G.GARDEN_NAMES.index(name)]
         D.stamp(img, _highlight_sprite(), gx + (sp.c + 0.5) * S, gy + (sp.r + 0.5) * S)
 
 
@@ -324,11 +334,21 @@ SIDE_W = 400
 GAP = 14
 
 
-def _players(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+def _player_h(p: Player) -> int:
+    return 74 if len(p.colours) < 2 else 96
+
+
+def _players_height(players: Sequence[Player]) -> int:
+    return 32 + sum(_player_h(p) + 8 for p in players)
+
+
+def _players(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, players: Sequence[Player], over: bool, w: int
+) -> int:
     D.text(d, (x, y), "Players", 20, D.INK, bold=True)
     y += 32
-    for p in b.players:
-        h = 74 if len(p.colours) < 2 else 96
+    for p in players:
+        h = _player_h(p)
         D.panel(d, (x, y, x + w, y + h), edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
         name = p.name + ("  ▶ to move" if p.to_move else "")
         shown, size = D.fit_text(name, w - 110, 19, bold=True)
@@ -340,19 +360,17 @@ def _players(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
         for k in p.colours:
             col = KIND_COLOURS[k]
             label = f"{KIND_LETTER[k]} · {k} ({G.board.PLANTS[k]})"
-            cw = D.chip(d, (x + 12, cy), label, col, size=15)
+            cw = D.paste_chip(img, (x + 12, cy), label, col, D.PANEL, size=15)
             if len(p.colours) > 1:
                 D.text(d, (x + 20 + cw, cy + 11), f"{p.kind_scores[k]} pts", 15, D.INK, bold=True, anchor="lm")
             cy += 28
-        if b.phase != "over":
+        if not over:
             D.text(d, (x + w - 12, y + h - 10), f"hand {p.hand_count}", 15, D.MUTED, bold=True, anchor="rd")
         y += h + 8
     return y
 
 
-def _legend(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
-    D.text(d, (x, y), "How to read it", 18, D.INK, bold=True)
-    y += 28
+def _legend_lines(unowned: tuple[str, ...]) -> list[str]:
     lines = [
         'Chip "Y4" on a tile side: 4 yellow trees',
         "facing the building on that side (G14).",
@@ -360,9 +378,21 @@ def _legend(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
         "winner's colour, type and points won.",
         "Green spaces: where a tile may go now.",
     ]
-    if b.unowned:
+    if unowned:
         lines.append("Greyed: unowned kinds, they score nothing (G31):")
-        lines.append("  " + ", ".join(b.unowned))
+        lines.append("  " + ", ".join(unowned))
+    return lines
+
+
+def _legend_height(unowned: tuple[str, ...]) -> int:
+    """What `_legend` returns less its y: the title, the lines, the building values (3 rows)."""
+    return 28 + 21 * len(_legend_lines(unowned)) + 6 + 27 * 3 + 4
+
+
+def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, unowned: tuple[str, ...], w: int) -> int:
+    D.text(d, (x, y), "How to read it", 18, D.INK, bold=True)
+    y += 28
+    lines = _legend_lines(unowned)
     for line in lines:
         shown, size = D.fit_text(line, w, 15, bold=True)
         D.text(d, (x, y), shown, size, D.MUTED, bold=True)
@@ -381,15 +411,25 @@ def _legend(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
     return y + 4
 
 
-def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+HAND_SCALE = 0.9
+
+
+def _hand_height(hand: tuple[str, ...], w: int) -> int:
+    s = round(S * HAND_SCALE)
+    per_row = max(1, (w - 24) // (4 * (s + 8) + 16))
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    return 48 + rows * (s + 52)
+
+
+def _hand(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, hand: tuple[str, ...], unowned: tuple[str, ...], w: int
+) -> int:
     """The viewer's hand tiles (G19: private), each in the 4 rotations a placement may use (G13)."""
-    hand = b.hand or ()
-    scale = 0.9
+    scale = HAND_SCALE
     s = round(S * scale)
     group_w = 4 * (s + 8) + 16
     per_row = max(1, (w - 24) // group_w)
-    rows = max(1, (len(hand) + per_row - 1) // per_row)
-    h = 48 + rows * (s + 52)
+    h = _hand_height(hand, w)
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
     D.text(d, (x + 12, y + 10), "Your hand (private) — each tile in its 4 rotations", 19, D.INK, bold=True)
     if not hand:
@@ -399,7 +439,7 @@ def _hand(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w:
         gx, gy = x + 12 + c * group_w, y + 44 + r * (s + 52)
         D.text(d, (gx, gy), f"Tile {i + 1}: {D.plural(G.TILE_TREES[tile], 'tree')} of each kind", 16, D.INK, bold=True)
         for q in range(4):
-            spr = tile_sprite(tile, q, scale, frozenset(b.unowned))
+            spr = tile_sprite(tile, q, scale, frozenset(unowned))
             tx = gx + q * (s + 8)
             img.paste(spr, (tx, gy + 22), spr)
             D.text(d, (tx + s / 2, gy + 24 + s), f"{G.DEGREES[q]}°", 15, D.INK, bold=True, anchor="ma")
@@ -436,7 +476,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     last_h = D.LAST_MOVE_H if b.last_move else 0
     hand_h = 0
     if b.hand is not None:
-        hand_h = _hand_h(b, width - 2 * GAP) + GAP
+        hand_h = _hand_height(b.hand, width - 2 * GAP) + GAP
     height = GAP + header + results_h + last_h + BOARD_PX + GAP + hand_h
     img, d = D.canvas(width, height)
     info = f"Supply {b.supply} tiles" if not b.over else "Game over"
@@ -446,28 +486,48 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         names = {p.id: f"{p.name} ({'/'.join(KIND_LETTER[k] for k in p.colours)})" for p in b.players}
         y += D.results_sheet(d, _results(b), names, GAP, y, width - 2 * GAP, name_w=230) + GAP
     y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
-    _board(img, d, b, GAP, y, extra)
+    _board_part(img, b, GAP, y, extra)
     sx = GAP + BOARD_PX + GAP
-    sy = _players(img, d, b, sx, y + LABEL, SIDE_W)
-    _legend(d, b, sx, sy + 10, SIDE_W)
+    ph = _players_height(b.players)
+    D.part(img, _side_box(sx, y + LABEL, ph), _side_part, _players, tuple(b.players), b.over, SIDE_W)
+    sy = y + LABEL + ph + 10
+    D.part(img, _side_box(sx, sy, _legend_height(b.unowned)), _side_part, _legend, b.unowned, SIDE_W)
     y += BOARD_PX + GAP
     if b.hand is not None:
-        _hand(img, d, b, GAP, y, width - 2 * GAP)
+        _hand_part(img, b, GAP, y, width - 2 * GAP)
     return img
 
 
-def _hand_h(b: Board, w: int) -> int:
-    return D.measure(_hand, b, -10_000, -10_000, w)
+SIDE_MARGIN = 4  # left and right of a side section: a glyph may reach a pixel or two past its pen position
+
+
+def _side_box(x: int, y: int, h: int) -> tuple[int, int, int, int]:
+    return x - SIDE_MARGIN, y, x + SIDE_W + SIDE_MARGIN, y + h - 1
+
+
+def _side_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, section: Any, *args: Any) -> None:
+    section(img, d, x + SIDE_MARGIN, y, *args)
+
+
+def _board_part(img: Image.Image, b: Board, x: int, y: int, extra: str | None) -> None:
+    """The board, drawn every time: a move always changes it (a part of its own would never be reused)."""
+    _board(img, ImageDraw.Draw(img), x, y, b.spaces, b.buildings, b.unowned, (b.last_space, extra))
+
+
+def _hand_part(img: Image.Image, b: Board, x: int, y: int, w: int) -> None:
+    hand = b.hand or ()
+    box = (x, y, x + w, y + _hand_height(hand, w))
+    D.part(img, box, _hand, hand, b.unowned, w, viewer=b.viewer)
 
 
 def _draw_focus(b: Board, extra: str | None) -> Image.Image:
     """The board alone (and the hand): a compact preview of a tentative placement."""
     width = BOARD_PX + 2 * GAP
-    hand_h = _hand_h(b, width - 2 * GAP) + GAP if b.hand is not None else 0
+    hand_h = _hand_height(b.hand, width - 2 * GAP) + GAP if b.hand is not None else 0
     img, d = D.canvas(width, BOARD_PX + 2 * GAP + hand_h)
-    _board(img, d, b, GAP, GAP, extra)
+    _board_part(img, b, GAP, GAP, extra)
     if b.hand is not None:
-        _hand(img, d, b, GAP, BOARD_PX + 2 * GAP, width - 2 * GAP)
+        _hand_part(img, b, GAP, BOARD_PX + 2 * GAP, width - 2 * GAP)
     return img
 
 

@@ -362,18 +362,27 @@ R_SMALL = 20
 
 def _storage_rows(p: Player, w: int) -> int:
     per_row = max(1, int((w - 8) // (R_SMALL * 2 + 4)))
-    n = len(p.tiles) + p.jokers
+    n = len(p.tiles) + p.jokers  # tiles and jokers share the rows
     return max(1, math.ceil(n / per_row))
 
 
-def _storage(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, x: int, y: int, w: int) -> int:
+def _storage(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    tiles: Sequence[Kind],
+    jokers: int,
+    expansions: Sequence[Kind],
+    x: int,
+    y: int,
+    w: int,
+) -> int:
     """Storage (Q8): 12 tile spaces holding tiles and jokers, and 2 expansion spaces."""
-    used = len(p.tiles) + p.jokers
+    used = len(tiles) + jokers
     D.text(d, (x, y), f"Storage {used}/{QC.STORAGE_TILES}", 16, D.INK, bold=True)
     y += 26
     step = R_SMALL * 2 + 4
     per_row = max(1, int((w - 8) // step))
-    items: list[Kind | None] = [*p.tiles, *([None] * p.jokers)]
+    items: list[Kind | None] = [*tiles, *([None] * jokers)]
     for i, kind in enumerate(items):
         row, col = divmod(i, per_row)
         cx, cy = x + R_SMALL + col * step, y + R_SMALL + row * (R_SMALL * 1.8 + 4)
@@ -385,20 +394,24 @@ def _storage(img: Image.Image, d: ImageDraw.ImageDraw, p: Player, x: int, y: int
         D.text(d, (x, y + 6), "empty", 15, D.MUTED, bold=True)
     rows = max(1, math.ceil(len(items) / per_row))
     y += rows * (R_SMALL * 1.8 + 4) + 8
-    D.text(d, (x, y), f"Expansions {len(p.expansions)}/{QC.STORAGE_EXPANSIONS}", 16, D.INK, bold=True)
+    D.text(d, (x, y), f"Expansions {len(expansions)}/{QC.STORAGE_EXPANSIONS}", 16, D.INK, bold=True)
     y += 26
-    for i, kind in enumerate(p.expansions):
+    for i, kind in enumerate(expansions):
         cx, cy = x + R_SMALL + i * (step + 10), y + R_SMALL
         _draw_kind(img, cx, cy, R_SMALL + 2, kind, printed=True, size=15)
-    if not p.expansions:
+    if not expansions:
         D.text(d, (x, y + 4), "none", 15, D.MUTED, bold=True)
     return y + 2 * R_SMALL + 6
 
 
 def _player_panel(
-    img: Image.Image, d: ImageDraw.ImageDraw, p: Player, box: tuple[int, int, int, int], extra: frozenset[str]
+    img: Image.Image, d: ImageDraw.ImageDraw, x0: int, y0: int, p: Player, dims: tuple[int, int], extra: frozenset[str]
 ) -> None:
-    x0, y0, x1, y1 = box
+    """One player's panel of `dims` (width, height), its top-left corner at (x0, y0): the frame and title drawn
+    here, the body (garden, storage, round scoring) a part of its own, so passing the turn on does not redraw
+    the garden."""
+    x1, y1 = x0 + dims[0], y0 + dims[1]
+    box = (x0, y0, x1, y1)
     D.panel(d, box, edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
     status = []
     if p.to_move:
@@ -415,14 +428,55 @@ def _player_panel(
         fill=D.TURN if p.to_move else D.INK,
         size=19,
         right=f"{p.score} pts",
+        on=(img, D.PANEL),
     )
+    body = (x0 + BODY_X, y0 + BODY_Y, x1 - BODY_X, y1 - BODY_BOTTOM)
+    marks = p.last_spaces | extra
+    D.part(
+        img,
+        body,
+        _panel_body,
+        dims,
+        p.garden,
+        marks,
+        tuple(p.tiles),
+        p.jokers,
+        tuple(p.expansions),
+        p.round_now,
+        bg=D.PANEL,
+    )
+
+
+# The body of a player's panel: from (BODY_X, BODY_Y) inside it to BODY_X from its right edge and BODY_BOTTOM
+# above its bottom edge: clear of the frame (4 px at most), its rounded corners (10 px) and the title bar, on the
+# panel's fill; the garden's pixels start at x + 9 (a highlight ring) and end 11 px above the bottom at least.
+BODY_X, BODY_Y, BODY_BOTTOM = 6, 48, 11
+
+
+def _panel_body(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    bx: int,
+    by: int,
+    dims: tuple[int, int],
+    garden: Garden,
+    marks: frozenset[str],
+    tiles: tuple[Kind, ...],
+    jokers: int,
+    expansions: tuple[Kind, ...],
+    round_now: int | None,
+) -> None:
+    """A player's garden, storage and what this round's scoring would give now, the panel (of `dims`) having its
+    top-left corner at (bx - BODY_X, by - BODY_Y)."""
+    x0, y0 = bx - BODY_X, by - BODY_Y
+    x1 = x0 + dims[0]
     gx0, gy0, gx1, gy1 = garden_extent(R_GARDEN)
-    _garden(img, p.garden, x0 + 10, y0 + 54, R_GARDEN, p.last_spaces, extra)
+    _garden(img, garden, x0 + 10, y0 + 54, R_GARDEN, marks, frozenset())
     sx = x0 + 10 + int(gx1 - gx0) + 14
-    sy = _storage(img, d, p, sx, y0 + 56, x1 - sx - 10)
-    if p.round_now is not None:  # the engine's own round scoring (Q31-Q33) of the garden as it stands
+    sy = _storage(img, d, tiles, jokers, expansions, sx, y0 + 56, x1 - sx - 10)
+    if round_now is not None:  # the engine's own round scoring (Q31-Q33) of the garden as it stands
         D.text(d, (sx, sy + 8), "Round scoring if now:", 15, D.MUTED, bold=True)
-        D.text(d, (sx, sy + 30), f"+{p.round_now} point{'s' if p.round_now != 1 else ''}", 20, D.INK, bold=True)
+        D.text(d, (sx, sy + 30), f"+{round_now} point{'s' if round_now != 1 else ''}", 20, D.INK, bold=True)
 
 
 def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, int]:
@@ -433,7 +487,7 @@ def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, 
     return panel_w, int(54 + max(gy1 - gy0, storage_h) + 12)
 
 
-def _wheel(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int, h: int) -> None:
+def _wheel(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, round_: int, over: bool, w: int, h: int) -> None:
     """The wheel (Q31/Q32): what each round scores, the current round marked, points per matching hexagon."""
     D.panel(d, (x, y, x + w, y + h))
     D.text(d, (x + 12, y + 10), "Wheel: what each round scores", 18, D.INK, bold=True)
@@ -441,7 +495,7 @@ def _wheel(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int, h: int) -> 
     row_h = (h - 66) / 4
     for rnd in range(1, 5):
         cy = ry + (rnd - 1) * row_h
-        now = rnd == b.round and not b.over
+        now = rnd == round_ and not over
         if now:
             d.rounded_rectangle(
                 (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200), outline=D.TURN, width=2
@@ -467,14 +521,50 @@ def _wheel(d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int, h: int) -> 
     D.text(d, (x + 12, y + h - 8), shown, size, D.MUTED, bold=True, anchor="ld")
 
 
-def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int, w: int) -> int:
+@dataclass(frozen=True, slots=True)
+class DisplayView:
+    """What the display section shows."""
+
+    round: int
+    stack_tiles: tuple[Kind, ...]
+    stack_count: int
+    display: tuple[Piece, ...]
+    stacks_to_come: tuple[int, ...]
+    supply: int
+    bag: int
+    tower: int
+
+
+def _display_view(b: Board) -> DisplayView:
+    return DisplayView(
+        b.round,
+        tuple(b.stack_tiles),
+        b.stack_count,
+        tuple(b.display),
+        tuple(b.stacks_to_come),
+        b.supply,
+        b.bag,
+        b.tower,
+    )
+
+
+PIECE_W, PIECE_H = 2 * (2 * R_SMALL + 4) + 14, 2 * (2 * R_SMALL) + 34
+
+
+def _display_height(b: DisplayView, w: int) -> int:
+    n = (1 if b.stack_count else 0) + len(b.display)
+    per_row = max(1, (w - 20) // (PIECE_W + 8))
+    rows = max(1, math.ceil(n / per_row))
+    return 40 + rows * (PIECE_H + 8) + 30
+
+
+def _display(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: DisplayView, w: int) -> None:
     """The display (Q16, Q22, Q23): the round stack's top with its tiles, and the expansions moved out."""
-    pieces: list[tuple[str, Piece]] = [("stack", Piece(False, None, b.stack_tiles))] if b.stack_count else []
+    pieces: list[tuple[str, Piece]] = [("stack", Piece(False, None, list(b.stack_tiles)))] if b.stack_count else []
     pieces += [("piece", pc) for pc in b.display]
-    piece_w, piece_h = 2 * (2 * R_SMALL + 4) + 14, 2 * (2 * R_SMALL) + 34
+    piece_w, piece_h = PIECE_W, PIECE_H
     per_row = max(1, (w - 20) // (piece_w + 8))
-    rows = max(1, math.ceil(len(pieces) / per_row))
-    h = 40 + rows * (piece_h + 8) + 30
+    h = _display_height(b, w)
     D.panel(d, (x, y, x + w, y + h))
     D.text(d, (x + 12, y + 10), f"Display — round {b.round} of 4", 18, D.INK, bold=True)
     for i, (kind, pc) in enumerate(pieces):
@@ -507,7 +597,6 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
     info = f"Stacks to come: {to_come}   ·   Supply: {b.supply} (6 pts each)   ·   Bag {b.bag}   ·   Tower {b.tower}"
     shown, size = D.fit_text(info, w - 24, 15, bold=True)
     D.text(d, (x + 12, y + h - 8), shown, size, D.INK, bold=True, anchor="ld")
-    return h
 
 
 def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
@@ -537,6 +626,17 @@ def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
     return cy - y + 4
 
 
+LEGEND_MARGIN = 4  # left and right of the legend's lines: a glyph may reach a pixel past its pen position
+
+
+def _legend_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
+    _legend(d, x + LEGEND_MARGIN, y, w)
+
+
+def _legend_box(x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
+    return x - LEGEND_MARGIN, y, x + w + LEGEND_MARGIN, y + h - 1
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -556,8 +656,10 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     panel_w, panel_h = _panel_size(width, cols, b.players)
     rows = math.ceil(len(b.players) / cols)
     wheel_w = 600
-    display_h = D.measure(_display, b, -10_000, -10_000, width - 3 * GAP - wheel_w)
-    top_h = 0 if b.over else max(display_h, 230)  # after the game: results instead of wheel and display
+    display = _display_view(b)
+    display_w = width - 3 * GAP - wheel_w
+    # after the game: results instead of wheel and display
+    top_h = 0 if b.over else max(_display_height(display, display_w), 230)
     results_h = D.results_height(b.results) + GAP if b.results else 0
     last_h = D.LAST_MOVE_H if b.last_move else 0
     legend_h = _legend(None, GAP, 0, width - 2 * GAP)
@@ -569,17 +671,21 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     if b.results:
         y += D.results_sheet(d, b.results, {p.id: p.name for p in b.players}, GAP, y, width - 2 * GAP, name_w=190) + GAP
     y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
-    y += _legend(d, GAP, y, width - 2 * GAP)
-    if top_h:
-        _wheel(d, b, GAP, y, wheel_w, top_h)
-        _display(img, d, b, GAP + wheel_w + GAP, y, width - 3 * GAP - wheel_w)
+    D.part(img, _legend_box(GAP, y, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP)
+    y += legend_h
+    if top_h:  # each section a cached part: drawn again only when what it shows changes
+        D.part(img, (GAP, y, GAP + wheel_w, y + top_h), _wheel, b.round, b.over, wheel_w, top_h)
+        dx = GAP + wheel_w + GAP
+        dh = _display_height(display, display_w)
+        D.part(img, (dx, y, dx + display_w, y + dh), _display, display, display_w)
         y += top_h + GAP
     for i, p in enumerate(b.players):
         r, c = divmod(i, cols)
         x0 = GAP + c * (panel_w + GAP)
         y0 = y + r * (panel_h + GAP)
         mine = b.viewer is None or p.id == b.viewer
-        _player_panel(img, d, p, (x0, y0, x0 + panel_w, y0 + panel_h), extra if mine else frozenset())
+        box = (x0, y0, x0 + panel_w, y0 + panel_h)
+        D.part(img, box, _player_panel, p, (panel_w, panel_h), extra if mine else frozenset())
     return img
 
 
@@ -590,8 +696,9 @@ def _draw_focus(b: Board, extra: frozenset[str]) -> Image.Image:
     panel_w, panel_h = _panel_size(width, 1, [me])
     legend_h = _legend(None, GAP, GAP, width - 2 * GAP)
     img, d = D.canvas(width, panel_h + 2 * GAP + legend_h)
-    _legend(d, GAP, GAP, width - 2 * GAP)
-    _player_panel(img, d, me, (GAP, GAP + legend_h, width - GAP, GAP + legend_h + panel_h), extra)
+    D.part(img, _legend_box(GAP, GAP, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP)
+    box = (GAP, GAP + legend_h, width - GAP, GAP + legend_h + panel_h)
+    D.part(img, box, _player_panel, me, (width - 2 * GAP, panel_h), extra, viewer=b.viewer)
     return img
 
 

@@ -1,0 +1,298 @@
+"""The part cache (`render._draw.PARTS`): boards composed of cached parts (a player's panel, the market...) are
+byte-identical to boards drawn without it, in whatever order a game's states are drawn and however warm the cache
+is; a part is never served for other data; nothing private is served to another viewer; the memory stays bounded.
+The sprites that replaced direct drawing (chips, counts-strip icons, title bars, text masks) give the same pixels.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from engine import GAMES, get_rules
+from engine.alhambra import components as AC
+from render import _draw, render_png
+from render import alhambra as RA
+from scripts.gallery import names_for, playthrough
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
+HIGHLIGHT = {"alhambra": (1, 0), "gardens": "C3", "queens_garden": "M1"}
+# (game, players, options): each game at its largest size, Alhambra also with all four modules
+CONFIGS = [(g, get_rules(g).player_counts[-1], None) for g in GAMES] + [("alhambra", 6, MODULES)]
+IDS = [f"{g}-{n}p{'-modules' if o else ''}" for g, n, o in CONFIGS]
+
+
+@functools.cache
+def game(name: str, n: int, options: tuple | None, seed: int = 11) -> tuple:
+    return tuple(playthrough(name, n, seed, dict(options) if options else None))
+
+
+def states_of(name: str, n: int, options: dict | None) -> tuple:
+    return game(name, n, tuple(sorted(options.items())) if options else None)
+
+
+@contextmanager
+def parts(*, enabled: bool = True, check: bool = False) -> Iterator[_draw.PartCache]:
+    """The part cache emptied, switched on or off, checking every part it serves or not; restored after."""
+    cache = _draw.PARTS
+    saved = cache.enabled, cache.check
+    cache.clear()
+    cache.enabled, cache.check = enabled, check
+    try:
+        yield cache
+    finally:
+        cache.enabled, cache.check = saved
+        cache.clear()
+
+
+def renders(name: str, n: int, states: tuple, step: int) -> list[tuple]:
+    """(state, viewer, highlight, focus) of the images the bot draws: every `step`-th state's public image, one
+    player's private image, and now and then a preview (focus, with or without a tentative placement)."""
+    out = []
+    for i, state in enumerate(states[::step]):
+        who = state.players[i % n]
+        out.append((state, None, None, False))
+        out.append((state, who, None, False))
+        if i % 3 == 0:
+            out.append((state, who, HIGHLIGHT[name] if i % 2 else None, True))
+    out.append((states[-1], None, None, False))  # the results sheet
+    out.append((states[-1], states[-1].players[0], None, False))
+    return out
+
+
+def draw(name: str, n: int, job: tuple) -> bytes:
+    state, viewer, highlight, focus = job
+    view = get_rules(name).view(state, viewer)
+    return render_png(name, view, viewer, names_for(n), highlight=highlight, focus=focus)
+
+
+# --------------------------------------------------------------------------------------------- same bytes
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CONFIGS, ids=IDS)
+def test_cached_boards_are_the_boards_drawn_without_the_cache(name, n, options):
+    """Every few states of a seeded game, public, private, previews and the results sheet, drawn in order with
+    the cache (each part it serves drawn again and compared: never a part for other data) and without it."""
+    jobs = renders(name, n, states_of(name, n, options), 1 if name == "gardens" else 2)
+    with parts(enabled=False):
+        direct = [draw(name, n, job) for job in jobs]
+    with parts(check=True) as cache:
+        cached = [draw(name, n, job) for job in jobs]
+        assert cache.hits > cache.misses  # the cache is really used
+    assert cached == direct
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CONFIGS, ids=IDS)
+def test_any_order_and_a_cold_cache_give_the_same_bytes(name, n, options):
+    """A game's public images drawn in order, in reverse, shuffled (each pass from an empty cache) and each with
+    an empty cache: the same bytes for each state."""
+    states = states_of(name, n, options)
+    rules = get_rules(name)
+    names = names_for(n)
+
+    def png(state) -> bytes:
+        return render_png(name, rules.view(state, None), None, names)
+
+    with parts():
+        in_order = [png(s) for s in states]
+    with parts():
+        backwards = [png(s) for s in reversed(states)][::-1]
+    order = list(range(len(states)))
+    random.Random(3).shuffle(order)
+    with parts():
+        shuffled = dict(zip(order, (png(states[i]) for i in order), strict=True))
+    with parts() as cache:
+        cold = []
+        for s in states:
+            cache.clear()
+            cold.append(png(s))
+    assert in_order == backwards == [shuffled[i] for i in range(len(states))] == cold
+
+
+def test_a_fresh_process_draws_the_same_bytes():
+    """Another process (another string-hash seed, so sets iterate in another order) draws the same bytes as this
+    one with a warm cache."""
+    name, n = "alhambra", 6
+    states = states_of(name, n, MODULES)[::25]
+    rules = get_rules(name)
+    with parts():
+        here = [hashlib.sha256(render_png(name, rules.view(s, None), None, names_for(n))).hexdigest() for s in states]
+    script = (
+        "import hashlib, json, sys\n"
+        "from engine import get_rules\n"
+        "from render import render_png\n"
+        "from scripts.gallery import names_for, playthrough\n"
+        f"states = playthrough('alhambra', 6, 11, {MODULES!r})[::25]\n"
+        "rules = get_rules('alhambra')\n"
+        "print(json.dumps([hashlib.sha256(render_png('alhambra', rules.view(s, None), None, names_for(6)))"
+        ".hexdigest() for s in reversed(states)][::-1]))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == here
+
+
+# --------------------------------------------------------------------------------------------- privacy
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_private_images_leave_nothing_for_the_public_image(name):
+    """The public image drawn after every player's private image and preview of the same position is the public
+    image drawn with an empty cache; the parts of a private image only (a hand, a preview) are keyed by their
+    viewer."""
+    rules = get_rules(name)
+    n = rules.player_counts[-1]
+    states = states_of(name, n, MODULES if name == "alhambra" else None)
+    state = states[len(states) // 2]
+    names = names_for(n)
+    with parts():
+        cold = render_png(name, rules.view(state, None), None, names)
+    with parts() as cache:
+        for p in state.players:
+            render_png(name, rules.view(state, p), p, names)
+            render_png(name, rules.view(state, p), p, names, highlight=HIGHLIGHT[name], focus=True)
+            private = {key for key in cache._parts if key[6] is not None}
+            assert all(key[6] in state.players for key in private)
+        assert render_png(name, rules.view(state, None), None, names) == cold
+        hands = [key for key in cache._parts if key[0].__name__ == "_hand"]
+        assert name == "queens_garden" or hands  # QG has no hand
+        assert all(key[6] is not None for key in hands)
+
+
+def test_a_hand_part_is_never_served_to_another_viewer():
+    """Two players holding the very same cards: each private image draws its own hand part (the viewer is in
+    the key), and each is the image a cold cache draws."""
+    rules = get_rules("alhambra")
+    state = states_of("alhambra", 4, None)[40]
+    a, b = state.players[:2]
+    seats = list(state.seats)
+    seats[1] = dataclasses.replace(seats[1], hand=seats[0].hand)
+    same = dataclasses.replace(state, seats=tuple(seats))
+    with parts():
+        cold_b = render_png("alhambra", rules.view(same, b), b)
+    with parts() as cache:
+        render_png("alhambra", rules.view(same, a), a)
+        misses = cache.misses
+        assert render_png("alhambra", rules.view(same, b), b) == cold_b
+        hand_keys = [key for key in cache._parts if key[0] is RA._hand]
+        assert sorted(key[6] for key in hand_keys) == sorted([a, b])
+        assert cache.misses > misses
+
+
+# --------------------------------------------------------------------------------------------- keys and memory
+
+
+def test_freeze_tells_apart_what_draws_differently():
+    f = _draw.freeze
+    assert f(True) != f(1) != f(1.0) and f(False) != f(0) and f(0.0) != f(-0.0)
+    assert f((1, 2)) != f([1, 2]) and f({1: 2}) != f(((1, 2),)) and f({1, 2}) != f((1, 2))
+    assert f({"a": 1, "b": 2}) != f({"b": 2, "a": 1})  # a dict's order can matter to a drawing: kept
+    assert f(frozenset({"x", "y"})) == f({"y", "x"})  # a set's cannot
+    assert f(("bool", True)) != f(True) and f(("float", (1.0).hex())) != f(1.0)
+    board = RA.model_from_view(get_rules("alhambra").view(states_of("alhambra", 2, None)[30], None), None, None)
+    p = board.players[0]
+    assert f(p) == f(dataclasses.replace(p)) and hash(f(p)) == hash(f(dataclasses.replace(p)))
+    assert f(p) != f(dataclasses.replace(p, score=p.score + 1))
+    assert f(p) != f(dataclasses.replace(p, grid={**p.grid, (9, 9): "t1"}))
+    with pytest.raises(TypeError):
+        f(object())
+    with pytest.raises(TypeError):
+        f(Image.new("RGB", (1, 1)))
+
+
+def test_the_cache_stays_within_its_budget_and_entry_limit():
+    cache = _draw.PartCache(budget=100 * 100 * 4 * 4, limit=5)
+    for i in range(20):
+        cache.store(("part", i), Image.new("RGB", (100, 100)))
+        assert cache.bytes <= cache.budget and len(cache) <= 5
+    assert len(cache) == 4  # four 40 kB parts fill the 160 kB budget
+    assert cache.lookup(("part", 19)) is not None and cache.lookup(("part", 0)) is None
+    cache.store(("big",), Image.new("RGB", (200, 200)))  # more than a quarter of the budget: drawn, not kept
+    assert cache.lookup(("big",)) is None
+    small = _draw.PartCache(budget=10**9, limit=4)
+    for i in range(10):
+        small.store(i, Image.new("L", (2, 2)))
+    assert len(small) == 4 and small.bytes == 16
+    assert _draw.PARTS.budget == _draw.PART_BUDGET == 64 * 2**20
+
+
+def test_least_recently_used_parts_go_first():
+    cache = _draw.PartCache(budget=4 * 4, limit=100)
+    for k in "abcd":
+        cache.store(k, Image.new("RGB", (1, 1)))
+    assert cache.lookup("a") is not None  # a is now the most recently used
+    cache.store("e", Image.new("RGB", (1, 1)))
+    assert cache.lookup("b") is None
+    assert all(cache.lookup(k) is not None for k in "acde")
+
+
+# --------------------------------------------------------------------------------------------- sprites
+
+
+def test_counts_strip_icons_are_the_pixels_drawn_in_place():
+    """The cached building-type chips of the counts strip, pasted anywhere a board puts them (any x up to 1500,
+    any y up to 4200), give the pixels of the chip and pictogram drawn there directly."""
+    icon = RA.COUNT_ICON
+    for bg in (_draw.PANEL, RA.DIRK_PANEL):
+        for t in AC.TYPES:
+            col = RA.TYPE_COLOURS[t]
+            sprite = RA.type_icon(t, bg).tobytes()
+            for x, y in [(x, 7) for x in range(0, 1500, 1 if bg == _draw.PANEL else 7)] + [
+                (7, y) for y in range(0, 4200, 1 if bg == _draw.PANEL else 7)
+            ]:
+                img = Image.new("RGB", (x + icon + 2, y + icon + 2), bg)
+                d = ImageDraw.Draw(img)
+                d.rounded_rectangle(
+                    (x, y, x + icon, y + icon), radius=5, fill=col, outline=_draw.mix(col, _draw.INK, 0.5)
+                )
+                _draw.building_icon(d, t, (x + 3, y + 3, x + icon - 3, y + icon - 3), _draw.contrast(col))
+                assert img.crop((x, y, x + icon + 1, y + icon + 1)).tobytes() == sprite, (t, x, y)
+
+
+@pytest.mark.parametrize("bg", [_draw.PANEL, _draw.BG])
+def test_chips_and_title_bars_from_sprites_are_the_pixels_drawn_in_place(bg):
+    for label, colour, size, pad in [("Vizier: active", _draw.GOOD, 15, 6), ("Vizier: used", (170, 160, 150), 15, 6)]:
+        for x, y in [(0, 0), (13, 57), (700, 1201), (1333, 2048)]:
+            a = Image.new("RGB", (x + 200, y + 40), bg)
+            w = _draw.chip(ImageDraw.Draw(a), (x, y), label, colour, size=size, pad=pad)
+            b = Image.new("RGB", (x + 200, y + 40), bg)
+            assert _draw.paste_chip(b, (x, y), label, colour, bg, size=size, pad=pad) == w
+            assert a.tobytes() == b.tobytes()
+    for box in [(20, 20, 476, 58), (501, 977, 957, 1015), (14, 14, 1446, 56), (7, 3, 300, 41)]:
+        for fill in (_draw.INK, _draw.TURN, _draw.MUTED):
+            a = Image.new("RGB", (1500, 1100), bg)
+            _draw.title_bar(ImageDraw.Draw(a), box, "Bartholomew  ▶ to move", fill=fill, size=19, right="12 pts")
+            b = Image.new("RGB", (1500, 1100), bg)
+            _draw.title_bar(
+                ImageDraw.Draw(b), box, "Bartholomew  ▶ to move", fill=fill, size=19, right="12 pts", on=(b, bg)
+            )
+            assert a.tobytes() == b.tobytes()
+
+
+def test_text_masks_are_what_imagedraw_stamps():
+    """One FreeType rendering per label (`getmask2`) is the mask `ImageDraw.text` draws, at the same offset."""
+    labels = ["Last move: Bartholomew buys the Seraglio (price 7)", "88", "A", "—", "✓", "▶ to move", "j", "…", "+1"]
+    for s in labels:
+        for size in (9, 12, 15, 18, 22, 30):
+            for bold in (True, False):
+                for anchor in ("la", "lm", "mm", "rm", "md", "ma", "ld", "rd"):
+                    f = _draw.font(size, bold)
+                    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+                    ref = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+                    ImageDraw.Draw(ref).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+                    (dx, dy), mask, outer = _draw._text_masks(s, size, bold, anchor, 0)
+                    assert (dx, dy) == (left, top) and outer is None
+                    assert mask.size == ref.size and mask.tobytes() == ref.tobytes(), (s, size, bold, anchor)
