@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import engine
+from cogs._locale import Languages
 from cogs._seating import GameError, Seating, encode, is_ai
 from cogs._tempo import Tempo
 from storage import Due, GameRow, MoveRow, StaleVersion, Storage
@@ -63,6 +64,7 @@ class Session(Tempo, Seating):
 
     def __init__(self, storage: Storage, *, state_cache_size: int = 256):
         self.storage = storage
+        self.languages = Languages(storage)  # each server's language for public posts (cogs/_locale.py)
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: collections.OrderedDict[tuple[int, int], Any] = collections.OrderedDict()
         self._state_cache_size = state_cache_size
