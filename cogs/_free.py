@@ -73,7 +73,7 @@ def free_panel(session: Session, row: GameRow, player: str, note: str | None = N
         return {"content": clip("\n".join(lines)), "view": None}
     options = []
     for i, a in enumerate(actions[:25]):
-        label, desc = option_texts(rules.describe(a))
+        label, desc = option_texts(str(rules.describe(a)))
         options.append(discord.SelectOption(label=label, value=str(i), description=desc))
     lines.append("Choose:")
     # valid while these are still the player's free actions (the fingerprint); the turn count makes each panel's
@@ -119,7 +119,7 @@ async def choose(interaction: discord.Interaction, gid: int, pos: str, values: l
         return
     i = index_of(values, len(actions))
     if not confirm:
-        text = session.rules(row.game).describe(actions[i])
+        text = str(session.rules(row.game).describe(actions[i]))
         view = new_view(FreeButton(gid, pos, str(i)))
         await interaction.response.edit_message(
             content=f"Play this? {name_of(row, player)} {esc(text)}.", view=view, attachments=[]

@@ -54,7 +54,7 @@ def split(actions: Sequence[tuple[int, Any]], describe, words: Presenter) -> lis
         if len(groups) <= PAGE:
             out = []
             for key, members in groups.items():
-                texts = [describe(by_index[i]) for i in members]
+                texts = [str(describe(by_index[i])) for i in members]
                 label = _common_prefix(texts) if len(texts) > 1 else texts[0]
                 if len(label) < 8:
                     label = f"{name.replace('_', ' ')}: {json.loads(key)}"

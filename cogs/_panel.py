@@ -179,7 +179,7 @@ class Panel:
             chunk = members[page * _menus.PAGE : (page + 1) * _menus.PAGE]
             options = []
             for i, a in chunk:
-                label, desc = option_texts(self.rules.describe(a))
+                label, desc = option_texts(str(self.rules.describe(a)))
                 options.append(discord.SelectOption(label=label, value=str(i), description=desc))
             paged = f" (page {page + 1} of {pages})" if pages > 1 else ""
             items.append(
@@ -213,7 +213,7 @@ class Panel:
 
     def confirm(self, i: int, back: tuple[str, str] | None, note: str | None = None) -> tuple[str, discord.ui.View]:
         """The last step: the chosen move in words, Confirm (plays it) and Back (never undoes a move)."""
-        text = self.rules.describe(self.actions[i])
+        text = str(self.rules.describe(self.actions[i]))
         self.preview_of = i
         items = [self.button("c", str(i), "Confirm", discord.ButtonStyle.success, row=0)]
         if back is not None:

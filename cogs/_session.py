@@ -260,7 +260,7 @@ class Session(Tempo, Seating):
         return MoveResult(
             row=row,
             player=move.player,
-            action_text=rules.describe(rules.action_from_json(move.action)),
+            action_text=str(rules.describe(rules.action_from_json(move.action))),
             private_events=(),
             to_move=movers,
             finished=row.status == "finished",
@@ -367,8 +367,8 @@ class Session(Tempo, Seating):
         return MoveResult(
             row=row,
             player=player,
-            action_text=rules.describe(action),
-            private_events=tuple(e.text for e in new.log if e.private_to == player),
+            action_text=str(rules.describe(action)),
+            private_events=tuple(str(e.text) for e in new.log if e.private_to == player),
             to_move=tuple(rules.to_move(new)),
             finished=finished,
             free=free,
@@ -385,7 +385,7 @@ class Session(Tempo, Seating):
         return {
             "player": player,
             "action": rules.action_to_json(action),
-            "events": [[e.player, e.text] for e in fresh],
+            "events": [[e.player, str(e.text)] for e in fresh],
             "to_move": to_move,
             "before": [p for p in rules.to_move(state) if p not in before_side],
             "side": [] if finished else list(self.out_of_turn(row, new)),

@@ -152,7 +152,7 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence
     last = moves[-1]
     groups: list[tuple[str, list[str]]] = []  # (the move, the public events it caused)
     for m in moves:
-        text = rules.describe(rules.action_from_json(m["action"]))
+        text = str(rules.describe(rules.action_from_json(m["action"])))
         events = []
         for player, line in m["events"]:
             if player == m["player"] and text.startswith(line.rstrip(". ")):
@@ -328,7 +328,7 @@ async def show_hand(interaction: discord.Interaction, row: GameRow) -> None:
 
 async def show_rules(interaction: discord.Interaction, game: str, options: dict[str, Any] | None) -> None:
     rules = Session.rules(game)
-    text = rules.summary(options)
+    text = str(rules.summary(options))
     head = "" if rules.title in text.split("\n", 1)[0] else f"**{rules.title}**\n"
     first, *more = chunks(f"📜 {head}{text}")
     await reply(interaction, first)
@@ -360,7 +360,7 @@ async def move_log_text(session: Session, row: GameRow, viewer: str | None = Non
         try:
             action = rules.action_from_json(m.action)
             private = rules.is_private(action) and m.player != viewer
-            text = "changes a private setting" if private else rules.describe(action)
+            text = "changes a private setting" if private else str(rules.describe(action))
         except IllegalAction:
             text = "(an unreadable move)"
         lines.append(f"{m.move_number}. {esc(row.seat_name(m.player))} {text}")

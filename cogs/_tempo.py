@@ -290,7 +290,7 @@ class Tempo:
             for m in moves[first - 1 :]:
                 before, after = states[m.move_number - 1], states[m.move_number]
                 if rules.reveals(before, m.player, rules.action_from_json(m.action), after):
-                    what = rules.describe(rules.action_from_json(m.action))
+                    what = str(rules.describe(rules.action_from_json(m.action)))
                     raise GameError(
                         f'That can\'t be taken back: "{what}" revealed something hidden (a card, a '
                         "tile or a refill everyone has seen since). Nothing was changed."

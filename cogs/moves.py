@@ -58,7 +58,7 @@ class MoveCog(CommandErrors, commands.Cog):
             if int(m["i"]) < len(actions):
                 chosen = actions[int(m["i"])]
         else:
-            matches = [a for a in actions if rules.describe(a).lower() == action.strip().lower()]
+            matches = [a for a in actions if str(rules.describe(a)).lower() == action.strip().lower()]
             chosen = matches[0] if len(matches) == 1 else None
         if chosen is None:
             raise GameError(
@@ -84,7 +84,7 @@ class MoveCog(CommandErrors, commands.Cog):
         wanted = _words(current)
         out = []
         for i, a in enumerate(actions):
-            text = rules.describe(a)
+            text = str(rules.describe(a))
             have = _words(text)
             # every typed word starts a word of the move ("2" finds "adds 20", not "adds 12")
             if all(any(h.startswith(w) for h in have) for w in wanted):
