@@ -47,7 +47,7 @@ class Languages:
         if hit is not None and hit[0] > now:
             self._cache.move_to_end(guild_id)
             return hit[1]
-        language = (await self.storage.guild(guild_id)).language
+        language: str | None = (await self.storage.guild(guild_id)).language
         self._cache[guild_id] = (now + CACHE_SECONDS, language)
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -127,8 +127,8 @@ def command_entries() -> list[catalogs.Entry]:
                 continue
             where = f"{ext.replace('.', '/')}.py:{cog.__name__}"
             if getattr(cog, "__cog_is_app_commands_group__", False):
-                add(cog.__cog_group_name__, where, name=True, note=name_note)
-                add(cog.__cog_group_description__, where, note="a slash command's description (at most 100)")
+                add(str(cog.__cog_group_name__), where, name=True, note=name_note)
+                add(str(cog.__cog_group_description__), where, note="a slash command's description (at most 100)")
             for top in cog.__cog_app_commands__:
                 for cmd in _commands(top):
                     add(cmd.name, where, name=True, note=name_note)

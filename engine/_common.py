@@ -38,71 +38,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine._text import Text, join_texts
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+__all__ = ["Text", "join_texts"]  # re-exported: every engine module takes its words from here
 
 
 # --------------------------------------------------------------------------------------------- errors
-
-
-# --------------------------------------------------------------------------------------------- words as data
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Text:
-    """Words as data, so that the engines stay language-free: an English template with named `{fields}` (which is
-    also its id in the translation catalogs, `locales/`) and its parameters: plain values, or other Texts (a
-    building's name inside a sentence). `str()` gives the English; `i18n.words(lang).text(t)` any language.
-
-    With a plural, the parameter `n` chooses the form (languages with more forms, such as Czech, use theirs):
-    `Text("takes {n} card", "takes {n} cards", n=3)`. Templates are literals at the call site, so that
-    `python -m i18n extract` finds them. In JSON (event logs, notices): `{"t": template, "p": params, "pl": plural}`.
-    """
-
-    template: str
-    params: tuple[tuple[str, Any], ...] = ()
-    plural: str | None = None
-
-    def __init__(self, template: str, plural: str | None = None, /, **params: Any) -> None:
-        object.__setattr__(self, "template", template)
-        object.__setattr__(self, "params", tuple(params.items()))
-        object.__setattr__(self, "plural", plural)
-
-    def fill(self, translate: Any = None) -> str:
-        """The words, each template through `translate(template, plural, n)` (None: the English)."""
-        values = {k: v.fill(translate) if isinstance(v, Text) else v for k, v in self.params}
-        n = values.get("n")
-        if translate is not None:
-            template = translate(self.template, self.plural, n)
-        else:
-            template = self.plural if self.plural is not None and n != 1 else self.template
-        return str(template.format(**values) if values else template)
-
-    def __str__(self) -> str:
-        return self.fill()
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": self.template}
-        if self.params:
-            out["p"] = {k: v.to_json() if isinstance(v, Text) else v for k, v in self.params}
-        if self.plural is not None:
-            out["pl"] = self.plural
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any) -> Text:
-        """The inverse of `to_json`; a plain string (a log written before texts were data) becomes its template."""
-        if isinstance(data, str):
-            return cls(data)
-        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
-            raise ValueError(f"expected a text, got {data!r}")
-        params = {k: cls.from_json(v) if isinstance(v, dict) else v for k, v in data.get("p", {}).items()}
-        return cls(data["t"], data.get("pl"), **params)
-
-
-def join_texts(parts: Sequence[Any], sep: str = ", ") -> Text:
-    """Several texts (or plain values) one after another: each is translated, the separator is not."""
-    fields = {f"p{i}": part for i, part in enumerate(parts)}
-    return Text(sep.join("{" + k + "}" for k in fields), **fields) if parts else Text("")
 
 
 class IllegalAction(Exception):
