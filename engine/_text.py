@@ -63,4 +63,4 @@ class Text:
 def join_texts(parts: Sequence[Any], sep: str = ", ") -> Text:
     """Several texts (or plain values) one after another: each is translated, the separator is not."""
     fields = {f"p{i}": part for i, part in enumerate(parts)}
-    return Text(sep.join("{" + k + "}" for k in fields), **fields) if parts else Text("")
+    return Text(sep.join("{" + k + "}" for k in fields), **fields) if parts else Text("")  # i18n: ignore

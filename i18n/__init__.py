@@ -86,6 +86,8 @@ class Words:
         return self._pgettext(COMMAND_NAME, name)
 
     def __call__(self, template: str, plural: str | None = None, /, **params: Any) -> str:
+        if not template:
+            return template
         words = self._gettext(template) if plural is None else self._ngettext(template, plural, params["n"])
         if not params:
             return words
@@ -103,9 +105,11 @@ class Words:
             return ""
         if isinstance(text, Text):
             return text.fill(self._translate)
-        return self._gettext(text)
+        return self._gettext(text) if text else text
 
     def _translate(self, template: str, plural: str | None, n: Any) -> str:
+        if not template:  # gettext("") is the catalog's header
+            return template
         if plural is None:
             return self._gettext(template)
         return self._ngettext(template, plural, n)

@@ -39,6 +39,10 @@ CALLS = {"_", "Text", "N_"}  # the translating calls (i18n/__init__.py)
 NOTE = "i18n:"  # a comment starting so, just above a call, is shown to translators
 FIXED_DATE = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)  # stable headers: no churn on every extract
 NAME_RE = re.compile(r"^[-_\w]{1,32}$")  # Discord's rule for command and option names (and lowercase)
+RULE_ID = re.compile(
+    r"\b[AVGQ]\d+(?:\.\d+)?\b"
+)  # a rule of docs/rules/ cited in a text ("A31: ..."): kept in every language
+IGNORE = "# i18n: ignore"  # on the line of a call whose template is not a text of its own
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,8 @@ def code_entries(files: Iterable[Path] | None = None) -> tuple[list[Entry], list
             if not node.args:
                 continue
             first = node.args[0]
+            if IGNORE in lines[node.lineno - 1]:  # a template built from other texts (engine.join_texts)
+                continue
             if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
                 if node.func.id != "_" or isinstance(first, ast.JoinedStr):  # `_` may also be a throwaway name
                     problems.append(f"{where}:{node.lineno}: {node.func.id}() needs a literal template")
@@ -228,6 +234,9 @@ def problems(lang: str) -> list[str]:
             if got != want and not (isinstance(m.id, tuple) and got | {"n"} == want):
                 found.append(f"{label}: the translation's fields {sorted(got)} differ from {sorted(want)}")
                 break
+        ids = set(RULE_ID.findall(english[0]))
+        if ids and not all(ids <= set(RULE_ID.findall(s)) for s in strings):
+            found.append(f"{label}: the translation must keep the rule ids {sorted(ids)}")
         if m.context == COMMAND_NAME and not all(NAME_RE.match(s) and s == s.lower() for s in strings):
             found.append(f"{label}: a command name must be lowercase, without spaces, at most 32 characters")
     return found
