@@ -23,7 +23,7 @@ import dataclasses
 import importlib
 from typing import Any
 
-from engine._common import Event, IllegalAction, MalformedAction, Option, Rules, Text, join_texts
+from engine._common import N_, Event, IllegalAction, MalformedAction, Option, Rules, Text, join_texts
 
 __all__ = [
     "GAMES",
@@ -31,6 +31,7 @@ __all__ = [
     "GameEntry",
     "IllegalAction",
     "MalformedAction",
+    "N_",
     "Option",
     "Rules",
     "Text",

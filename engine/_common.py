@@ -38,11 +38,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from engine._text import Text, join_texts
+from engine._text import N_, Text, join_texts
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
-__all__ = ["Text", "join_texts"]  # re-exported: every engine module takes its words from here
+__all__ = ["N_", "Text", "join_texts"]  # re-exported: every engine module takes its words from here
 
 
 # --------------------------------------------------------------------------------------------- errors
@@ -70,17 +70,27 @@ class Option:
 
     name: str
     default: Any
-    description: str
+    description: str | Text  # shown to players: a Text
     choices: tuple[Any, ...] = ()
 
     def validate(self, value: Any) -> Any:
+        """`value` if this option accepts it, else ValueError (its message a `Text`)."""
         if self.choices:
             if value not in self.choices:
                 shown = ", ".join(str(c) for c in self.choices)
-                raise ValueError(f"Option '{self.name}' must be one of: {shown} (got {value!r}).")
+                raise ValueError(
+                    Text(
+                        "Option '{name}' must be one of: {shown} (got {value}).",
+                        name=self.name,
+                        shown=shown,
+                        value=repr(value),
+                    )
+                )
             return value
         if not isinstance(value, bool):
-            raise ValueError(f"Option '{self.name}' is yes/no (true or false), not {value!r}.")
+            raise ValueError(
+                Text("Option '{name}' is yes/no (true or false), not {value}.", name=self.name, value=repr(value))
+            )
         return value
 
 
@@ -97,7 +107,7 @@ class Event:
     an AI needs from earlier actions lives in explicit, bounded state fields instead.
 
     `text` is a short sentence without the acting player's name (the bot adds it), e.g. "scores 12 points for
-    towers". An event with `private_to` set is only for that player's eyes: `view()` drops it for everyone else.
+    towers": a `Text` (a plain str in logs stored before texts were data). An event with `private_to` set is only for that player's eyes: `view()` drops it for everyone else.
     `data` holds machine-readable details (plain JSON values) for renderers and tests.
     """
 
@@ -433,16 +443,31 @@ class Rules(Generic[S, A]):
         unknown = sorted(set(options) - set(self.options))
         if unknown:
             known = ", ".join(self.options) or "none"
-            raise ValueError(f"Unknown option {', '.join(unknown)} for {self.title} (options: {known}).")
+            raise ValueError(
+                Text(
+                    "Unknown option {names} for {game} (options: {known}).",
+                    names=", ".join(unknown),
+                    game=Text.marked(self.title),
+                    known=known,
+                )
+            )
         return {name: opt.validate(options.get(name, opt.default)) for name, opt in self.options.items()}
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> S:
         seats = [str(p) for p in players]
         if len(seats) not in self.player_counts:
             lo, hi = self.player_counts[0], self.player_counts[-1]
-            raise ValueError(f"{self.title} is for {lo}–{hi} players, not {len(seats)}.")
+            raise ValueError(
+                Text(
+                    "{game} is for {lo}–{hi} players, not {n}.",
+                    game=Text.marked(self.title),
+                    lo=lo,
+                    hi=hi,
+                    n=len(seats),
+                )
+            )
         if len(set(seats)) != len(seats):
-            raise ValueError("Each player may take only one seat.")
+            raise ValueError(Text("Each player may take only one seat."))
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ValueError("The seed must be a whole number.")
         return self._new_game(tuple(seats), self.normalise_options(options), seed)
@@ -458,7 +483,8 @@ class Rules(Generic[S, A]):
     def candidates(self, state: S, player: str) -> Iterable[A]:
         raise NotImplementedError
 
-    def check(self, state: S, player: str, action: A) -> str | None:
+    def check(self, state: S, player: str, action: A) -> str | Text | None:
+        """None if `player` may play `action` now, else why not: a `Text` in the player's words, citing the rule."""
         raise NotImplementedError
 
     def step(self, state: S, player: str, action: A) -> S:
@@ -472,7 +498,7 @@ class Rules(Generic[S, A]):
 
     def apply(self, state: S, player: str, action: A) -> S:
         if not isinstance(action, self.action_types):
-            raise MalformedAction("That is not an action of this game.")
+            raise MalformedAction(Text("That is not an action of this game."))
         why = self.check(state, str(player), action)
         if why is not None:
             raise IllegalAction(why)
@@ -496,7 +522,8 @@ class Rules(Generic[S, A]):
     def view(self, state: S, player: str | None) -> S:
         raise NotImplementedError
 
-    def describe(self, action: A) -> str:
+    def describe(self, action: A) -> str | Text:
+        """The action in a few words without the player's name ("takes the 7 florin"): a `Text`."""
         raise NotImplementedError
 
     # -- the optional contract (see the module docstring): defaults for games without these features ----------
@@ -535,8 +562,8 @@ class Rules(Generic[S, A]):
         undone freely. Default: True, so a game that does not decide it never allows a free undo."""
         return True
 
-    def summary(self, options: Mapping[str, Any] | None = None) -> str:
-        """A short rules summary (Markdown) for the /rules reply."""
+    def summary(self, options: Mapping[str, Any] | None = None) -> str | Text:
+        """A short rules summary (Markdown) for the /rules reply: a `Text` (paragraphs joined with `join_texts`)."""
         raise NotImplementedError
 
     # -- JSON --------------------------------------------------------------------------------------------
@@ -572,17 +599,21 @@ class Rules(Generic[S, A]):
 
     def action_from_json(self, data: Any) -> A:
         if not isinstance(data, Mapping):
-            raise MalformedAction("An action must be an object with a 'kind'.")
+            raise MalformedAction(Text("An action must be an object with a 'kind'."))
         kind: Any = data.get("kind")
         cls = self._action_kinds.get(kind)
         if cls is None:
-            raise MalformedAction(f"Unknown action '{data.get('kind')}'.")
+            raise MalformedAction(Text("Unknown action '{kind}'.", kind=str(data.get("kind"))))
         fields = {k: v for k, v in data.items() if k != "kind"}
         extra = set(fields) - {f.name for f in _fields(cls)}
         if extra:
-            raise MalformedAction(f"Unexpected field(s) {', '.join(sorted(extra))} for '{cls.kind}'.")
+            raise MalformedAction(
+                Text("Unexpected field(s) {fields} for '{kind}'.", fields=", ".join(sorted(extra)), kind=cls.kind)
+            )
         try:
             action: A = from_jsonable(cls, fields)
         except (ValueError, TypeError) as exc:
-            raise MalformedAction(f"Malformed '{cls.kind}' action: {exc}") from None
+            raise MalformedAction(
+                Text("Malformed '{kind}' action: {problem}", kind=cls.kind, problem=str(exc))
+            ) from None
         return action

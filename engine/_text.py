@@ -41,6 +41,13 @@ class Text:
     def __str__(self) -> str:
         return self.fill()
 
+    @classmethod
+    def marked(cls, name: str) -> Text:
+        """A constant marked with `N_` (a building's or a colour's name in a table), as a Text to put inside
+        another: `Text("buys the {tile}", tile=Text.marked(TYPE_NAMES[t]))`. Its template is the marked literal,
+        so the catalogs know it."""
+        return cls(name)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.template}
         if self.params:
@@ -58,6 +65,14 @@ class Text:
             raise ValueError(f"expected a text, got {data!r}")
         params = {k: cls.from_json(v) if isinstance(v, dict) else v for k, v in data.get("p", {}).items()}
         return cls(data["t"], data.get("pl"), **params)
+
+
+def N_(template: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks a constant for the catalogs and returns it unchanged: a name kept in a table as a plain str because it
+    is also compared or used as a key (`TYPE_NAMES["tower"] = N_("Tower")`). The presentation translates it with
+    `_.text(name)`; inside an engine Text it goes as `Text.marked(name)`. (`i18n.N_` is the same marker; the
+    engine may not import i18n.)"""
+    return template
 
 
 def join_texts(parts: Sequence[Any], sep: str = ", ") -> Text:

@@ -15,6 +15,7 @@ Notation (used everywhere, printed on the board image):
 
 from __future__ import annotations
 
+from engine._common import Text
 from engine.gardens.components import KIND_INDEX, TILE_IDS, TILE_KINDS
 
 Board = tuple[tuple[str, int] | None, ...]  # garden index -> (tile id, rotation) or None
@@ -116,7 +117,9 @@ def parse_garden(text: str) -> int:
     """Garden index from a name like "C3" (case-insensitive). ValueError if it is not a garden space."""
     name = str(text).strip().upper()
     if name not in GARDEN_INDEX:
-        raise ValueError(f"'{text}' is not a garden space; use a column A–F and a row 1–6, like C3.")
+        raise ValueError(
+            Text("'{text}' is not a garden space; use a column A–F and a row 1–6, like C3.", text=str(text))
+        )
     return GARDEN_INDEX[name]
 
 
@@ -124,7 +127,9 @@ def parse_building(text: str) -> int:
     """Building index from a name like "d4" (case-insensitive). ValueError if it is not a building space."""
     name = str(text).strip().lower()
     if name not in BUILDING_INDEX:
-        raise ValueError(f"'{text}' is not a building space; use a column a–g and a row 1–7, like d4.")
+        raise ValueError(
+            Text("'{text}' is not a building space; use a column a–g and a row 1–7, like d4.", text=str(text))
+        )
     return BUILDING_INDEX[name]
 
 
@@ -135,4 +140,4 @@ def parse_rotation(text: str | int) -> int:
         return int(s[1:])
     if s.lstrip("-").isdigit() and int(s) % 90 == 0:
         return (int(s) // 90) % 4
-    raise ValueError(f"'{text}' is not a rotation; turn tiles by 0, 90, 180 or 270 degrees (G13).")
+    raise ValueError(Text("'{text}' is not a rotation; turn tiles by 0, 90, 180 or 270 degrees (G13).", text=str(text)))

@@ -20,18 +20,20 @@ import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine._common import Event, Option, Rules, replace, shuffled, visible_log
+from engine._common import N_, Event, Option, Rules, Text, join_texts, replace, shuffled, visible_log
 from engine.gardens import migrate
-from engine.gardens.actions import ACTION_TYPES, Action, ChooseColours, PlaceTile, describe
+from engine.gardens.actions import ACTION_TYPES, Action, ChooseColours, PlaceTile, describe, plays
 from engine.gardens.components import (
     BUILDING_TYPES,
     BUILDING_VALUES,
     KIND_INDEX,
+    KIND_TITLES,
     KINDS,
     TILE_IDS,
     TILE_TREES,
     building_label,
-    tile_label,
+    kind_text,
+    tile_text,
 )
 from engine.gardens.geometry import (
     BUILDING_NAMES,
@@ -121,14 +123,16 @@ class GardensRules(Rules[GardensState, Action]):
     """The Gardens of the Alhambra (Dirk Henn, Queen Games 2004), G1–G37."""
 
     name = "gardens"
-    title = "The Gardens of the Alhambra"
+    title = N_("The Gardens of the Alhambra")
     player_counts = range(2, 5)
     options = {
         "three_tile_hand": Option(
-            "three_tile_hand", False, "G36: hold 3 garden tiles and choose which to place (a longer game)."
+            "three_tile_hand", False, Text("G36: hold 3 garden tiles and choose which to place (a longer game).")
         ),
         "two_colours": Option(
-            "two_colours", False, "G37, 2 players only: each plays two tree kinds, scored apart, added at the end."
+            "two_colours",
+            False,
+            Text("G37, 2 players only: each plays two tree kinds, scored apart, added at the end."),
         ),
     }
     state_type = GardensState
@@ -139,7 +143,7 @@ class GardensRules(Rules[GardensState, Action]):
 
     def _new_game(self, players: tuple[str, ...], options: dict[str, Any], seed: int) -> GardensState:
         if options["two_colours"] and len(players) != 2:
-            raise ValueError(f"The two-colours game (G37) is for 2 players, not {len(players)}.")
+            raise ValueError(Text("The two-colours game (G37) is for 2 players, not {n}.", n=len(players)))
         hand_size = 3 if options["three_tile_hand"] else 1  # G18, G36
         buildings, counter = shuffled(BUILDING_VALUES, seed, 0)  # G16
         tiles, counter = shuffled(TILE_IDS, seed, counter)  # G18
@@ -185,57 +189,68 @@ class GardensRules(Rules[GardensState, Action]):
         # G12/G13: each of the four quarter-turn rotations of every hand tile on every open space.
         return [a for t in state.hands[state.turn] if t in _PLACE for g in spaces for a in _PLACE[t][g]]
 
-    def check(self, state: GardensState, player: str, action: Action) -> str | None:
+    def check(self, state: GardensState, player: str, action: Action) -> Text | None:
         if state.phase == OVER:
-            return "The game is over (G34)."
+            return Text("The game is over (G34).")
         if player != state.players[state.turn]:
-            return "It is not your turn."
+            return Text("It is not your turn.")
         if isinstance(action, ChooseColours):
             return self._check_colours(state, action)
         return self._check_place(state, action)
 
-    def _check_colours(self, state: GardensState, action: ChooseColours) -> str | None:
+    def _check_colours(self, state: GardensState, action: ChooseColours) -> Text | None:
         if state.phase != COLOURS:
-            return "Colours were chosen at the start of the game (G17)."
+            return Text("Colours were chosen at the start of the game (G17).")
         want = 2 if state.two_colours else 1
         chosen = action.colours
         if not isinstance(chosen, tuple) or not all(isinstance(k, str) for k in chosen):
-            return "Name your colour: purple, green, yellow or orange (G17)."
+            return Text("Name your colour: purple, green, yellow or orange (G17).")
         taken = {k for ks in state.colours for k in ks}
-        free = ", ".join(k for k in KINDS if k not in taken)
+        free = join_texts([kind_text(k) for k in KINDS if k not in taken])
         if len(chosen) != want or len(set(chosen)) != want:
-            what = "two different tree kinds (G37)" if want == 2 else "one tree kind (G17)"
-            return f"Choose {what}; free: {free}."
+            if want == 2:
+                return Text("Choose two different tree kinds (G37); free: {free}.", free=free)
+            return Text("Choose one tree kind (G17); free: {free}.", free=free)
         for k in chosen:
             if k not in KIND_INDEX:
-                return f"'{k}' is not a tree kind; choose from {free} (G7)."
+                return Text("'{kind}' is not a tree kind; choose from {free} (G7).", kind=k, free=free)
             if k in taken:
-                return f"{k.capitalize()} is already taken; free: {free} (G17)."
+                kind = Text.marked(KIND_TITLES[k])
+                return Text("{kind} is already taken; free: {free} (G17).", kind=kind, free=free)
         return None
 
-    def _check_place(self, state: GardensState, action: PlaceTile) -> str | None:
+    def _check_place(self, state: GardensState, action: PlaceTile) -> Text | None:
         if state.phase != PLAY:
-            return "First everyone chooses a colour (G17)."
+            return Text("First everyone chooses a colour (G17).")
         hand = state.hands[state.turn]
         if action.tile not in hand or action.tile == HIDDEN:
-            held = ", ".join(f"{tile_label(t)} ({t})" for t in hand if t in TILE_TREES) or "nothing"
-            return f"You don't hold that tile; you hold {held} (G21)."
+            held = [Text("{tile} ({id})", tile=tile_text(t), id=t) for t in hand if t in TILE_TREES]
+            if not held:
+                return Text("You don't hold that tile; you hold nothing (G21).")
+            return Text("You don't hold that tile; you hold {tiles} (G21).", tiles=join_texts(held))
         rot = action.rotation
         if type(rot) is not int or not 0 <= rot <= 3:
-            return "Turn the tile by 0, 90, 180 or 270 degrees so each tree kind faces one building (G12, G13)."
+            return Text("Turn the tile by 0, 90, 180 or 270 degrees so each tree kind faces one building (G12, G13).")
         g = GARDEN_INDEX.get(action.space) if isinstance(action.space, str) else None
         if g is None:
-            return f"'{action.space}' is not a garden space; use a column A–F and a row 1–6, like C3 (G1)."
+            return Text(
+                "'{space}' is not a garden space; use a column A–F and a row 1–6, like C3 (G1).",
+                space=str(action.space),
+            )
         board = state.board
         if board[g] is not None:
-            return f"{action.space} already holds a tile; choose an empty garden space (G21)."
+            return Text("{space} already holds a tile; choose an empty garden space (G21).", space=action.space)
         if not any(board):
             if g not in INNER_GARDENS:
-                return f"The first tile must go in the inner 4×4 (B2–E5), not on the edge like {action.space} (G22)."
+                return Text(
+                    "The first tile must go in the inner 4×4 (B2–E5), not on the edge like {space} (G22).",
+                    space=action.space,
+                )
         elif not any(board[n] is not None for n in GARDEN_NEIGHBOURS[g]):
-            return (
-                f"{action.space} does not touch a placed tile along a side; place next to one, "
-                f"left, right, above or below it (G23)."
+            return Text(
+                "{space} does not touch a placed tile along a side; place next to one, "
+                "left, right, above or below it (G23).",
+                space=action.space,
             )
         return None
 
@@ -252,7 +267,7 @@ class GardensRules(Rules[GardensState, Action]):
         seat = state.turn
         chosen = tuple(sorted(action.colours, key=KIND_INDEX.__getitem__))
         colours[seat] = chosen
-        log.append(Event("colour", f"plays {' and '.join(chosen)}", player, {"colours": list(chosen)}))
+        log.append(Event("colour", plays(chosen), player, {"colours": list(chosen)}))
         n = len(state.players)
         seat += 1
         # Whoever is left with exactly one possibility gets it without a question (G17, G37 [D]).
@@ -264,7 +279,7 @@ class GardensRules(Rules[GardensState, Action]):
                 break
             colours[seat] = options[0]
             who = state.players[seat]
-            log.append(Event("colour", f"plays {' and '.join(options[0])}", who, {"colours": list(options[0])}))
+            log.append(Event("colour", plays(options[0]), who, {"colours": list(options[0])}))
             seat += 1
         done = seat >= n
         return replace(
@@ -287,7 +302,12 @@ class GardensRules(Rules[GardensState, Action]):
         log.append(
             Event(
                 "place",
-                f"places {tile_label(tile)} at {action.space} turned {DEGREES[rot]}°",
+                Text(
+                    "places {tile} at {space} turned {degrees}°",
+                    tile=tile_text(tile),
+                    space=action.space,
+                    degrees=DEGREES[rot],
+                ),
                 player,
                 {
                     "tile": tile,
@@ -304,8 +324,8 @@ class GardensRules(Rules[GardensState, Action]):
         if supply:
             drawn, supply = supply[0], supply[1:]
             hand += (drawn,)
-            label = tile_label(drawn) if drawn in TILE_TREES else "a tile"
-            log.append(Event("draw", f"draws {label}", player, {"tile": drawn}, private_to=player))
+            said = Text("draws {tile}", tile=tile_text(drawn)) if drawn in TILE_TREES else Text("draws a tile")
+            log.append(Event("draw", said, player, {"tile": drawn}, private_to=player))
         hands[seat] = hand
 
         # G26/G27: every building this tile completes is scored at once, in a fixed order.
@@ -343,7 +363,7 @@ class GardensRules(Rules[GardensState, Action]):
             winners = [p for p in new.players if scores[p] == best]  # G35: all tied players win
             end = Event(
                 "game_end",
-                "The game is over: every garden is planted and every building scored.",
+                Text("The game is over: every garden is planted and every building scored."),
                 None,
                 {"scores": scores, "kind_scores": dict(zip(KINDS, kind_scores, strict=True)), "winners": winners},
             )
@@ -364,15 +384,34 @@ class GardensRules(Rules[GardensState, Action]):
         winner, data = _building_data(board, b, value, accounts, owners)
         counts = tree_counts(board, b)
         name, label, points, kinds = data["building"], building_label(value), data["points"], data["kinds"]
-        trees = ", ".join(
-            f"{k} {counts[i]}" + ("" if i in owners else " (unowned)") for i, k in enumerate(KINDS) if counts[i]
-        )
-        trees = trees or "no trees"
+        counted = [
+            Text("{kind} {n}", kind=kind_text(k), n=counts[i])
+            if i in owners
+            else Text("{kind} {n} (unowned)", kind=kind_text(k), n=counts[i])
+            for i, k in enumerate(KINDS)
+            if counts[i]
+        ]
+        trees = join_texts(counted) if counted else Text("no trees")
         if winner is not None:
             kind_scores[winner] += points
-            text = f"scores {points} with {data['colour']} for the {label} at {name} ({trees}: {kinds} kinds × {value})"
+            text = Text(
+                "scores {points} with {colour} for the {building} at {space} ({trees}: {n} kind × {value})",
+                "scores {points} with {colour} for the {building} at {space} ({trees}: {n} kinds × {value})",
+                points=points,
+                colour=kind_text(data["colour"]),
+                building=label,
+                space=name,
+                trees=trees,
+                n=kinds,
+                value=value,
+            )
         else:
-            text = f"Nobody scores the {label} at {name} ({trees}: equal counts cancel out, G29)"
+            text = Text(
+                "Nobody scores the {building} at {space} ({trees}: equal counts cancel out, G29)",
+                building=label,
+                space=name,
+                trees=trees,
+            )
         return Event("building", text, data["winner"], {**data, "completed_by": placer})
 
     # -- outcome -----------------------------------------------------------------------------------------
@@ -405,28 +444,41 @@ class GardensRules(Rules[GardensState, Action]):
         when the supply is empty, G25, the placed tile was hidden). Choosing colours (G17) hides nothing."""
         return isinstance(action, PlaceTile)
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action) -> Text:
         return describe(action)
 
-    def describe_move(self, state: GardensState, action: Action) -> str:
+    def describe_move(self, state: GardensState, action: Action) -> Text:
         """Like `describe`, naming the buildings each kind faces: "…, purple facing the tower (5) at d3, …"."""
         if not isinstance(action, PlaceTile) or action.tile not in TILE_TREES or action.space not in GARDEN_INDEX:
             return self.describe(action)
         if action.rotation not in range(4):
             return self.describe(action)
         around = GARDEN_BUILDINGS[GARDEN_INDEX[action.space]]
-        faces = ", ".join(
-            f"{k} facing the {building_label(state.buildings[around[d]])} at {BUILDING_NAMES[around[d]]}"
-            for d, k in enumerate(facing_kinds(action.tile, action.rotation))
+        faces = join_texts(
+            [
+                Text(
+                    "{kind} facing the {building} at {space}",
+                    kind=kind_text(k),
+                    building=building_label(state.buildings[around[d]]),
+                    space=BUILDING_NAMES[around[d]],
+                )
+                for d, k in enumerate(facing_kinds(action.tile, action.rotation))
+            ]
         )
-        return f"places {tile_label(action.tile)} at {action.space} turned {DEGREES[action.rotation]}°: {faces}"
+        return Text(
+            "places {tile} at {space} turned {degrees}°: {faces}",
+            tile=tile_text(action.tile),
+            space=action.space,
+            degrees=DEGREES[action.rotation],
+            faces=faces,
+        )
 
     def preview(self, state: GardensState, player: str, action: PlaceTile) -> list[dict[str, Any]]:
         """The building scorings a legal placement would cause (event data; works on the player's own view)."""
         after = self.step(state, player, action)
         return [e.data for e in after.log if e.kind == "building"]
 
-    def summary(self, options: Mapping[str, Any] | None = None) -> str:
+    def summary(self, options: Mapping[str, Any] | None = None) -> Text:
         return _SUMMARY
 
     # -- stored states -----------------------------------------------------------------------------------
@@ -473,21 +525,37 @@ class GardensRules(Rules[GardensState, Action]):
             raise ValueError("bad last space")
 
 
-_SUMMARY = """\
-**The Gardens of the Alhambra** (2–4 players)
-• **Board**: 6×6 garden spaces (A1–F6) and 7×7 buildings (a1–g7) at their corners; building values 1–5 \
-shuffled at the start. Garden C3 touches buildings c3 (NW), d3 (NE), d4 (SE), c4 (SW).
-• **Colours**: in seat order each player picks a tree kind (purple, green, yellow, orange); unpicked kinds belong \
-to nobody. The first seat starts.
-• **Your turn**: place your hand tile on an empty space, turned 0/90/180/270° so each of its four tree kinds faces \
-one building; then draw. The first tile goes in the inner 4×4 (B2–E5); every later one must touch a placed tile \
-by a side (left, right, above, below).
-• **Buildings** score when every garden around them is filled (4, 2 on the edge, 1 in a corner). Add up the trees \
-of each player's kind facing it; counts that two or more players share cancel out, and the highest remaining \
-count wins — even 0. Points = number of owned kinds facing it × its value.
-• **End**: when all 36 tiles are placed. Most points wins; ties share the win.
-• **Options**: *three_tile_hand* — hold 3 tiles, place any one. *two_colours* (2 players) — each plays two kinds, \
-scored separately (you can cancel yourself out), added at the end.
-_Not confirmed from a physical set: the colour order on each tile (one of each 6 cyclic orders per value) [D]; \
-hands are kept private, choosing colours in seat order and scoring several buildings NW, NE, SE, SW are our \
-choices [D]._"""
+_SUMMARY = join_texts(
+    [
+        Text("**The Gardens of the Alhambra** (2–4 players)"),
+        Text(
+            "• **Board**: 6×6 garden spaces (A1–F6) and 7×7 buildings (a1–g7) at their corners; building values 1–5 "
+            "shuffled at the start. Garden C3 touches buildings c3 (NW), d3 (NE), d4 (SE), c4 (SW)."
+        ),
+        Text(
+            "• **Colours**: in seat order each player picks a tree kind (purple, green, yellow, orange); unpicked "
+            "kinds belong to nobody. The first seat starts."
+        ),
+        Text(
+            "• **Your turn**: place your hand tile on an empty space, turned 0/90/180/270° so each of its four tree "
+            "kinds faces one building; then draw. The first tile goes in the inner 4×4 (B2–E5); every later one must "
+            "touch a placed tile by a side (left, right, above, below)."
+        ),
+        Text(
+            "• **Buildings** score when every garden around them is filled (4, 2 on the edge, 1 in a corner). Add up "
+            "the trees of each player's kind facing it; counts that two or more players share cancel out, and the "
+            "highest remaining count wins — even 0. Points = number of owned kinds facing it × its value."
+        ),
+        Text("• **End**: when all 36 tiles are placed. Most points wins; ties share the win."),
+        Text(
+            "• **Options**: *three_tile_hand* — hold 3 tiles, place any one. *two_colours* (2 players) — each plays "
+            "two kinds, scored separately (you can cancel yourself out), added at the end."
+        ),
+        Text(
+            "_Not confirmed from a physical set: the colour order on each tile (one of each 6 cyclic orders per "
+            "value) [D]; hands are kept private, choosing colours in seat order and scoring several buildings NW, "
+            "NE, SE, SW are our choices [D]._"
+        ),
+    ],
+    "\n",
+)

@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine import IllegalAction, MalformedAction
+from engine import IllegalAction, MalformedAction, Text
 
 Invariant = Callable[[Any, Any], None]  # (rules, state) -> None, asserts
 
@@ -47,6 +47,7 @@ def assert_rejected(rules, state, player, action, why: str = "", before: dict | 
         rules.apply(state, player, action)
     except IllegalAction as exc:
         assert str(exc), "IllegalAction without a message"
+        assert isinstance(exc.text, Text) and str(exc.text) == str(exc), "a refusal that is not a Text"
     else:
         raise AssertionError(f"illegal action accepted ({why}): {action!r}")
     assert rules.to_json(state) == before, "a rejected action changed the state"
@@ -78,7 +79,7 @@ def check_step(
         json.dumps(rules.to_json(seen))
     assert rules.action_from_json(json.loads(json.dumps(rules.action_to_json(action)))) == action
     text = rules.describe(action)
-    assert isinstance(text, str) and text
+    assert isinstance(text, Text) and str(text)
 
     # illegal actions: an outsider playing this action, and the game's own illegal candidates
     if before is None:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from engine import GAMES, Option, get_rules
+from engine import GAMES, Option, Text, get_rules
 from tests.engine.playout import players_for
 
 pytestmark = pytest.mark.parametrize("game", GAMES)
@@ -30,7 +30,7 @@ def test_options_fit_discord_choices(game):
     """Options describe themselves well enough for the bot to build its choices (Discord: ≤ 100 characters)."""
     for name, opt in get_rules(game).options.items():
         assert isinstance(opt, Option) and opt.name == name
-        assert 0 < len(opt.description) <= 100
+        assert isinstance(opt.description, Text) and 0 < len(str(opt.description)) <= 100
         opt.validate(opt.default)
 
 
@@ -55,7 +55,7 @@ def test_new_game_has_movers_and_is_not_over(game):
 
 def test_summary_is_markdown_text(game):
     text = get_rules(game).summary({})
-    assert isinstance(text, str) and 100 < len(text) <= 4000
+    assert isinstance(text, Text) and 100 < len(str(text)) <= 4000
 
 
 def test_event_texts_read_after_the_players_name(game):
@@ -72,4 +72,6 @@ def test_event_texts_read_after_the_players_name(game):
             state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
             events += state.log
         for e in events:
-            assert e.text[0].islower() if e.player is not None else e.text[0].isupper(), (e.kind, e.text)
+            assert isinstance(e.text, Text), (e.kind, e.text)
+            text = str(e.text)
+            assert text[0].islower() if e.player is not None else text[0].isupper(), (e.kind, text)

@@ -299,12 +299,12 @@ def test_describe_says_tile_space_rotation_and_facing():
     """describe: the tile in words, the space, the turn in degrees, and which building each kind faces."""
     tile = next(t for t in TILE_IDS if t.startswith("T1"))
     rot = rotation_facing(tile, P, "NE")
-    text = RULES.describe(PlaceTile(tile, "C3", rot))
+    text = str(RULES.describe(PlaceTile(tile, "C3", rot)))
     assert text.startswith(f"places the 2-tree tile at C3 turned {rot * 90}°")
     assert "purple → d3" in text
-    assert RULES.describe(ChooseColours((P, G))) == "plays purple and green"
+    assert str(RULES.describe(ChooseColours((P, G)))) == "plays purple and green"
     s = lay_out(started(4), {}, tile, {"d3": 5})
-    long = RULES.describe_move(s, PlaceTile(tile, "C3", rot))
+    long = str(RULES.describe_move(s, PlaceTile(tile, "C3", rot)))
     assert "purple facing the tower (5) at d3" in long
 
 
@@ -321,6 +321,6 @@ def test_preview_lists_what_a_placement_would_score():
 
 
 def test_summary_mentions_the_rules_and_the_stand_ins():
-    text = RULES.summary({})
+    text = str(RULES.summary({}))
     for word in ("inner 4×4", "cancel", "three_tile_hand", "two_colours", "[D]"):
         assert word in text

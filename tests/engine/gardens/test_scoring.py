@@ -185,11 +185,12 @@ def test_building_event_says_why():
     after = RULES.apply(state, state.players[0], action)
     event = next(e for e in after.log if e.kind == "building")
     assert event.player == seat_of(after, O)
-    assert "d4" in event.text and "orange 6" in event.text and "4 kinds × 3" in event.text
+    text = str(event.text)
+    assert "d4" in text and "orange 6" in text and "4 kinds × 3" in text
     tie, action = around("d4", [(3, P), (3, G), (3, Y), (3, O)])
     after = RULES.apply(tie, tie.players[0], action)
     event = next(e for e in after.log if e.kind == "building")
-    assert event.player is None and event.text.startswith("Nobody scores")
+    assert event.player is None and str(event.text).startswith("Nobody scores")
 
 
 def test_rotation_facing_helper_points_the_right_kind():
