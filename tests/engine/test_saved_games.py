@@ -21,6 +21,7 @@ The fixtures in tests/engine/fixtures/:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -115,10 +116,26 @@ def test_an_old_version_state_migrates_to_the_state_the_moves_reach_now(name):
         assert stored["v"] == 1
         migrated = rules.from_json(stored)
         played = replay(rules, data, int(k))
-        assert migrated == played, f"{name} after {k} moves"
-        assert rules.to_json(migrated) == rules.to_json(played)
+        assert english(migrated) == english(played), f"{name} after {k} moves"
+        assert rules.to_json(english(migrated)) == rules.to_json(english(played))
+        # the texts: stored as plain English, they load as such; the engine now writes Texts of the same words
+        assert all(isinstance(e.text, str) for e in migrated.log)
         if len(stored["state"]["log"]) > 10:  # the history is gone, which is more than the new fields take
             assert len(json.dumps(rules.to_json(migrated))) < len(json.dumps(stored))
+
+
+def english(state):
+    """`state` with its texts in English (plain str), as a version-1 state stored them: its events' and Alhambra's
+    marks. A text the engine has corrected since is read as corrected (Gardens: "1 kind ×", no longer "1 kinds")."""
+
+    def words(text):
+        return str(text).replace(": 1 kinds ×", ": 1 kind ×")
+
+    log = tuple(dataclasses.replace(e, text=words(e.text)) for e in state.log)
+    state = dataclasses.replace(state, log=log)
+    if hasattr(state, "marks"):
+        state = dataclasses.replace(state, marks=dataclasses.replace(state.marks, text=words(state.marks.text)))
+    return state
 
 
 def version_1(rules, state, history: list) -> dict:
