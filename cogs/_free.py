@@ -1,6 +1,6 @@
 """The free-actions panel: actions a seated player may take at any time, whoever is to move (the rules'
 `free_actions`). Ephemeral; a choice is shown with Confirm, then played through
-`Session.act` like any move (announced unless the rules call it private)."""
+`Session.act` like any move (announced unless the rules call it private). In the clicking user's language."""
 
 from __future__ import annotations
 
@@ -20,8 +20,11 @@ from cogs._items import (
     new_view,
     session_of,
 )
+from cogs._locale import user_words
+from cogs._panel import done_line
 from cogs._session import MoveResult, Session
 from cogs._text import clip, esc, name_of, option_texts
+from i18n import ENGLISH, Words
 from storage import GameRow
 
 
@@ -48,7 +51,7 @@ class FreeButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=r
 
     private = True
 
-    def __init__(self, gid: int, pos: str, arg: str, label: str = "Confirm"):
+    def __init__(self, gid: int, pos: str, arg: str, label: str = "Confirm"):  # the label: only when drawn
         super().__init__(make_button(f"f:{gid}:{pos}:c:{arg}", label, discord.ButtonStyle.success, row=0))
         self.gid, self.pos, self.arg = gid, pos, arg
 
@@ -60,26 +63,26 @@ class FreeButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=r
         await choose(interaction, self.gid, self.pos, [self.arg], confirm=True)
 
 
-def free_panel(session: Session, row: GameRow, player: str, note: str | None = None) -> dict:
-    """The panel's content and menu for `player` now (any seated player, at any time)."""
+def free_panel(session: Session, row: GameRow, player: str, note: str | None = None, _: Words = ENGLISH) -> dict:
+    """The panel's content and menu for `player` now (any seated player, at any time), in `_`'s language."""
     state = session.check_seated(row, player)
     rules = session.rules(row.game)
     words = present.for_game(row.game)
     lines = [f"*{note}*"] if note else []
-    lines += words.free_panel_lines(rules, state, player)
+    lines += words.free_panel_lines(rules, state, player, _)
     actions = session.free_actions(row, player)
     if not actions:
-        lines.append("Nothing to do here right now.")
+        lines.append(_("Nothing to do here right now."))
         return {"content": clip("\n".join(lines)), "view": None}
     options = []
     for i, a in enumerate(actions[:25]):
-        label, desc = option_texts(str(rules.describe(a)))
+        label, desc = option_texts(_.text(rules.describe(a)))
         options.append(discord.SelectOption(label=label, value=str(i), description=desc))
-    lines.append("Choose:")
+    lines.append(_("Choose:"))
     # valid while these are still the player's free actions (the fingerprint); the turn count makes each panel's
     # clicks its own, so an action listed again later (a card back in hand) is not taken for a retry
     pos = f"{row.turns}.{session.fingerprint(row.game, actions)}"
-    view = new_view(FreeSelect(row.id, pos, options, words.free_actions_label))
+    view = new_view(FreeSelect(row.id, pos, options, _.text(words.free_actions_label)))
     return {"content": clip("\n".join(lines)), "view": view}
 
 
@@ -87,7 +90,7 @@ async def open_free(interaction: discord.Interaction, row: GameRow) -> None:
     session = session_of(interaction)
     if not session.rules(row.game).has_free_actions(row.options):
         raise OutOfDate()  # only a forged id asks this of a game without free actions
-    panel = free_panel(session, row, str(interaction.user.id))
+    panel = free_panel(session, row, str(interaction.user.id), _=user_words(interaction))
     await interaction.response.send_message(
         panel["content"], ephemeral=True, **({"view": panel["view"]} if panel["view"] else {})
     )
@@ -98,38 +101,34 @@ async def choose(interaction: discord.Interaction, gid: int, pos: str, values: l
 
     Free actions don't depend on whose turn it is, so the panel stays valid as long as the player's own list of
     free actions is the one it showed (`pos`), whatever the others played meanwhile."""
-    session = session_of(interaction)
+    session, _ = session_of(interaction), user_words(interaction)
     player = str(interaction.user.id)
     row = await game_here(interaction, gid)
     origin = f"f{pos}:{values[0] if values else ''}"
     if confirm:
         done = await session.played(gid, player, origin)
         if done is not None:
-            await interaction.response.edit_message(content=_done(done), view=None, attachments=[])
+            await interaction.response.edit_message(content=_done(done, _), view=None, attachments=[])
             return
     actions = session.free_actions(row, player)
     if session.fingerprint(row.game, actions) != pos.rpartition(".")[2]:
-        content = free_panel(
-            session,
-            row,
-            player,
-            "Your choices changed since this panel was opened; nothing was played. Here they are now:",
-        )
+        note = _("Your choices changed since this panel was opened; nothing was played. Here they are now:")
+        content = free_panel(session, row, player, note, _)
         await interaction.response.edit_message(**content, attachments=[])
         return
     i = index_of(values, len(actions))
     if not confirm:
-        text = str(session.rules(row.game).describe(actions[i]))
-        view = new_view(FreeButton(gid, pos, str(i)))
-        await interaction.response.edit_message(
-            content=f"Play this? {name_of(row, player)} {esc(text)}.", view=view, attachments=[]
-        )
+        what = esc(_.text(session.rules(row.game).describe(actions[i])))
+        view = new_view(FreeButton(gid, pos, str(i), _("Confirm")))
+        # i18n: {who} is the player's name, {action} what the action does ("plays the bonus card Tower (13)")
+        content = _("Play this? {who} {action}.", who=name_of(row, player), action=what)
+        await interaction.response.edit_message(content=content, view=view, attachments=[])
         return
     await interaction.response.defer()
     # no position check in act: the action is exactly the one confirmed, and the rules re-check it now
     result = await session.act(gid, player, actions[i], origin=origin)
-    await interaction.edit_original_response(content=_done(result), view=None, attachments=[])
+    await interaction.edit_original_response(content=_done(result, _), view=None, attachments=[])
 
 
-def _done(result: MoveResult) -> str:
-    return clip(f"✅ Done: {name_of(result.row, result.player)} {result.action_text}.")
+def _done(result: MoveResult, _: Words) -> str:
+    return clip(done_line(result, _))

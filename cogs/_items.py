@@ -13,7 +13,8 @@ what its custom_id holds, so posts from before a restart keep working and nothin
 input: numbers are bounded here, indices are checked against the current lists by the handlers, panel items act
 only on the clicking user's own ephemeral panel, and a click that names no live thing (a forged or very old id,
 another channel's game, an op unknown to this version) is answered with a short note and the current board,
-never a traceback (`OutOfDate`, and the `unrouted` check for ids no family matches).
+never a traceback (`OutOfDate`, and the `unrouted` check for ids no family matches). Refusals are answered in the
+clicking user's language (`said`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
+from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._session import Closing, Session
 from cogs._text import clip, fit
-from engine import IllegalAction
+from engine import IllegalAction, Text
+from i18n import N_, Words
 from storage import GameRow
 
 if TYPE_CHECKING:
@@ -39,8 +42,9 @@ MAX_ID = 2**63 - 1  # game ids are SQL integers
 GID = r"(?P<gid>[0-9]{1,20})"
 POS = r"(?P<pos>[0-9a-z.]{1,30})"
 ARG = r"(?P<arg>[0-9.]{0,40})"
-APOLOGY = "Sorry, something went wrong on my side. Please try again in a moment."
-OUT_OF_DATE = "This button is out of date: nothing was changed."
+APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a moment.")  # shown with `_.text`
+OUT_OF_DATE = N_("This button is out of date: nothing was changed.")
+GONE = Text("That choice is not available any more: nothing was changed.")
 
 FAMILIES: list[type] = []  # every DynamicItem family, registered with the bot once (cogs.games.setup)
 
@@ -48,7 +52,7 @@ FAMILIES: list[type] = []  # every DynamicItem family, registered with the bot o
 class OutOfDate(GameError):
     """The click names nothing live (a forged or outdated custom_id): answered politely with the board."""
 
-    def __init__(self, message: str = OUT_OF_DATE):
+    def __init__(self, message: Text | str = OUT_OF_DATE):
         super().__init__(message)
 
 
@@ -78,9 +82,9 @@ class GameItem:
             if not 0 < self.gid <= MAX_ID:
                 raise OutOfDate()
             if self.private and not (interaction.message is not None and interaction.message.flags.ephemeral):
-                raise OutOfDate("That button belongs to a player's own panel: nothing was changed.")
+                raise OutOfDate(Text("That button belongs to a player's own panel: nothing was changed."))
             if session_of(interaction).closing:
-                raise Closing("The bot is restarting: nothing was changed. Try again in a minute.")
+                raise Closing(Text("The bot is restarting: nothing was changed. Try again in a minute."))
         except GameError as exc:
             await answer_error(interaction, exc)
             return False
@@ -105,7 +109,7 @@ def index_of(values: Sequence[str], size: int) -> int:
     """The chosen option of a select as an index into a list of `size`: OutOfDate if it is not one."""
     value = values[0] if values else ""
     if not value.isdigit() or int(value) >= size:
-        raise OutOfDate("That choice is not available any more: nothing was changed.")
+        raise OutOfDate(GONE)
     return int(value)
 
 
@@ -202,16 +206,24 @@ async def guarded(interaction: discord.Interaction, handler: Callable[[], Awaita
             interaction.channel_id,
             custom_id,
         )
-        await _safe(reply(interaction, APOLOGY))
+        await _safe(reply(interaction, user_words(interaction).text(APOLOGY)))
+
+
+def said(exc: BaseException, _: Words) -> str:
+    """A refusal in `_`'s language: a GameError's or an engine's (IllegalAction) words, else its English."""
+    text = getattr(exc, "text", None)
+    return _.text(text) if text else str(exc)
 
 
 async def answer_error(interaction: discord.Interaction, exc: Exception) -> None:
+    """A refusal, in the clicking user's language (an engine's keeps its rule id: "A31: …")."""
+    words = said(exc, user_words(interaction))
     if isinstance(exc, OutOfDate):
         from cogs._table import show_current  # late: the table module builds on this one
 
-        await _safe(show_current(interaction, str(exc)))
+        await _safe(show_current(interaction, words))
     else:
-        await _safe(reply(interaction, str(exc)))
+        await _safe(reply(interaction, words))
 
 
 async def _safe(coro: Awaitable[None]) -> None:

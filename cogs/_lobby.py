@@ -1,5 +1,6 @@
 """The lobby: its post (edited in place as people join), its buttons, the creator's AI panel, the start, and
-the rematch that opens a new lobby with the same seats."""
+the rematch that opens a new lobby with the same seats. The post is in the server's language (`public_words`),
+the AI panel and the other answers in the clicking user's (`user_words`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from collections.abc import Sequence
 import discord
 
 import ai
+import present
 from cogs._items import (
     GID,
+    GONE,
     GameItem,
     OutOfDate,
     game_here,
@@ -19,19 +22,28 @@ from cogs._items import (
     new_view,
     session_of,
 )
+from cogs._locale import user_words
 from cogs._seating import GameError, ai_available, is_ai
 from cogs._session import Session
 from cogs._table import TableButton
-from cogs._text import clip, esc, name_of, options_text, plural, seat_of, title_of
+from cogs._text import clip, esc, fit, name_of, options_text, seat_of
+from engine import Text
+from i18n import ENGLISH, N_, Words
 from storage import GameRow
 
 log = logging.getLogger(__name__)
 
+LEVEL_NAME = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}  # the AI levels, shown with `_.text`
 LEVEL_TEXT = {
-    "easy": "Plays a sensible move, picked at random.",
-    "normal": "Plays the move that looks best right now.",
-    "hard": "Looks ahead; thinks about a second per move.",
+    "easy": N_("Plays a sensible move, picked at random."),
+    "normal": N_("Plays the move that looks best right now."),
+    "hard": N_("Looks ahead; thinks about a second per move."),
 }
+
+
+async def public_words(session: Session, row: GameRow, interaction: discord.Interaction | None = None) -> Words:
+    """The language of the game's public posts: the server's."""
+    return await session.languages.public(row.guild_id, getattr(interaction, "guild_locale", None))
 
 
 class LobbyButton(
@@ -51,19 +63,21 @@ class LobbyButton(
         session = session_of(interaction)
         row = await game_here(interaction, self.gid)
         user = interaction.user
+        if self.op == "ai":
+            await open_ai_panel(interaction, row)
+            return
+        if self.op == "start":
+            await start_game(interaction, row.id, edit_lobby=True)
+            return
         if self.op == "join":
             row = await session.join(row.id, seat_of(user))
-            await interaction.response.edit_message(content=lobby_content(row), view=lobby_view(row))
         elif self.op == "leave":
             row = await session.leave(row.id, str(user.id))
-            await interaction.response.edit_message(content=lobby_content(row), view=lobby_view(row))
-        elif self.op == "ai":
-            await open_ai_panel(interaction, row)
-        elif self.op == "start":
-            await start_game(interaction, row.id, edit_lobby=True)
         else:
             row = await session.cancel(row.id, str(user.id), can_manage=can_manage(interaction))
-            await interaction.response.edit_message(content=lobby_content(row), view=None)
+        _ = await public_words(session, row, interaction)  # the lobby post is public
+        view = lobby_view(row, _) if self.op != "cancel" else None
+        await interaction.response.edit_message(content=lobby_content(row, _=_), view=view)
 
 
 class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"s:{GID}:ai:(?P<op>add|rm)"):
@@ -83,18 +97,18 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
         return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
-        session = session_of(interaction)
+        session, _ = session_of(interaction), user_words(interaction)
         row = await game_here(interaction, self.gid)
         value = self.item.values[0] if self.item.values else ""
         if self.op == "add":
             if value not in ai.LEVELS:
-                raise OutOfDate("That choice is not available any more: nothing was changed.")
+                raise OutOfDate(GONE)
             row, added = await session.add_ai(row.id, str(interaction.user.id), value)
-            note = f"Added {', '.join(s.name for s in added)}."
+            note = _("Added {names}.", names=", ".join(s.name for s in added))
         else:  # the session refuses a seat that is not one of this game's AI seats
             row, gone = await session.remove_ai(row.id, str(interaction.user.id), value)
-            note = f"Removed {gone.name}."
-        content, view = ai_panel(row, note)
+            note = _("Removed {name}.", name=gone.name)
+        content, view = ai_panel(row, note, _)
         await interaction.response.edit_message(content=content, view=view)
         await refresh_lobby(interaction.client, row)
 
@@ -102,91 +116,105 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
 # --------------------------------------------------------------------------------------------- the lobby post
 
 
-def lobby_content(row: GameRow, note: str | None = None) -> str:
+def lobby_content(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> str:
+    """The lobby post (public: in the server's language)."""
     rules = Session.rules(row.game)
     lo, hi = rules.player_counts[0], rules.player_counts[-1]
+    title = present.title(row.game)
     seats = "\n".join(f"{n}. {esc(s.name)}" for n, s in enumerate(row.seats, 1))
     if row.status == "cancelled":
-        return f"~~{rules.title}~~: this game was cancelled."
+        return _("~~{title}~~: this game was cancelled.", title=title)
     if row.status != "lobby":
-        status = "The game has started: see below." if row.status == "active" else "This game is over."
-        return clip(f"🎲 **{rules.title}** (game #{row.id})\n**Players:**\n{seats}\n{status}")
-    waiting = (
-        f"Waiting for {plural(lo - len(row.seats), 'more player')}."
-        if len(row.seats) < lo
-        else f"Ready: {name_of(row, row.creator_id)} can press **Start** (or wait for more, up to {hi})."
-    )
-    join = "Press **Join** to take a seat"
+        status = _("The game has started: see below.") if row.status == "active" else _("This game is over.")
+        head = _("🎲 **{title}** (game #{number})", title=title, number=row.id)
+        return clip("\n".join([head, _("**Players:**"), seats, status]))
+    creator = name_of(row, row.creator_id)
+    if len(row.seats) < lo:
+        need = lo - len(row.seats)
+        waiting = _("Waiting for {n} more player.", "Waiting for {n} more players.", n=need)
+    else:
+        waiting = _("Ready: {creator} can press **Start** (or wait for more, up to {most}).", creator=creator, most=hi)
     if ai_available(row.game, row.options):
-        join += " (the creator can also **Add AI** players)"
-    text = (
-        f"🎲 **{rules.title}**: a new game (#{row.id}) created by {name_of(row, row.creator_id)}\n"
-        f"**Options:** {esc(options_text(row))}\n"
-        f"**Seats** ({len(row.seats)} of {lo}–{hi}):\n{seats}\n"
-        f"{join}. {waiting}"
-    )
+        join = _("Press **Join** to take a seat (the creator can also **Add AI** players).")
+    else:
+        join = _("Press **Join** to take a seat.")
+    lines = [
+        # i18n: the first line of a new game's lobby post
+        _("🎲 **{title}**: a new game (#{number}) created by {creator}", title=title, number=row.id, creator=creator),
+        _("**Options:** {options}", options=esc(options_text(row, _))),
+        _("**Seats** ({taken} of {least}–{most}):", taken=len(row.seats), least=lo, most=hi),
+        seats,
+        f"{join} {waiting}",
+    ]
     if note:
-        text += f"\n*{note}*"
-    return clip(text)
+        lines.append(f"*{note}*")
+    return clip("\n".join(lines))
 
 
-def lobby_view(row: GameRow) -> discord.ui.View | None:
+def lobby_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
+    """The lobby post's buttons (public: in the server's language)."""
     if row.status != "lobby":
         return None
-    g = row.id
-    if not ai_available(row.game, row.options):
-        return new_view(
-            LobbyButton(g, "join", "Join", discord.ButtonStyle.primary),
-            LobbyButton(g, "leave", "Leave"),
-            LobbyButton(g, "start", "Start", discord.ButtonStyle.success),
-            LobbyButton(g, "cancel", "Cancel", discord.ButtonStyle.danger),
-            TableButton(g, "rules", "Rules"),
-        )
-    return new_view(  # seats on the first row, the game on the second
-        LobbyButton(g, "join", "Join", discord.ButtonStyle.primary, row=0),
-        LobbyButton(g, "leave", "Leave", row=0),
-        LobbyButton(g, "ai", "Add AI", row=0),
-        LobbyButton(g, "start", "Start", discord.ButtonStyle.success, row=1),
-        LobbyButton(g, "cancel", "Cancel", discord.ButtonStyle.danger, row=1),
-        TableButton(g, "rules", "Rules", row=1),
+    g, with_ai = row.id, ai_available(row.game, row.options)
+    first, second = (0, 1) if with_ai else (None, None)  # with Add AI: seats on the first row, the game on the second
+    seats = [
+        LobbyButton(g, "join", _("Join"), discord.ButtonStyle.primary, row=first),
+        LobbyButton(g, "leave", _("Leave"), row=first),
+        *([LobbyButton(g, "ai", _("Add AI"), row=first)] if with_ai else []),
+    ]
+    return new_view(
+        *seats,
+        LobbyButton(g, "start", _("Start"), discord.ButtonStyle.success, row=second),
+        LobbyButton(g, "cancel", _("Cancel"), discord.ButtonStyle.danger, row=second),
+        TableButton(g, "rules", _("Rules"), row=second),
     )
 
 
-def ai_panel(row: GameRow, note: str | None = None) -> tuple[str, discord.ui.View | None]:
+def ai_panel(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> tuple[str, discord.ui.View | None]:
     """The creator's ephemeral AI panel: a select to add an AI seat of a level, one to remove an AI seat."""
     hi = Session.rules(row.game).player_counts[-1]
     bots = [s for s in row.seats if is_ai(s.id)]
     lines = [f"*{note}*"] if note else []
     lines.append(
-        f"🤖 **AI players** for game #{row.id} ({len(row.seats)} of {hi} seats taken). They play by "
-        "themselves, right after the move before theirs."
+        _(
+            "🤖 **AI players** for game #{number} ({taken} of {most} seats taken). They play by themselves, right "
+            "after the move before theirs.",
+            number=row.id,
+            taken=len(row.seats),
+            most=hi,
+        )
     )
     items: list[discord.ui.Item] = []
     if row.status != "lobby":
-        lines.append("The game has started: AI players can only be changed in the lobby.")
+        lines.append(_("The game has started: AI players can only be changed in the lobby."))
         return "\n".join(lines), None
     if len(row.seats) < hi:
         options = [
-            discord.SelectOption(label=f"Add an AI ({level})", value=level, description=LEVEL_TEXT[level])
+            discord.SelectOption(
+                label=fit(_("Add an AI ({level})", level=_.text(LEVEL_NAME[level]))),
+                value=level,
+                description=fit(_.text(LEVEL_TEXT[level])),
+            )
             for level in ai.LEVELS
         ]
-        items.append(AISelect(row.id, "add", options, "Add an AI player…", row=0))
+        items.append(AISelect(row.id, "add", options, _("Add an AI player…"), row=0))
     else:
-        lines.append("The table is full.")
+        lines.append(_("The table is full."))
     if bots:
-        options = [discord.SelectOption(label=f"Remove {s.name}", value=s.id) for s in bots]
-        items.append(AISelect(row.id, "rm", options, "Remove an AI player…", row=1))
+        options = [discord.SelectOption(label=fit(_("Remove {name}", name=s.name)), value=s.id) for s in bots]
+        items.append(AISelect(row.id, "rm", options, _("Remove an AI player…"), row=1))
     return clip("\n".join(lines)), new_view(*items) if items else None
 
 
 async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
     if row.status != "lobby":
-        raise GameError("The game has started: AI players can only be added in the lobby.")
+        raise GameError(Text("The game has started: AI players can only be added in the lobby."))
     if str(interaction.user.id) != row.creator_id:
-        raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can add or remove AI players.")
+        creator = row.seat_name(row.creator_id)
+        raise GameError(Text("Only the creator ({creator}) can add or remove AI players.", creator=creator))
     if not ai_available(row.game, row.options):
-        raise GameError(f"There is no AI player for {title_of(row.game)} yet.")
-    content, view = ai_panel(row)
+        raise GameError(Text("There is no AI player for {title} yet.", title=present.title(row.game)))
+    content, view = ai_panel(row, _=user_words(interaction))
     await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
@@ -195,16 +223,19 @@ async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> 
     lasts, unlike an interaction response) and remember it. If the bot may not post there, the game is called
     off again and the user told which permission is missing."""
     channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+    _ = await public_words(session, row)
     try:
         msg = await channel.send(
-            lobby_content(row), view=lobby_view(row), allowed_mentions=discord.AllowedMentions.none()
+            lobby_content(row, _=_), view=lobby_view(row, _), allowed_mentions=discord.AllowedMentions.none()
         )
     except discord.HTTPException:
         log.warning("could not post the lobby of game %s in channel %s", row.id, row.channel_id, exc_info=True)
         await session.storage.cancel_game(row.id)
         raise GameError(
-            "I can't post in this channel. I need **View Channel**, **Send Messages** and "
-            "**Attach Files** here (ask an admin), then try again."
+            Text(
+                "I can't post in this channel. I need **View Channel**, **Send Messages** and "
+                "**Attach Files** here (ask an admin), then try again."
+            )
         ) from None
     await session.storage.update_lobby(row.id, lobby_message_id=msg.id)
 
@@ -214,9 +245,10 @@ async def refresh_lobby(client: discord.Client, row: GameRow) -> None:
     if row.lobby_message_id is None:
         return
     channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+    _ = await public_words(client.session, row)  # type: ignore[attr-defined]
     try:
         await channel.get_partial_message(row.lobby_message_id).edit(
-            content=lobby_content(row), view=lobby_view(row), allowed_mentions=discord.AllowedMentions.none()
+            content=lobby_content(row, _=_), view=lobby_view(row, _), allowed_mentions=discord.AllowedMentions.none()
         )
     except discord.HTTPException:
         log.warning("could not edit the lobby post of game %s", row.id, exc_info=True)
@@ -230,11 +262,13 @@ def can_manage(interaction: discord.Interaction) -> bool:
 async def start_game(interaction: discord.Interaction, gid: int, *, edit_lobby: bool) -> None:
     """Deal the game and close the lobby post; the first board is posted by the herald (it is a notice)."""
     session = session_of(interaction)
-    row, _ = await session.start(gid, str(interaction.user.id))
+    row, _state = await session.start(gid, str(interaction.user.id))
     if edit_lobby:
-        await interaction.response.edit_message(content=lobby_content(row), view=None)
+        _ = await public_words(session, row, interaction)  # the lobby post is public
+        await interaction.response.edit_message(content=lobby_content(row, _=_), view=None)
     else:
-        await interaction.response.send_message(f"Starting game #{row.id}…", ephemeral=True)
+        _ = user_words(interaction)
+        await interaction.response.send_message(_("Starting game #{number}…", number=row.id), ephemeral=True)
         await refresh_lobby(interaction.client, row)
 
 
@@ -244,7 +278,7 @@ async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
     session = session_of(interaction)
     player = str(interaction.user.id)
     if player not in row.player_ids:
-        raise GameError("Only the players of this game can start its rematch.")
+        raise GameError(Text("Only the players of this game can start its rematch."))
     me = next(s for s in row.seats if s.id == player)
     new = await session.create(
         guild_id=row.guild_id,
@@ -259,4 +293,5 @@ async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
             new = await session.join(new.id, seat)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await post_lobby(interaction.client, session, new)
-    await interaction.edit_original_response(content="Rematch! The new lobby is below, with the same players.")
+    _ = user_words(interaction)
+    await interaction.edit_original_response(content=_("Rematch! The new lobby is below, with the same players."))

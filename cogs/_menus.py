@@ -1,6 +1,7 @@
 """How the move panel groups a game's legal actions: action kinds become buttons, long lists are narrowed by the
 action's own fields (the first field that tells the actions apart: the tile, then the position...), then paged.
-Works for any game through the engine contract; the game's presenter (`present`) only names things.
+Works for any game through the engine contract; the game's presenter (`present`) only names things. Labels are
+in the reader's language (`_`): `describe` gives the actions' words in it, so the groups' shared words are too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine._common import to_jsonable
+from i18n import ENGLISH, Words
 from present import Presenter
 
 PAGE = 25  # Discord: at most 25 options in a select
@@ -35,39 +37,55 @@ def _key(value: Any) -> str:
     return json.dumps(to_jsonable(value), sort_keys=True)
 
 
-def split(actions: Sequence[tuple[int, Any]], describe, words: Presenter) -> list[tuple[str, list[int]]] | None:
+def split(
+    actions: Sequence[tuple[int, Any]], describe, words: Presenter, _: Words = ENGLISH
+) -> list[tuple[str, list[int]]] | None:
+    """`groups`, each label with its count ("places the Tower (7) at … (5 ways)"): the options of the menu."""
+    found = groups(actions, describe, words, _)
+    return None if found is None else [(counted(label, len(m), _), m) for label, m in found]
+
+
+def counted(label: str, n: int, _: Words = ENGLISH) -> str:
+    """A group's label with how many moves it holds (when more than one)."""
+    return _("{label} … ({n} way)", "{label} … ({n} ways)", label=label, n=n) if n > 1 else label
+
+
+def groups(
+    actions: Sequence[tuple[int, Any]], describe, words: Presenter, _: Words = ENGLISH
+) -> list[tuple[str, list[int]]] | None:
     """Split more than PAGE actions into at most PAGE labelled groups by the first field that tells them apart.
 
-    A group's label is what its actions' descriptions share ("places the Tower (7) at"), or failing that the
-    field's value. A position field with too many values ("M13", "SE3", "C4") is split by its column or area
-    first. None when no field splits them usefully (the caller pages instead).
+    A group's label is what its actions' descriptions (`describe`: words in the reader's language) share
+    ("places the Tower (7) at"), or failing that the field's value. A position field with too many values
+    ("M13", "SE3", "C4") is split by its column or area first. None when no field splits them usefully (the
+    caller pages instead).
     """
     if len(actions) <= PAGE or not actions:
         return None
     by_index = dict(actions)
     for name in _field_names(actions[0][1]):
-        groups: dict[str, list[int]] = {}
+        by_value: dict[str, list[int]] = {}
         for i, a in actions:
-            groups.setdefault(_key(getattr(a, name, None)), []).append(i)
-        if len(groups) < 2:
+            by_value.setdefault(_key(getattr(a, name, None)), []).append(i)
+        if len(by_value) < 2:
             continue
-        if len(groups) <= PAGE:
+        if len(by_value) <= PAGE:
             out = []
-            for key, members in groups.items():
+            for key, members in by_value.items():
                 texts = [str(describe(by_index[i])) for i in members]
                 label = _common_prefix(texts) if len(texts) > 1 else texts[0]
-                if len(label) < 8:
+                if len(label) < 8:  # nothing shared worth reading: the value itself (data, not words)
                     label = f"{name.replace('_', ' ')}: {json.loads(key)}"
                 out.append((label, members))
-            return _counted(_distinct(out, [json.loads(k) for k in groups]))
-        positions = _by_position(words, name, actions)
+            return _distinct(out, [json.loads(k) for k in by_value])
+        positions = _by_position(words, name, actions, _)
         if positions is not None:
-            return _counted(positions)
+            return positions
     return None
 
 
 def _by_position(
-    words: Presenter, field: str, actions: Sequence[tuple[int, Any]]
+    words: Presenter, field: str, actions: Sequence[tuple[int, Any]], _: Words = ENGLISH
 ) -> list[tuple[str, list[int]]] | None:
     """Group actions by the column (or area) of a position field, when its values are position names."""
     groups: dict[str, list[int]] = {}
@@ -78,7 +96,7 @@ def _by_position(
         groups.setdefault(group, []).append(i)
     if not 2 <= len(groups) <= PAGE:
         return None
-    return [(f"{words.position_word} {g}", members) for g, members in groups.items()]
+    return [(words.group_label(g, _), members) for g, members in groups.items()]
 
 
 def _distinct(groups: list[tuple[str, list[int]]], values: list[Any]) -> list[tuple[str, list[int]]]:
@@ -88,10 +106,6 @@ def _distinct(groups: list[tuple[str, list[int]]], values: list[Any]) -> list[tu
         (f"{label} [{value}]" if labels.count(label) > 1 else label, members)
         for (label, members), value in zip(groups, values, strict=True)
     ]
-
-
-def _counted(groups: list[tuple[str, list[int]]]) -> list[tuple[str, list[int]]]:
-    return [(f"{label} … ({len(m)} ways)" if len(m) > 1 else label, m) for label, m in groups]
 
 
 def _common_prefix(texts: Sequence[str]) -> str:

@@ -1,5 +1,6 @@
 """What players type when they create a game: the game's name and its options (`name, other_name`, `name=value`),
-parsed into what the engine takes, with a clear refusal naming what is possible."""
+parsed into what the engine takes, with a clear refusal naming what is possible (in the user's language: the
+refusals are `Text`s). Option names and values are typed as the engine names them, in every language."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from typing import Any
 from discord import app_commands
 
 import engine
-from cogs._seating import GameError
+import present
+from cogs._seating import GameError, reason
 from cogs._text import fit
+from engine import Text
+from i18n import ENGLISH, Words, all_words
 
 
 def _options_example() -> str:
@@ -32,8 +36,12 @@ def parse_options(game: str, text: str | None) -> dict[str, Any]:
         name = name[3:] if negate else name
         opt = rules.options.get(name)
         if opt is None:
+            title, typed = present.title(game), fit(name, 40)
+            if not rules.options:
+                raise GameError(Text("{title} has no option `{name}`. Options: none.", title=title, name=typed))
+            known = ", ".join(rules.options)
             raise GameError(
-                f"{rules.title} has no option `{fit(name, 40)}`. Options: {', '.join(rules.options) or 'none'}."
+                Text("{title} has no option `{name}`. Options: {options}.", title=title, name=typed, options=known)
             )
         v = value.strip().lower()
         if not opt.choices:
@@ -42,37 +50,49 @@ def parse_options(game: str, text: str | None) -> dict[str, Any]:
             elif v in ("no", "n", "false", "off", "0"):
                 options[name] = False
             else:
-                raise GameError(f"Option `{name}` is yes or no, not `{fit(value.strip(), 40)}`.")
+                raise GameError(
+                    Text("Option `{name}` is yes or no, not `{value}`.", name=name, value=fit(value.strip(), 40))
+                )
             continue
         shown = ", ".join(str(c) for c in opt.choices)
         if not sep:
-            raise GameError(f"Option `{name}` needs a value: `{name}=...` with one of {shown}.")
+            raise GameError(
+                Text("Option `{name}` needs a value: `{name}=...` with one of {choices}.", name=name, choices=shown)
+            )
         choice = {str(c).lower(): c for c in opt.choices}.get(v)
         if choice is None:
-            raise GameError(f"Option `{name}` must be one of {shown}, not `{fit(value.strip(), 40)}`.")
+            typed = fit(value.strip(), 40)
+            raise GameError(
+                Text("Option `{name}` must be one of {choices}, not `{value}`.", name=name, choices=shown, value=typed)
+            )
         options[name] = choice
     try:
         return rules.normalise_options(options)
     except ValueError as exc:
-        raise GameError(str(exc)) from None
+        raise GameError(reason(exc)) from None
 
 
-def game_choices(current: str) -> list[app_commands.Choice[str]]:
+def game_choices(current: str, _: Words = ENGLISH) -> list[app_commands.Choice[str]]:
+    """The games whose id or title (in English or in `_`'s language) holds what the user typed so far."""
     current = (current or "").lower()
-    return [
-        app_commands.Choice(name=engine.get_rules(g).title, value=g)
-        for g in engine.GAMES
-        if current in g or current in engine.get_rules(g).title.lower()
-    ][:25]
+    out = []
+    for g in engine.GAMES:
+        title = present.title(g)
+        shown = _.text(title)
+        if current in g or current in str(title).lower() or current in shown.lower():
+            out.append(app_commands.Choice(name=fit(shown), value=g))
+    return out[:25]
 
 
 def game_named(name: str) -> str:
-    """The game id for what the user typed (an id or a title); GameError naming the games otherwise."""
+    """The game id for what the user typed (an id, or a title in any of our languages); GameError naming the
+    games otherwise."""
     name = (name or "").strip().lower()
-    by_title = {engine.get_rules(g).title.lower(): g for g in engine.GAMES}
+    by_title = {w.text(present.title(g)).lower(): g for w in all_words().values() for g in engine.GAMES}
     name = by_title.get(name, name)
     if name not in engine.GAMES:
+        games = ", ".join(f"`{g}`" for g in engine.GAMES)
         raise GameError(
-            f"I don't know the game `{fit(name, 40)}`. Choose one of: {', '.join(f'`{g}`' for g in engine.GAMES)}."
+            Text("I don't know the game `{name}`. Choose one of: {games}.", name=fit(name, 40), games=games)
         )
     return name

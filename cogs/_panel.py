@@ -3,12 +3,12 @@
 Built from `legal_actions` only, so an illegal move is never offered. Steps: kind buttons -> (group or range
 select ->) action select -> Confirm/Back; every click edits the same panel. A click is served only at the
 position the panel was drawn at (`Session.position`); a Confirm that was already played (a retry after a crash,
-a double click) is recognised by its origin and answered "✅ Done" again, never "someone else played".
+a double click) is recognised by its origin and answered "✅ Done" again, never "someone else played". Every
+text is in the clicking user's language (`user_words`).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -18,6 +18,7 @@ from cogs import _menus
 from cogs._items import (
     ARG,
     GID,
+    GONE,
     POS,
     GameItem,
     OutOfDate,
@@ -27,16 +28,19 @@ from cogs._items import (
     make_button,
     make_select,
     new_view,
+    said,
     session_of,
 )
+from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._session import MoveResult, Session, StaleMove
 from cogs._table import png_file
-from cogs._text import clip, esc, name_of, option_texts, title_of
+from cogs._text import clip, esc, name_of, option_texts
+from i18n import ENGLISH, N_, Words
 from storage import GameRow
 
-STALE_NOTE = "The game has moved on since this panel was opened; nothing was played."
-GAME_OVER = "This game is over: no more moves."
+STALE_NOTE = N_("The game has moved on since this panel was opened; nothing was played.")  # shown with `_.text`
+GAME_OVER = N_("This game is over: no more moves.")
 
 
 class PanelButton(
@@ -91,8 +95,8 @@ class PanelSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=
 class Panel:
     """The move panel of one player at one position."""
 
-    def __init__(self, session: Session, row: GameRow, player: str):
-        self.session, self.row, self.player = session, row, player
+    def __init__(self, session: Session, row: GameRow, player: str, _: Words = ENGLISH):
+        self.session, self.row, self.player, self._ = session, row, player, _
         self.rules = session.rules(row.game)
         self.words = present.for_game(row.game)
         self.state = session.check_player(row, player)
@@ -106,27 +110,34 @@ class Panel:
     ) -> PanelButton:
         return PanelButton(self.row.id, self.key, op, arg, label, style, row)
 
+    def describe(self, action: Any) -> str:
+        """An action in the reader's words ("takes the blue 7")."""
+        return self._.text(self.rules.describe(action))
+
     def header(self) -> str:
-        hand = self.words.private_text(self.rules, self.state, self.player)
-        text = f"**Your move** in {title_of(self.row.game)} (move {self.row.version + 1})."
+        _ = self._
+        hand = self.words.private_text(self.rules, self.state, self.player, _)
+        title = present.title(self.row.game)
+        text = _("**Your move** in {title} (move {number}).", title=title, number=self.row.version + 1)
         return f"{text}\n{hand}" if hand else text
 
     def of_kind(self, k: int) -> list[tuple[int, Any]]:
         if not 0 <= k < len(self.kinds):
-            raise OutOfDate("That choice is not available any more: nothing was changed.")
+            raise OutOfDate(GONE)
         kind = self.kinds[k]
         return [(i, a) for i, a in enumerate(self.actions) if a.kind == kind]
 
     def home(self, note: str | None = None) -> tuple[str, discord.ui.View | None]:
+        _ = self._
         if not self.actions:
-            return self._text(note, "You have no move to make right now."), None
+            return self._text(note, _("You have no move to make right now.")), None
         if len(self.kinds) == 1:
             return self.choose(0, "", 0, note)
         buttons = [
-            self.button("k", f"{k}", self.words.kind_label(kind), discord.ButtonStyle.primary, row=min(k // 5, 4))
+            self.button("k", f"{k}", self.words.kind_label(kind, _), discord.ButtonStyle.primary, row=min(k // 5, 4))
             for k, kind in enumerate(self.kinds[:25])
         ]
-        return self._text(note, "What would you like to do?"), new_view(*buttons)
+        return self._text(note, _("What would you like to do?")), new_view(*buttons)
 
     def _text(self, note: str | None, body: str) -> str:
         parts = [f"*{note}*"] if note else []
@@ -138,7 +149,7 @@ class Panel:
         members = self.of_kind(k)
         trail: list[list[str]] = []
         for step_ in [s for s in path.split(".") if s]:
-            groups = _menus.split(members, self.rules.describe, self.words)
+            groups = _menus.groups(members, self.describe, self.words, self._)
             if groups is None or not step_.isdigit() or int(step_) >= len(groups):
                 break
             label, chosen = groups[int(step_)]
@@ -149,58 +160,57 @@ class Panel:
 
     def choose(self, k: int, path: str, page: int, note: str | None = None) -> tuple[str, discord.ui.View]:
         """Kind `k`, narrowed by `path`: a group select while more than 25 remain, else the action select."""
+        _ = self._
         members, trail = self._groups(k, path)
-        groups = _menus.split(members, self.rules.describe, self.words)
+        groups = _menus.split(members, self.describe, self.words, _)
         if groups is None and len(members) == 1:  # nothing to choose: straight to Confirm
             return self.confirm(members[0][0], self._back_of(k, path), note)
         items: list[discord.ui.Item] = []
-        kind_name = self.words.kind_label(self.kinds[k])
-        crumbs = " › ".join([kind_name] + [re.sub(r" … \(\d+ ways\)$", "", t[0]) for t in trail])
+        crumbs = " › ".join([self.words.kind_label(self.kinds[k], _)] + [t[0] for t in trail])
+        n = len(members)
         if groups is not None:
             options = [
-                discord.SelectOption(label=option_texts(label)[0], value=str(n), description=option_texts(label)[1])
-                for n, (label, _) in enumerate(groups)
+                discord.SelectOption(label=option_texts(label)[0], value=str(g), description=option_texts(label)[1])
+                for g, (label, _m) in enumerate(groups)
             ]
-            items.append(
-                PanelSelect(
-                    self.row.id,
-                    self.key,
-                    "g",
-                    f"{k}.0.{path}".rstrip("."),
-                    options,
-                    f"Narrow down ({len(members)} choices)",
-                    row=0,
-                )
+            hint = _("Narrow down ({n} choice)", "Narrow down ({n} choices)", n=n)
+            items.append(PanelSelect(self.row.id, self.key, "g", f"{k}.0.{path}".rstrip("."), options, hint, row=0))
+            body = _(
+                "**{path}**: {n} possible move. Narrow it down:",
+                "**{path}**: {n} possible moves. Narrow it down:",
+                path=crumbs,
+                n=n,
             )
-            body = f"**{crumbs}**: {len(members)} possible moves. Narrow it down:"
         else:
             pages = max(1, -(-len(members) // _menus.PAGE))
             page = min(max(page, 0), pages - 1)
             chunk = members[page * _menus.PAGE : (page + 1) * _menus.PAGE]
             options = []
             for i, a in chunk:
-                label, desc = option_texts(str(self.rules.describe(a)))
+                label, desc = option_texts(self.describe(a))
                 options.append(discord.SelectOption(label=label, value=str(i), description=desc))
-            paged = f" (page {page + 1} of {pages})" if pages > 1 else ""
-            items.append(
-                PanelSelect(
-                    self.row.id,
-                    self.key,
-                    "a",
-                    f"{k}.{page}.{path}".rstrip("."),
-                    options,
-                    f"Choose your move{paged}",
-                    row=0,
+            if pages > 1:
+                at = {"page": page + 1, "pages": pages}
+                hint = _("Choose your move (page {page} of {pages})", **at)
+                body = _(
+                    "**{path}**: {n} possible move (page {page} of {pages}).",
+                    "**{path}**: {n} possible moves (page {page} of {pages}).",
+                    path=crumbs,
+                    n=n,
+                    **at,
                 )
-            )
+            else:
+                hint = _("Choose your move")
+                body = _("**{path}**: {n} possible move.", "**{path}**: {n} possible moves.", path=crumbs, n=n)
+            arg = f"{k}.{page}.{path}".rstrip(".")
+            items.append(PanelSelect(self.row.id, self.key, "a", arg, options, hint, row=0))
             if page > 0:
-                items.append(self.button("k", f"{k}.{page - 1}.{path}".rstrip("."), "◀ Previous", row=1))
+                items.append(self.button("k", f"{k}.{page - 1}.{path}".rstrip("."), _("◀ Previous"), row=1))
             if page < pages - 1:
-                items.append(self.button("k", f"{k}.{page + 1}.{path}".rstrip("."), "Next ▶", row=1))
-            body = f"**{crumbs}**: {len(members)} possible move{'s' if len(members) != 1 else ''}{paged}."
+                items.append(self.button("k", f"{k}.{page + 1}.{path}".rstrip("."), _("Next ▶"), row=1))
         back = self._back_of(k, path)
         if back is not None:
-            items.append(self.button(*back, "Back", row=1))
+            items.append(self.button(*back, _("Back"), row=1))
         return self._text(note, body), new_view(*items)
 
     def _back_of(self, k: int, path: str) -> tuple[str, str] | None:
@@ -213,12 +223,14 @@ class Panel:
 
     def confirm(self, i: int, back: tuple[str, str] | None, note: str | None = None) -> tuple[str, discord.ui.View]:
         """The last step: the chosen move in words, Confirm (plays it) and Back (never undoes a move)."""
-        text = str(self.rules.describe(self.actions[i]))
+        _ = self._
         self.preview_of = i
-        items = [self.button("c", str(i), "Confirm", discord.ButtonStyle.success, row=0)]
+        items = [self.button("c", str(i), _("Confirm"), discord.ButtonStyle.success, row=0)]
         if back is not None:
-            items.append(self.button(*back, "Back", row=0))
-        body = f"Play this move? {name_of(self.row, self.player)} {esc(text)}."
+            items.append(self.button(*back, _("Back"), row=0))
+        who, what = name_of(self.row, self.player), esc(self.describe(self.actions[i]))
+        # i18n: {who} is the player's name, {action} what the move does ("takes the blue 7")
+        body = _("Play this move? {who} {action}.", who=who, action=what)
         return self._text(note, body), new_view(*items)
 
 
@@ -234,7 +246,8 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
     """Answer "Play my turn": an ephemeral panel, the player's private information (as text) on top.
 
     No image here: the panel must open instantly; **My hand** shows the private picture."""
-    panel = Panel(session_of(interaction), row, str(interaction.user.id))  # GameError if not their turn
+    _ = user_words(interaction)
+    panel = Panel(session_of(interaction), row, str(interaction.user.id), _)  # GameError if not their turn
     content, view = panel.home(note)
     if panel.preview_of is None:
         await interaction.response.send_message(content, view=view, ephemeral=True)
@@ -248,18 +261,21 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
 async def step(interaction: discord.Interaction, gid: int, key: str, op: str, arg: str, values: list[str]) -> None:
     """A click in a move panel drawn at position `key`: served only if the player's position is still the same;
     otherwise they are told and shown their choices now."""
-    session = session_of(interaction)
+    session, _ = session_of(interaction), user_words(interaction)
     row = await game_here(interaction, gid)
     if row.status != "active":
-        await interaction.response.edit_message(content=GAME_OVER, view=None, attachments=[])
+        await interaction.response.edit_message(content=_.text(GAME_OVER), view=None, attachments=[])
         return
     try:
-        panel = Panel(session, row, str(interaction.user.id))
+        panel = Panel(session, row, str(interaction.user.id), _)
     except GameError as exc:  # no longer their turn: the game moved on
-        await interaction.response.edit_message(content=f"*{STALE_NOTE}*\n{exc}", view=None, attachments=[])
+        content = f"*{_.text(STALE_NOTE)}*\n{said(exc, _)}"
+        await interaction.response.edit_message(content=content, view=None, attachments=[])
         return
     if panel.key != key:
-        content, view = panel.home(f"{STALE_NOTE} Here are your choices now:")
+        content, view = panel.home(
+            _("The game has moved on since this panel was opened; nothing was played. Here are your choices now:")
+        )
         await show_panel(interaction, panel, content, view)
         return
     k, page, path = parse_kpath(arg)
@@ -268,8 +284,8 @@ async def step(interaction: discord.Interaction, gid: int, key: str, op: str, ar
     elif op == "k":
         content, view = panel.choose(k, path, page)
     elif op == "g":  # group select: go one level deeper
-        members, _ = panel._groups(k, path)
-        groups = _menus.split(members, panel.rules.describe, panel.words) or []
+        members, _trail = panel._groups(k, path)
+        groups = _menus.groups(members, panel.describe, panel.words, _) or []
         choice = index_of(values, len(groups))
         content, view = panel.choose(k, f"{path}.{choice}".strip("."), 0)
     else:  # action select: the confirm step (or the move itself, for a player who skips Confirm)
@@ -326,7 +342,7 @@ async def confirm_move(interaction: discord.Interaction, gid: int, key: str, arg
     The same click played before (a double click, a retry after a restart) answers "✅ Done" again; someone
     else's free action since changes nothing; a turn action since makes the click stale, and the player is told
     who played what. The session re-checks all of it under the game's lock."""
-    session = session_of(interaction)
+    session, _ = session_of(interaction), user_words(interaction)
     player = str(interaction.user.id)
     row = await game_here(interaction, gid)
     await interaction.response.defer()  # applying may take a moment; the panel is edited below
@@ -336,26 +352,21 @@ async def confirm_move(interaction: discord.Interaction, gid: int, key: str, arg
         await finish_move(interaction, done)
         return
     if row.status != "active":
-        await interaction.edit_original_response(content=GAME_OVER, view=None, attachments=[])
+        await interaction.edit_original_response(content=_.text(GAME_OVER), view=None, attachments=[])
         return
     try:
-        panel: Panel | None = Panel(session, row, player)
+        panel: Panel | None = Panel(session, row, player, _)
     except GameError:
         panel = None  # not their turn any more: someone moved
     if panel is None or panel.key != key:
-        why = await session.moved_on(row, player)
-        await interaction.edit_original_response(
-            content=f"That move was not played: {esc(why)}. Nothing was changed; press **Play my turn** to see "
-            "your choices now.",
-            view=None,
-            attachments=[],
-        )
+        why = esc(_.text(await session.moved_on(row, player)))
+        await interaction.edit_original_response(content=why, view=None, attachments=[])
         return
     i = index_of([arg], len(panel.actions))
     try:
         result = await session.act(gid, player, panel.actions[i], expected_turns=row.turns, origin=origin)
     except StaleMove as exc:
-        await interaction.edit_original_response(content=str(exc), view=None, attachments=[])
+        await interaction.edit_original_response(content=said(exc, _), view=None, attachments=[])
         return
     await finish_move(interaction, result)
 
@@ -363,14 +374,22 @@ async def confirm_move(interaction: discord.Interaction, gid: int, key: str, arg
 async def finish_move(interaction: discord.Interaction, result: MoveResult) -> None:
     """After a move (its public post is the herald's): the player's own reply, with their private events and
     their next choices if they act again."""
+    _ = user_words(interaction)
     me = name_of(result.row, result.player)
-    done = f"✅ Done: {me} {result.action_text}."
-    if result.private_events:
-        done += "\n" + "\n".join(f"🔒 Only you see this: {me} {t}" for t in result.private_events)
+    lines = [done_line(result, _)]
+    # i18n: {who} is the player's name, {event} what happened that only they see ("draws the blue 7")
+    lines += [_("🔒 Only you see this: {who} {event}", who=me, event=_.text(t)) for t in result.private_events]
+    done = "\n".join(lines)
     view, files = None, []
     if result.row.status == "active" and result.player in result.to_move:  # they act again: carry on here
-        panel = Panel(session_of(interaction), result.row, result.player)
+        panel = Panel(session_of(interaction), result.row, result.player, _)
         content, view = panel.home(None)
         done = f"{done}\n{content}"
         files = await preview_files(interaction, panel)
     await interaction.edit_original_response(content=clip(done), view=view, attachments=files)
+
+
+def done_line(result: MoveResult, _: Words) -> str:
+    """ "✅ Done: **Ana** takes the blue 7." (the player's own reply after a move)."""
+    # i18n: {who} is the player's name, {action} what the move did ("takes the blue 7")
+    return _("✅ Done: {who} {action}.", who=name_of(result.row, result.player), action=_.text(result.action_text))

@@ -1,6 +1,7 @@
-"""The table half of the session service: create, join, leave, seat and unseat AI players, set options,
-start and cancel; find a channel's game; nudge. `cogs._session.Session` inherits it; the same rules apply as to moves: every change holds the
-game's lock and is one storage call, and refusals are `GameError`s whose message is shown to the user as is.
+"""The table half of the session service: who is seated and may act; create, join, leave, seat and unseat AI
+players, set options, start and cancel; find a channel's game; nudge. `cogs._session.Session` inherits it; the
+same rules apply as to moves: every change holds the game's lock and is one storage call, and refusals are
+`GameError`s whose words (a `Text`) are shown to the user in their language.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 import ai
 import engine
+import present
+from engine import Text
 from storage import ChannelBusy, Due, GameRow, Seat, StaleVersion, Storage
 
 is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
@@ -30,12 +33,24 @@ def encode(rules: engine.Rules, state: Any) -> str:
 
 
 class GameError(Exception):
-    """Something the user did that we refuse; the message is shown to them (ephemeral) as is."""
+    """Something the user did that we refuse, shown to them (ephemeral) in their language: the message is a
+    `Text` (words as data, translated where it is answered: `_.text(exc.text)`) or a plain string shown as is;
+    str() is the English (logs)."""
+
+    def __init__(self, message: Text | str = ""):
+        super().__init__(str(message))
+        self.text: Text | str = message
+
+
+def reason(exc: Exception) -> Text | str:
+    """An engine's or a parser's refusal as words to show: its `Text` when it carries one, else its message."""
+    text = getattr(exc, "text", None) or (exc.args[0] if exc.args else None)
+    return text if isinstance(text, Text) else str(exc)
 
 
 class Seating:
-    """Operations on the table rather than moves; the host class provides `storage`, `lock`, `load`, `rules`,
-    `changed`, `_remember` and `to_move`."""
+    """Operations on the table rather than moves, and who may act; the host class provides `storage`, `lock`,
+    `load`, `rules`, `changed`, `_remember`, `state_of` and `to_move`."""
 
     storage: Storage
     lock: Callable[[int], asyncio.Lock]
@@ -48,6 +63,9 @@ class Seating:
     def _remember(self, key: tuple[int, int], state: Any) -> None:
         raise NotImplementedError
 
+    def state_of(self, row: GameRow) -> Any:
+        raise NotImplementedError
+
     def to_move(self, row: GameRow) -> list[str]:
         raise NotImplementedError
 
@@ -55,6 +73,30 @@ class Seating:
         self, row: GameRow, table: dict[str, Any], state: Any, away: dict[str, Any], now: float
     ) -> tuple[Due, dict[str, Any]]:
         raise NotImplementedError
+
+    # -- who may act -------------------------------------------------------------------------------------
+
+    def check_seated(self, row: GameRow, player: str) -> Any:
+        """The state, if `player` is seated in this running game (free actions need no turn); else a GameError
+        saying why."""
+        if row.status == "lobby":
+            raise GameError(Text("This game hasn't started yet."))
+        if row.status != "active":
+            raise GameError(Text("This game is over: no more moves."))
+        if player not in row.player_ids:
+            raise GameError(Text("You are not playing in this game; you can watch it with the Board button."))
+        return self.state_of(row)
+
+    def check_player(self, row: GameRow, player: str) -> Any:
+        """The state, if `player` may act in this game now; else a GameError saying why."""
+        state = self.check_seated(row, player)
+        movers = self.rules(row.game).to_move(state)
+        if player not in movers:
+            names, nobody = ", ".join(row.seat_name(p) for p in movers), Text("It's not your turn: waiting for nobody.")
+            raise GameError(Text("It's not your turn: waiting for {names}.", names=names) if movers else nobody)
+        return state
+
+    # -- the table ---------------------------------------------------------------------------------------
 
     async def create(
         self,
@@ -68,12 +110,14 @@ class Seating:
         reminder_hours: float = 24,
     ) -> GameRow:
         if game not in engine.GAMES:
-            raise GameError(f"I don't know the game `{game}`. Games: {', '.join(engine.GAMES)}.")
+            raise GameError(
+                Text("I don't know the game `{game}`. Games: {games}.", game=game, games=", ".join(engine.GAMES))
+            )
         rules = self.rules(game)
         try:
             options = rules.normalise_options(options)
         except ValueError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(reason(exc)) from None
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         try:
@@ -88,67 +132,89 @@ class Seating:
             )
         except ChannelBusy:
             other = await self.storage.game_in_channel(channel_id)
-            what = f"a game of {self.rules(other.game).title}" if other else "a game"
+            if other is None:
+                raise GameError(
+                    Text(
+                        "This channel already has a game. Finish or `/game cancel` it first, "
+                        "or create yours in a thread (`thread: True`)."
+                    )
+                ) from None
             raise GameError(
-                f"This channel already has {what}. Finish or `/game cancel` it first, "
-                "or create yours in a thread (`thread: True`)."
+                Text(
+                    "This channel already has a game of {title}. Finish or `/game cancel` it first, "
+                    "or create yours in a thread (`thread: True`).",
+                    title=present.title(other.game),
+                )
             ) from None
 
     async def join(self, game_id: int, seat: Seat) -> GameRow:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status != "lobby":
-                raise GameError("This game has already started; you can watch it here.")
+                raise GameError(Text("This game has already started; you can watch it here."))
             if seat.id in row.player_ids:
-                raise GameError("You are already seated in this game.")
+                raise GameError(Text("You are already seated in this game."))
             rules = self.rules(row.game)
             if len(row.seats) >= rules.player_counts[-1]:
-                raise GameError(f"The table is full ({rules.player_counts[-1]} players).")
+                hi = rules.player_counts[-1]
+                raise GameError(Text("The table is full ({n} player).", "The table is full ({n} players).", n=hi))
             return await self.storage.update_lobby(game_id, seats=(*row.seats, seat))
 
     async def leave(self, game_id: int, player: str) -> GameRow:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status != "lobby":
-                raise GameError("The game has started: you can't leave it now. The creator can `/game cancel` it.")
+                raise GameError(
+                    Text("The game has started: you can't leave it now. The creator can `/game cancel` it.")
+                )
             if player not in row.player_ids:
-                raise GameError("You are not seated in this game.")
+                raise GameError(Text("You are not seated in this game."))
             if player == row.creator_id:
-                raise GameError("You created this game: use Cancel to call it off.")
+                raise GameError(Text("You created this game: use Cancel to call it off."))
             return await self.storage.update_lobby(game_id, seats=[s for s in row.seats if s.id != player])
 
     @staticmethod
-    def _creator_in_lobby(row: GameRow, player: str, started: str, to_do: str) -> None:
-        """Lobby changes only the creator may make: GameError `started` after the start, or naming the creator."""
+    def _creator_in_lobby(row: GameRow, player: str, started: Text, only: Text) -> None:
+        """Lobby changes only the creator may make: GameError `started` after the start, `only` (naming the
+        creator: its field `creator`) for anyone else."""
         if row.status != "lobby":
             raise GameError(started)
         if player != row.creator_id:
-            raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can {to_do}.")
+            raise GameError(only)
 
     async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
         """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
         async with self.lock(game_id):
             row = await self.load(game_id)
             self._creator_in_lobby(
-                row, player, "AI players can only be added before the game starts.", "add AI players"
+                row,
+                player,
+                Text("AI players can only be added before the game starts."),
+                Text("Only the creator ({creator}) can add AI players.", creator=row.seat_name(row.creator_id)),
             )
             if level not in ai.LEVELS:
-                raise GameError(f"There is no AI level `{level}`. Levels: {', '.join(ai.LEVELS)}.")
+                levels = ", ".join(ai.LEVELS)
+                raise GameError(Text("There is no AI level `{level}`. Levels: {levels}.", level=level, levels=levels))
             if not ai_available(row.game, row.options):
-                raise GameError(f"There is no AI player for {self.rules(row.game).title} yet.")
+                raise GameError(Text("There is no AI player for {title} yet.", title=present.title(row.game)))
             hi = self.rules(row.game).player_counts[-1]
             if count < 1:
-                raise GameError("Add at least one AI player.")
+                raise GameError(Text("Add at least one AI player."))
             if len(row.seats) + count > hi:
                 free = hi - len(row.seats)
+                if free <= 0:
+                    raise GameError(Text("The table is full ({n} player).", "The table is full ({n} players).", n=hi))
                 raise GameError(
-                    f"The table is full ({hi} players)."
-                    if free <= 0
-                    else f"Only {free} seat{'s' if free != 1 else ''} left (at most {hi} players)."
+                    Text(
+                        "Only {n} seat left (at most {most} players).",
+                        "Only {n} seats left (at most {most} players).",
+                        n=free,
+                        most=hi,
+                    )
                 )
             seats = list(row.seats)
             added = []
-            for _ in range(count):
+            for _i in range(count):
                 pid = ai.next_ai_player_id(level, [s.id for s in seats])
                 added.append(Seat(pid, ai.display_name(pid)))
                 seats.append(added[-1])
@@ -159,18 +225,23 @@ class Seating:
         async with self.lock(game_id):
             row = await self.load(game_id)
             self._creator_in_lobby(
-                row, player, "The game has started: its AI players stay until the end.", "remove AI players"
+                row,
+                player,
+                Text("The game has started: its AI players stay until the end."),
+                Text("Only the creator ({creator}) can remove AI players.", creator=row.seat_name(row.creator_id)),
             )
             bots = [s for s in row.seats if is_ai(s.id)]
             if not bots:
-                raise GameError("There is no AI player in this game.")
+                raise GameError(Text("There is no AI player in this game."))
             if seat_id is None:
                 gone = bots[-1]
             else:
                 gone = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
                 if gone is None:
                     names = ", ".join(s.name for s in bots)
-                    raise GameError(f"There is no AI player `{seat_id}` here. AI players: {names}.")
+                    raise GameError(
+                        Text("There is no AI player `{seat}` here. AI players: {names}.", seat=seat_id, names=names)
+                    )
             seats = [s for s in row.seats if s.id != gone.id]
             return await self.storage.update_lobby(game_id, seats=seats), gone
 
@@ -178,31 +249,47 @@ class Seating:
         async with self.lock(game_id):
             row = await self.load(game_id)
             self._creator_in_lobby(
-                row, player, "Options can only be changed before the game starts.", "change its options"
+                row,
+                player,
+                Text("Options can only be changed before the game starts."),
+                Text("Only the creator ({creator}) can change its options.", creator=row.seat_name(row.creator_id)),
             )
             try:
                 merged = self.rules(row.game).normalise_options({**row.options, **options})
             except ValueError as exc:
-                raise GameError(str(exc)) from None
+                raise GameError(reason(exc)) from None
             return await self.storage.update_lobby(game_id, options=merged)
 
     async def start(self, game_id: int, player: str) -> tuple[GameRow, Any]:
         """Deal the game (seats in joining order). Only the creator may start."""
         async with self.lock(game_id):
             row = await self.load(game_id)
-            self._creator_in_lobby(row, player, "This game has already started.", "start the game")
+            self._creator_in_lobby(
+                row,
+                player,
+                Text("This game has already started."),
+                Text("Only the creator ({creator}) can start the game.", creator=row.seat_name(row.creator_id)),
+            )
             rules = self.rules(row.game)
             lo = rules.player_counts[0]
             if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
-                raise GameError("A game needs at least one human player.")
+                raise GameError(Text("A game needs at least one human player."))
             if len(row.seats) < lo:
                 need = lo - len(row.seats)
-                raise GameError(f"{rules.title} needs at least {lo} players: waiting for {need} more to join.")
+                raise GameError(
+                    Text(
+                        "{title} needs at least {least} players: waiting for {n} more to join.",
+                        "{title} needs at least {least} players: waiting for {n} more to join.",
+                        title=present.title(row.game),
+                        least=lo,
+                        n=need,
+                    )
+                )
             try:
                 state = rules.new_game(list(row.player_ids), row.options, row.seed)
             except ValueError as exc:
-                raise GameError(str(exc)) from None
-            due, _ = self.clock(row, row.table, state, await self.storage.players(list(row.player_ids)), time.time())
+                raise GameError(reason(exc)) from None
+            due, _due = self.clock(row, row.table, state, await self.storage.players(list(row.player_ids)), time.time())
             try:
                 row = await self.storage.start_game(
                     game_id,
@@ -212,7 +299,7 @@ class Seating:
                     notice=("start", {"movers": rules.to_move(state)}),
                 )
             except StaleVersion:
-                raise GameError("This game has already started.") from None
+                raise GameError(Text("This game has already started.")) from None
             self._remember((row.id, row.version), state)
         self.changed(game_id)  # the herald posts the first board; an AI seat may move first
         return row, state
@@ -221,10 +308,10 @@ class Seating:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status not in ("lobby", "active"):
-                raise GameError("This game is already over.")
+                raise GameError(Text("This game is already over."))
             if player != row.creator_id and not can_manage:
                 raise GameError(
-                    "Only the creator of the game or someone with the Manage Channels permission can cancel it."
+                    Text("Only the creator of the game or someone with the Manage Channels permission can cancel it.")
                 )
             await self.storage.cancel_game(game_id)
             return await self.load(game_id)
@@ -238,13 +325,25 @@ class Seating:
             return last
         if row is None:
             if last is not None and last.status in ("finished", "cancelled"):
-                what = f"{self.rules(last.game).title} (#{last.id})"
-                how = "is over: `/game status` shows the results" if last.status == "finished" else "was cancelled"
+                title, number = present.title(last.game), last.id
+                if last.status == "finished":
+                    raise GameError(
+                        Text(
+                            "There is no game running in this channel: the last one, {title} (#{number}), is over: "
+                            "`/game status` shows the results. Start a new one with `/game create`.",
+                            title=title,
+                            number=number,
+                        )
+                    )
                 raise GameError(
-                    f"There is no game running in this channel: the last one, {what}, {how}. "
-                    "Start a new one with `/game create`."
+                    Text(
+                        "There is no game running in this channel: the last one, {title} (#{number}), was "
+                        "cancelled. Start a new one with `/game create`.",
+                        title=title,
+                        number=number,
+                    )
                 )
-            raise GameError("There is no game in this channel. Start one with `/game create`.")
+            raise GameError(Text("There is no game in this channel. Start one with `/game create`."))
         return row
 
     # -- reminders ---------------------------------------------------------------------------------------
@@ -255,15 +354,21 @@ class Seating:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status != "active":
-                raise GameError("Only a running game can be nudged.")
+                raise GameError(Text("Only a running game can be nudged."))
             humans = [p for p in self.to_move(row) if not is_ai(p)]
             if not humans:  # AI seats play by themselves; nudging them would only ping nobody
-                raise GameError("An AI player is to move: it plays by itself, in a moment.")
+                raise GameError(Text("An AI player is to move: it plays by itself, in a moment."))
             if humans == [player]:
-                raise GameError("It's your own turn!")
+                raise GameError(Text("It's your own turn!"))
             last = row.nudged_at or 0
             if now - last < min_gap:
                 wait = int((min_gap - (now - last)) // 60) + 1
-                raise GameError(f"Give them a moment: you can nudge again in {wait} min.")
+                raise GameError(
+                    Text(
+                        "Give them a moment: you can nudge again in {n} min.",
+                        "Give them a moment: you can nudge again in {n} min.",
+                        n=wait,
+                    )
+                )
             await self.storage.mark_nudged(game_id, now)
             return row

@@ -28,6 +28,7 @@ import engine
 from cogs._locale import Languages
 from cogs._seating import GameError, Seating, encode, is_ai
 from cogs._tempo import Tempo
+from engine import Text
 from storage import Due, GameRow, MoveRow, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ MOVE_EVENT = "move"
 
 
 class StaleMove(GameError):
-    """The game moved on since the panel or command was prepared."""
+    """The game moved on since the panel or command was prepared (its `text` says who played what)."""
 
 
 class Closing(GameError):
@@ -51,8 +52,8 @@ class MoveResult:
 
     row: GameRow  # the stored game after the move
     player: str  # who acted
-    action_text: str  # rules.describe(action): "takes the blue 7"
-    private_events: tuple[str, ...]  # new log entries private to the actor, for their ephemeral reply
+    action_text: Any  # rules.describe(action): "takes the blue 7" (a Text, or English): show with `_.text`
+    private_events: tuple[Any, ...]  # new log entries' texts private to the actor, for their ephemeral reply
     to_move: tuple[str, ...]
     finished: bool
     free: bool = False  # a free action: not a turn action, whose move it is did not change
@@ -94,7 +95,7 @@ class Session(Tempo, Seating):
     def state_of(self, row: GameRow) -> Any:
         """The engine state of a running or finished game (decoded once per version, then cached)."""
         if row.state_json is None:
-            raise GameError("This game has not started yet.")
+            raise GameError(Text("This game has not started yet."))
         key = (row.id, row.version)
         state = self._states.get(key)
         if state is None:
@@ -146,7 +147,7 @@ class Session(Tempo, Seating):
     async def load(self, game_id: int) -> GameRow:
         row = await self.storage.load_game(game_id)
         if row is None:
-            raise GameError("I can't find that game any more.")
+            raise GameError(Text("I can't find that game any more."))
         return row
 
     # -- shutting down -----------------------------------------------------------------------------------
@@ -162,7 +163,7 @@ class Session(Tempo, Seating):
 
     def _enter(self) -> None:
         if self.closing:
-            raise Closing("The bot is restarting: nothing was changed. Try again in a minute.")
+            raise Closing(Text("The bot is restarting: nothing was changed. Try again in a minute."))
         self._busy += 1
         self._idle.clear()
 
@@ -172,26 +173,6 @@ class Session(Tempo, Seating):
             self._idle.set()
 
     # -- playing -----------------------------------------------------------------------------------------
-
-    def check_seated(self, row: GameRow, player: str) -> Any:
-        """The state, if `player` is seated in this running game (free actions need no turn); else a GameError
-        saying why."""
-        if row.status == "lobby":
-            raise GameError("This game hasn't started yet.")
-        if row.status != "active":
-            raise GameError("This game is over: no more moves.")
-        if player not in row.player_ids:
-            raise GameError("You are not playing in this game; you can watch it with the Board button.")
-        return self.state_of(row)
-
-    def check_player(self, row: GameRow, player: str) -> Any:
-        """The state, if `player` may act in this game now; else a GameError saying why."""
-        state = self.check_seated(row, player)
-        movers = self.rules(row.game).to_move(state)
-        if player not in movers:
-            waiting = ", ".join(row.seat_name(p) for p in movers) or "nobody"
-            raise GameError(f"It's not your turn: waiting for {waiting}.")
-        return state
 
     def to_move(self, row: GameRow) -> list[str]:
         if row.status != "active":
@@ -260,7 +241,7 @@ class Session(Tempo, Seating):
         return MoveResult(
             row=row,
             player=move.player,
-            action_text=str(rules.describe(rules.action_from_json(move.action))),
+            action_text=rules.describe(rules.action_from_json(move.action)),
             private_events=(),
             to_move=movers,
             finished=row.status == "finished",
@@ -268,14 +249,21 @@ class Session(Tempo, Seating):
             replayed=True,
         )
 
-    async def moved_on(self, row: GameRow, player: str) -> str:
-        """Why a panel of `player` is stale, in words: who played what since (their latest turn action)."""
+    async def moved_on(self, row: GameRow, player: str) -> Text:
+        """Why a move of `player` from a stale panel was not played: who played what since (their last turn)."""
         rules = self.rules(row.game)
         for m in reversed((await self.storage.moves(row.id))[-8:]):
             action = rules.action_from_json(m.action)
             if m.player != player and not rules.is_free_action(action) and not rules.is_private(action):
-                return f"{row.seat_name(m.player)} already played: {rules.describe(action)}"
-        return "the game has moved on"
+                who, what = row.seat_name(m.player), rules.describe(action)
+                return Text(
+                    "That move was not played: {who} already played: {action}. Nothing was changed; press "
+                    "**Play my turn** for your choices now.", who=who, action=what
+                )  # fmt: skip
+        return Text(
+            "That move was not played: the game has moved on. Nothing was changed; press **Play my turn** for your "
+            "choices now."
+        )
 
     async def act(
         self,
@@ -323,10 +311,7 @@ class Session(Tempo, Seating):
             if move is not None:
                 return self._replayed(row, move)
         if moved and row.status == "active":
-            why = await self.moved_on(row, player)
-            raise StaleMove(
-                f"That move was not played: {why}. Nothing was changed; press **Play my turn** for your choices now."
-            )
+            raise StaleMove(await self.moved_on(row, player))
         rules = self.rules(row.game)
         free = rules.is_free_action(action)  # its player may take it at any time, whoever is to move
         state = self.check_seated(row, player) if free else self.check_player(row, player)
@@ -359,7 +344,7 @@ class Session(Tempo, Seating):
                 now=now,
             )
         except StaleVersion:
-            raise StaleMove("Someone else moved first; nothing was changed. Have another look.") from None
+            raise StaleMove(Text("Someone else moved first; nothing was changed. Have another look.")) from None
         self._remember((row.id, row.version), new)
         if self.fault is not None:
             await self.fault("committed")
@@ -367,8 +352,8 @@ class Session(Tempo, Seating):
         return MoveResult(
             row=row,
             player=player,
-            action_text=str(rules.describe(action)),
-            private_events=tuple(str(e.text) for e in new.log if e.private_to == player),
+            action_text=rules.describe(action),
+            private_events=tuple(e.text for e in new.log if e.private_to == player),
             to_move=tuple(rules.to_move(new)),
             finished=finished,
             free=free,

@@ -348,10 +348,11 @@ class AISeatsCog(commands.Cog):
             return
         self._noted.add(key)
         await self.bot.herald.flush(row.id)  # what it played before it failed
-        note = (
-            f"⚠️ {name_of(row, seat)} ran into a problem choosing its move; nothing was changed. "
-            "I'll try again in a few minutes (the error is logged for the bot's admin); the creator can also "
-            "`/game cancel`."
+        _ = await self.session.languages.public(row.guild_id)  # a public note: the server's language
+        note = _(
+            "⚠️ {who} ran into a problem choosing its move; nothing was changed. I'll try again in a few minutes "
+            "(the error is logged for the bot's admin); the creator can also `/game cancel`.",
+            who=name_of(row, seat),
         )
         await post_note(self.bot, row, note)
 

@@ -1,7 +1,8 @@
 """A player's own commands, in any server: `/move` (the typed way to play: the list offered as they type holds
 the same legal actions, named as in the panel; each suggestion carries the position it was listed at, so a stale
 one is refused and a retried one is recognised as played), `/away` (no pings, and the AI may play for you) and
-`/prefs` (skip Confirm for moves that reveal nothing: Undo takes a misclick back)."""
+`/prefs` (skip Confirm for moves that reveal nothing: Undo takes a misclick back). Answers and suggestions are in
+the user's language (a typed move is recognised in it or in English)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import _moving, _panel
-from cogs._items import reply
+from cogs._items import reply, said
+from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._text import fit
 from cogs.games import CommandErrors
+from engine import Text
 from storage import Player
 
 # a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
@@ -49,21 +52,29 @@ class MoveCog(CommandErrors, commands.Cog):
                 done = await self.session.played(row.id, player, origin, latest=True)
                 if done is None:
                     raise GameError(
-                        "That suggestion is from an earlier move: the game has moved on. "
-                        "Type the command again to see your moves now."
+                        Text(
+                            "That suggestion is from an earlier move: the game has moved on. "
+                            "Type the command again to see your moves now."
+                        )
                     )
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 await _panel.finish_move(interaction, done)
                 return
             if int(m["i"]) < len(actions):
                 chosen = actions[int(m["i"])]
-        else:
-            matches = [a for a in actions if str(rules.describe(a)).lower() == action.strip().lower()]
+        else:  # typed out: the move's words in the user's language, or in English
+            _, typed = user_words(interaction), action.strip().lower()
+            matches = [
+                a for a in actions if typed in (_.text(rules.describe(a)).lower(), str(rules.describe(a)).lower())
+            ]
             chosen = matches[0] if len(matches) == 1 else None
         if chosen is None:
             raise GameError(
-                f"I don't recognise the move `{fit(action, 80)}`. Pick one of the suggestions "
-                "as you type, or press **Play my turn** for the menu."
+                Text(
+                    "I don't recognise the move `{move}`. Pick one of the suggestions as you type, or press "
+                    "**Play my turn** for the menu.",
+                    move=fit(action, 80),
+                )
             )
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.session.act(row.id, player, chosen, expected_turns=row.turns, origin=origin)
@@ -71,20 +82,21 @@ class MoveCog(CommandErrors, commands.Cog):
 
     @move.autocomplete("action")
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
+        _ = user_words(interaction)
         row = await self.session.storage.game_in_channel(interaction.channel_id)
         if row is None:
-            return [app_commands.Choice(name="There is no game in this channel.", value="none")]
+            return [app_commands.Choice(name=fit(_("There is no game in this channel.")), value="none")]
         try:
             self.session.check_player(row, str(interaction.user.id))
         except GameError as exc:  # say why there is nothing to choose, instead of an empty list
-            return [app_commands.Choice(name=fit(str(exc)), value="none")]
+            return [app_commands.Choice(name=fit(said(exc, _)), value="none")]
         actions = self.session.legal_actions(row, str(interaction.user.id))
         rules = self.session.rules(row.game)
         pos = self.session.position(row, actions)
         wanted = _words(current)
         out = []
         for i, a in enumerate(actions):
-            text = str(rules.describe(a))
+            text = _.text(rules.describe(a))
             have = _words(text)
             # every typed word starts a word of the move ("2" finds "adds 20", not "adds 12")
             if all(any(h.startswith(w) for h in have) for w in wanted):
@@ -106,15 +118,16 @@ class PlayerCog(CommandErrors, commands.Cog):
         ai="Let the AI play your turns meanwhile, where the table allows it",
     )
     async def away(self, interaction: discord.Interaction, until: str, ai: bool = False) -> None:
-        me = str(interaction.user.id)
-        if until.strip().lower() in ("off", "back", "no"):
+        me, _ = str(interaction.user.id), user_words(interaction)
+        # i18n: the word a user types in /away to say they are back (as the option's description says it)
+        if until.strip().lower() in ("off", "back", "no", _("off").lower()):
             await self.session.set_away(me, None, False)
-            await reply(interaction, "👋 Welcome back: you are pinged and reminded again.")
+            await reply(interaction, _("👋 Welcome back: you are pinged and reminded again."))
             return
-        waiting = await self.session.set_away(me, _moving.parse_until(until, time.time()), ai)
+        waiting = await self.session.set_away(me, _moving.parse_until(until, time.time(), _), ai)
         for game_id in waiting:
             self.session.changed(game_id)  # the AI looks at once where it is your turn
-        await reply(interaction, await _moving.away_text(self.session, me))
+        await reply(interaction, await _moving.away_text(self.session, me, _))
 
     @app_commands.command(name="prefs", description="Your own preferences in every game")
     @app_commands.describe(confirm="Ask Confirm before each move (off: moves that reveal nothing play at once)")
@@ -123,12 +136,15 @@ class PlayerCog(CommandErrors, commands.Cog):
         if confirm is not None:
             me = Player(me.id, me.away_until, me.away_ai, not confirm, me.locale)
             await self.session.storage.set_player(me)
-        shown = (
-            "off (a move that reveals nothing plays as soon as you choose it; /game undo takes it back)"
-            if (me.skip_confirm)
-            else "on"
-        )
-        await reply(interaction, f"⚙️ Confirm before each move: {shown}.")
+        _ = user_words(interaction)
+        if me.skip_confirm:
+            text = _(
+                "⚙️ Confirm before each move: off (a move that reveals nothing plays as soon as you choose it; "
+                "/game undo takes it back)."
+            )
+        else:
+            text = _("⚙️ Confirm before each move: on.")
+        await reply(interaction, text)
 
 
 def _words(text: str | None) -> list[str]:

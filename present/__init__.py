@@ -3,12 +3,15 @@
     from present import for_game
     words = for_game("alhambra")
     words.kind_label("buy_tile")                       # "Buy a tile"
-    words.private_text(rules, state, "111")            # "Your hand: denar (blue) 8+3 = 11 · ..."
+    words.kind_label("buy_tile", _=i18n.words("de"))   # the same in German
+    words.private_text(rules, state, "111", _=_)       # "Your hand: denar (blue) 8+3 = 11 · ..."
 
 A game's module (`present/<game>.py`, named by its registry entry `engine.GameEntry.present`) exposes
 `PRESENTER`, a `Presenter` whose defaults suit any game on the engine contract; a game overrides only what reads
-better its own way. Pure: no discord, no I/O; it never decides
-a rule (what it shows comes from `rules.view`, `legal_actions` and `describe`).
+better its own way. Every text is in the reader's language: a method that words something takes the reader's
+`Words` as `_` (English by default); titles and labels are `Text`s or `N_`-marked constants, shown with
+`_.text(...)`. Pure: no discord, no I/O; it never decides a rule (what it shows comes from `rules.view`,
+`legal_actions` and `describe`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
+from engine import Text
 from engine._common import to_jsonable
+from i18n import ENGLISH, N_, Words
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +36,17 @@ _POSITION_NAME = re.compile(r"^(?P<group>@-?\d+:|[A-Za-z]+)(?P<rest>-?\d+)$")
 class Presenter:
     """The defaults: labels derived from action kinds, a generic private-view text, no previews."""
 
-    kind_labels: Mapping[str, str] = {}
-    position_word = "group"  # what the letter part of a position name is called ("column", "area")
-    free_actions_label = "Free actions"
+    kind_labels: Mapping[str, str] = {}  # N_-marked button labels of action kinds
+    free_actions_label = N_("Free actions")  # the free-actions button (shown with `_.text`)
 
-    def kind_label(self, kind: str) -> str:
+    def kind_label(self, kind: str, _: Words = ENGLISH) -> str:
         """A button label for an action kind ("take_money" -> "Take money" unless the game names it)."""
-        return self.kind_labels.get(kind) or kind.replace("_", " ").capitalize()
+        label = self.kind_labels.get(kind)
+        return _.text(label) if label else kind.replace("_", " ").capitalize()
+
+    def group_label(self, group: str, _: Words = ENGLISH) -> str:
+        """A menu label for the column or area `group` of positions (for narrowing long lists)."""
+        return _("group {name}", name=group)
 
     def position_name(self, field: str, value: Any) -> str | None:
         """The printed name of a position held in an action's `field` ("M13"), or None if it is none."""
@@ -54,18 +63,23 @@ class Presenter:
         position to mark), or None for actions that place nothing. Never shows what the action would reveal."""
         return None
 
-    def private_text(self, rules: Any, state: Any, player: str) -> str | None:
+    def private_text(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> str | None:
         """The player's hidden information as a short text (panel header, My hand): what their view shows that
-        the public view does not."""
+        the public view does not (the generic version: the differing parts of the views, as data)."""
         return _diff_text(to_jsonable(rules.view(state, player)), to_jsonable(rules.view(state, None)))
 
-    def out_of_turn_line(self, who: str, until: str) -> str:
-        """The line naming players who may act out of turn now (`until`: " until **Ana** acts" or "")."""
-        return f"⏳ {who} may act out of turn{until}."
+    def out_of_turn_line(self, who: str, until: str = "", *, _: Words = ENGLISH, main: str | None = None) -> str:
+        """The line naming players (`who`) who may act out of turn now, until `main` (the player whose turn it is,
+        named) acts. `until` is the older English-only way (" until **Ana** acts")."""
+        if until:
+            return f"⏳ {who} may act out of turn{until}."
+        if main:
+            return _("⏳ {who} may act out of turn until {main} acts.", who=who, main=main)
+        return _("⏳ {who} may act out of turn.", who=who)
 
-    def free_panel_lines(self, rules: Any, state: Any, player: str) -> list[str]:
+    def free_panel_lines(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> list[str]:
         """The top of the free-actions panel."""
-        return ["🔒 **Actions you may take at any time**, whoever is to move:"]
+        return [_("🔒 **Actions you may take at any time**, whoever is to move:")]
 
 
 def _diff_text(mine: Any, public: Any) -> str | None:
@@ -97,5 +111,13 @@ def for_game(game: str) -> Presenter:
 DEFAULT = Presenter()
 
 
-def names(items: Sequence[str]) -> str:
-    return ", ".join(items) or "none"
+def title(game: str) -> Text:
+    """The title of `game` (the rules' own, a marked constant) as a Text: to show with `_.text`, or to put in
+    another `Text` as a field."""
+    name = engine.get_rules(game).title
+    return name if isinstance(name, Text) else Text.marked(name)
+
+
+def names(items: Sequence[Any], _: Words = ENGLISH) -> str:
+    """Names (Texts or plain) in a list, in `_`'s language: "Tower (13), Garden (8)", or "none"."""
+    return ", ".join(_.text(i) if isinstance(i, Text) else str(i) for i in items) or _("none")

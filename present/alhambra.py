@@ -4,29 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import Text
 from engine.alhambra import components
-from engine.alhambra.actions import AUTOPLAY_TEXT
 from engine.alhambra.state import OVER
+from i18n import ENGLISH, N_, Words
 from present import Presenter, names
+
+# the currencies and their colours in words (A4: always named, never told apart by colour alone)
+CURRENCY_WORDS = {
+    "denar": (Text("denar"), Text("blue")),
+    "dirham": (Text("dirham"), Text("green")),
+    "ducat": (Text("ducat"), Text("orange")),
+    "florin": (Text("florin"), Text("yellow")),
+}
 
 
 class AlhambraPresenter(Presenter):
     kind_labels = {
-        "take_money": "Take money",
-        "buy_tile": "Buy a tile",
-        "redesign_add": "Redesign: add",
-        "redesign_remove": "Redesign: remove",
-        "redesign_swap": "Redesign: swap",
-        "pass": "End turn",
-        "place_tile": "Place a tile",
-        "reserve_tile": "To reserve",
-        "give_to_dirk": "Give to Dirk",
-        "vizier_buy": "Vizier: buy out of turn",
-        "reactivate_vizier": "Reactivate vizier",
-        "take_hut": "Take a hut",
+        "take_money": N_("Take money"),
+        "buy_tile": N_("Buy a tile"),
+        "redesign_add": N_("Redesign: add"),
+        "redesign_remove": N_("Redesign: remove"),
+        "redesign_swap": N_("Redesign: swap"),
+        "pass": N_("End turn"),
+        "place_tile": N_("Place a tile"),
+        "reserve_tile": N_("To reserve"),
+        "give_to_dirk": N_("Give to Dirk"),
+        "vizier_buy": N_("Vizier: buy out of turn"),
+        "reactivate_vizier": N_("Reactivate vizier"),
+        "take_hut": N_("Take a hut"),
     }
-    position_word = "column"
-    free_actions_label = "Bonus cards"
+    free_actions_label = N_("Bonus cards")
+
+    def group_label(self, group: str, _: Words = ENGLISH) -> str:
+        # i18n: a column of the Alhambra grid (the letter of cells like M13), in the menu narrowing long lists
+        return _("column {name}", name=group)
 
     def position_name(self, field: str, value: Any) -> str | None:
         if field == "cell" and isinstance(value, tuple):
@@ -43,51 +55,72 @@ class AlhambraPresenter(Presenter):
         # the focus image shows the player's own board only: the market refill at turn end is not in it
         return rules.view(rules.apply(state, player, action), player), spot
 
-    def private_text(self, rules: Any, state: Any, player: str) -> str | None:
+    def private_text(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> str | None:
         view = rules.view(state, player)
         seat = view.seat(player)
-        extra = _modules(rules, view, seat)
+        extra = _modules(rules, view, seat, _)
         if not seat.hand:
-            return "Your hand is empty." + extra
+            return _("Your hand is empty.") + extra
         by_currency: dict[int, list[int]] = {}
-        others = [components.card_name(c) for c in seat.hand if not components.is_money(c)]  # V40: no money
+        others = [_.text(components.card_name(c)) for c in seat.hand if not components.is_money(c)]  # V40: no money
         for card in (c for c in seat.hand if components.is_money(c)):
             currency, value = components.card_key(card)
             by_currency.setdefault(currency, []).append(value)
         parts = []
         for currency, values in sorted(by_currency.items()):
-            name = components.CURRENCIES[currency]
+            name, colour = CURRENCY_WORDS[components.CURRENCIES[currency]]
             parts.append(
-                f"{name} ({components.CURRENCY_COLORS[name]}) "
-                f"{'+'.join(str(v) for v in sorted(values, reverse=True))} = **{sum(values)}**"
+                # i18n: money of one currency in a hand: "denar (blue) 8+3 = **11**"
+                _(
+                    "{currency} ({colour}) {values} = **{total}**",
+                    currency=name,
+                    colour=colour,
+                    values="+".join(str(v) for v in sorted(values, reverse=True)),
+                    total=sum(values),
+                )
             )
-        return "Your hand: " + " · ".join([*parts, *others]) + extra
+        return _("Your hand: {cards}", cards=" · ".join([*parts, *others])) + extra
 
-    def out_of_turn_line(self, who: str, until: str) -> str:
-        return f"🧞 Vizier: {who} may buy out of turn{until}."  # V4/V12
+    def out_of_turn_line(self, who: str, until: str = "", *, _: Words = ENGLISH, main: str | None = None) -> str:
+        if until:  # V4/V12
+            return f"🧞 Vizier: {who} may buy out of turn{until}."
+        if main:
+            return _("🧞 Vizier: {who} may buy out of turn until {main} acts.", who=who, main=main)
+        return _("🧞 Vizier: {who} may buy out of turn.", who=who)
 
-    def free_panel_lines(self, rules: Any, state: Any, player: str) -> list[str]:
+    def free_panel_lines(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> list[str]:
         seat = state.seat(player)
+        auto = {  # V66
+            "every": _("They play themselves before every scoring round (V66)."),
+            "final": _("They play themselves only before the final scoring (V66)."),
+            "never": _("They never play themselves, only by hand (V66)."),
+        }
         return [
-            "🔒 **Your bonus cards** (a played card counts as one more building of its type, V62):",
-            f"In hand: {names([components.tile_name(t) for t in seat.bonus_hand])} · played: "
-            f"{names([components.tile_name(t) for t in seat.bonus_played])}.",
-            f"They play themselves {AUTOPLAY_TEXT.get(seat.bonus_auto, seat.bonus_auto)} (V66).",
+            _("🔒 **Your bonus cards** (a played card counts as one more building of its type, V62):"),
+            _(
+                "In hand: {held} · played: {played}.",
+                held=names([components.tile_name(t) for t in seat.bonus_hand], _),
+                played=names([components.tile_name(t) for t in seat.bonus_played], _),
+            ),
+            auto.get(seat.bonus_auto, seat.bonus_auto),
         ]
 
 
-def _modules(rules: Any, view: Any, seat: Any) -> str:
+def _modules(rules: Any, view: Any, seat: Any, _: Words) -> str:
     """The Vizier's Favour bits of the player's position: vizier side, huts taken, unplayed bonus cards."""
     options = getattr(view, "options", {}) or {}
     bits = []
     if options.get("vizier"):
-        bits.append("vizier " + ("active" if seat.vizier else "inactive (reactivate it as an action, V8)"))
+        bits.append(_("vizier active") if seat.vizier else _("vizier inactive (reactivate it as an action, V8)"))
     if options.get("huts"):
-        bits.append(f"huts taken {seat.huts_taken}/{rules.limits['huts_taken']}")  # V25
+        bits.append(_("huts taken {taken}/{most}", taken=seat.huts_taken, most=rules.limits["huts_taken"]))  # V25
     if options.get("bonus"):
-        held = names([components.tile_name(t) for t in seat.bonus_hand])
+        held = names([components.tile_name(t) for t in seat.bonus_hand], _)
         over = getattr(view, "phase", None) == OVER
-        bits.append(f"bonus cards: {held}" + ("" if over or not seat.bonus_hand else " (**Bonus cards** button)"))
+        if over or not seat.bonus_hand:
+            bits.append(_("bonus cards: {held}", held=held))
+        else:
+            bits.append(_("bonus cards: {held} (**Bonus cards** button)", held=held))
     return ("\n" + " · ".join(bits)) if bits else ""
 
 

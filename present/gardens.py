@@ -5,13 +5,17 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.gardens.components import tile_label
+from engine.gardens.components import tile_text
+from i18n import ENGLISH, N_, Words
 from present import Presenter
 
 
 class GardensPresenter(Presenter):
-    kind_labels = {"choose_colours": "Choose colours", "place_tile": "Place a tile"}
-    position_word = "column"
+    kind_labels = {"choose_colours": N_("Choose colours"), "place_tile": N_("Place a tile")}
+
+    def group_label(self, group: str, _: Words = ENGLISH) -> str:
+        # i18n: a column of the garden grid (the letter of spaces like C4), in the menu narrowing long lists
+        return _("column {name}", name=group)
 
     def preview(self, rules: Any, state: Any, player: str, action: Any) -> tuple[Any, Any] | None:
         if action.kind != "place_tile":
@@ -23,10 +27,12 @@ class GardensPresenter(Presenter):
         hands = tuple(tuple(hand) if n == i else h for n, h in enumerate(after.hands))
         return dataclasses.replace(after, hands=hands), action.space
 
-    def private_text(self, rules: Any, state: Any, player: str) -> str | None:
+    def private_text(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> str | None:
         view = rules.view(state, player)
         hand = view.hands[view.players.index(player)]
-        return "Your hand: " + ", ".join(tile_label(t) for t in hand) if hand else None
+        if not hand:
+            return None
+        return _("Your hand: {cards}", cards=", ".join(_.text(tile_text(t)) for t in hand))
 
 
 PRESENTER = GardensPresenter()

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from i18n import ENGLISH, N_, Words
 from present import Presenter
 
 
 class QueensGardenPresenter(Presenter):
-    kind_labels = {"pass": "Pass", "place_tile": "Place a tile", "buy_expansion": "Buy expansion"}
-    position_word = "area"
+    kind_labels = {"pass": N_("Pass"), "place_tile": N_("Place a tile"), "buy_expansion": N_("Buy expansion")}
+
+    def group_label(self, group: str, _: Words = ENGLISH) -> str:
+        # i18n: an area of the player's garden (the letters of spaces like NW0), in the menu narrowing long lists
+        return _("area {name}", name=group)
 
     def preview(self, rules: Any, state: Any, player: str, action: Any) -> tuple[Any, Any] | None:
         if action.kind == "place_tile":
