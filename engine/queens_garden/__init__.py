@@ -1,7 +1,9 @@
 """Azul: Queen's Garden (spec rules Q1–Q39) behind the engine contract: `RULES = get_rules("queens_garden")`.
 
 For the renderer and the bot: `COLOURS` (name + one-letter code per colour), `PATTERNS`, `TILE_KIND` /
-`EXPANSION_KIND` (id -> (colour, pattern)), `kind_code`/`kind_name`, the space names and geometry
+`EXPANSION_KIND` (id -> (colour, pattern)), `kind_code`/`kind_text` (`kind_name`: its English), the names
+players read (colour names, `PATTERNS`, `ELEMENT_NAMES`: marked constants, shown with `_.text`), the space names
+and geometry
 (`SPACES`, `SPACE_COORD`, `AREAS`, `parse_space`, `space_name`, `printed_space`, `pixel`), one player's garden
 (`hexagons`, `elements`, `free_spaces`, `groups`; more in `geometry`) and its scoring (`round_score`,
 `scored_groups`, `storage_value`).
@@ -10,13 +12,17 @@ For the renderer and the bot: `COLOURS` (name + one-letter code per colour), `PA
 from engine.queens_garden.actions import Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
     COLOURS,
+    ELEMENT_NAMES,
     EXPANSION_KIND,
     PATTERNS,
     TILE_KIND,
     VALUES,
     WHEEL,
+    colour_text,
+    element_text,
     kind_code,
     kind_name,
+    kind_text,
     provisional,
 )
 from engine.queens_garden.geometry import (
@@ -41,6 +47,7 @@ RULES = QueensGardenRules()
 __all__ = [
     "AREAS",
     "COLOURS",
+    "ELEMENT_NAMES",
     "EXPANSION_KIND",
     "HIDDEN",
     "PATTERNS",
@@ -60,12 +67,15 @@ __all__ = [
     "QGState",
     "QueensGardenRules",
     "Seat",
+    "colour_text",
+    "element_text",
     "elements",
     "free_spaces",
     "groups",
     "hexagons",
     "kind_code",
     "kind_name",
+    "kind_text",
     "parse_space",
     "pixel",
     "printed_space",

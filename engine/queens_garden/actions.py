@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from engine._common import action
+from engine._common import Text, action, join_texts
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
     EXPANSION_KIND,
     PATTERN_PLURALS,
     TILE_KIND,
-    colour_name,
+    colour_text,
     kind_code,
-    kind_name,
+    kind_text,
 )
 from engine.queens_garden.geometry import printed_space
 
@@ -72,47 +72,67 @@ Action = Acquire | PlaceTile | PlaceExpansion | BuyExpansion | Pass
 ACTION_TYPES = (Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)
 
 
-def describe(action: Action) -> str:
+def describe(action: Action) -> Text:
     """One short sentence without the player's name, e.g. "plants a dark green lily (F6) on M3, paying F2"."""
     if isinstance(action, Acquire):
         what = criterion_words(action.by, action.value)
-        items = [kind_code(TILE_KIND[t]) for t in action.tiles]
-        items += [f"the {kind_code(EXPANSION_KIND[e])} expansion" for e in action.expansions]
-        return f"takes all {what} from the display: {', '.join(items)}"
+        items = hexagon_items(action.tiles, action.expansions, 0)
+        return Text("takes all {what} from the display: {items}", what=what, items=join_texts(items))
     if isinstance(action, PlaceTile):
-        text = f"plants a {kind_name(TILE_KIND[action.tile])} on {action.space}"
+        kind = kind_text(TILE_KIND[action.tile])
         paid = payment_words(action.pay_tiles, action.pay_expansions, action.jokers)
-        return f"{text}, paying {paid}" if paid else f"{text} for free"
+        if paid is None:
+            return Text("plants a {kind} on {space} for free", kind=kind, space=action.space)
+        return Text("plants a {kind} on {space}, paying {payment}", kind=kind, space=action.space, payment=paid)
     if isinstance(action, PlaceExpansion):
-        kind = EXPANSION_KIND[action.expansion]
-        text = (
-            f"places the {kind_name(kind)} expansion in area {action.area}, "
-            f"its hexagon on {printed_space(action.area, action.turn)}"
-        )
+        kind = kind_text(EXPANSION_KIND[action.expansion])
+        space = printed_space(action.area, action.turn)
         paid = payment_words(action.pay_tiles, action.pay_expansions, action.jokers)
-        return f"{text}, paying {paid}" if paid else f"{text} for free"
+        if paid is None:
+            return Text(
+                "places the {kind} expansion in area {area}, its hexagon on {space} for free",
+                kind=kind,
+                area=action.area,
+                space=space,
+            )
+        return Text(
+            "places the {kind} expansion in area {area}, its hexagon on {space}, paying {payment}",
+            kind=kind,
+            area=action.area,
+            space=space,
+            payment=paid,
+        )
     if isinstance(action, BuyExpansion):
-        return f"buys a blank expansion for {BLANK_EXPANSION_COST} points and places it in area {action.area}"
+        return Text(
+            "buys a blank expansion for {n} point and places it in area {area}",
+            "buys a blank expansion for {n} points and places it in area {area}",
+            n=BLANK_EXPANSION_COST,
+            area=action.area,
+        )
     if isinstance(action, Pass):
-        items = [kind_code(TILE_KIND[t]) for t in action.tiles]
-        items += [f"the {kind_code(EXPANSION_KIND[e])} expansion" for e in action.expansions]
-        if action.jokers:
-            items.append(f"{action.jokers} joker{'s' if action.jokers > 1 else ''}")
+        items = hexagon_items(action.tiles, action.expansions, action.jokers)
         if not items:
-            return "passes"
+            return Text("passes")
         loss = sum(TILE_KIND[t][1] for t in action.tiles) + sum(EXPANSION_KIND[e][1] for e in action.expansions)
-        return f"passes, discarding {', '.join(items)} (−{loss})"
-    return "does something unknown"
+        return Text("passes, discarding {items} (−{loss})", items=join_texts(items), loss=loss)
+    return Text("does something unknown")
 
 
-def criterion_words(by: str, value: int) -> str:
+def criterion_words(by: str, value: int) -> Text:
     """'light blue' or 'lilies': the colour or pattern an Acquire takes."""
-    return colour_name(value) if by == "colour" else PATTERN_PLURALS[value]
+    return colour_text(value) if by == "colour" else Text.marked(PATTERN_PLURALS[value])
 
 
-def payment_words(pay_tiles: Iterable[int], pay_expansions: Iterable[int], jokers: int) -> str:
-    parts = [kind_code(TILE_KIND[t]) for t in pay_tiles]
-    parts += [f"the {kind_code(EXPANSION_KIND[e])} expansion" for e in pay_expansions]
+def hexagon_items(tiles: Iterable[int], expansions: Iterable[int], jokers: int) -> list[Text | str]:
+    """Hexagons by code ("F6", "the B2 expansion", "2 jokers"), for the lists of describe and the refusals."""
+    items: list[Text | str] = [kind_code(TILE_KIND[t]) for t in tiles]
+    items += [Text("the {code} expansion", code=kind_code(EXPANSION_KIND[e])) for e in expansions]
     if jokers:
-        parts.append(f"{jokers} joker{'s' if jokers > 1 else ''}")
-    return " + ".join(parts)
+        items.append(Text("{n} joker", "{n} jokers", n=jokers))
+    return items
+
+
+def payment_words(pay_tiles: Iterable[int], pay_expansions: Iterable[int], jokers: int) -> Text | None:
+    """A payment in words ("F2 + the B2 expansion + 1 joker"); None for nothing."""
+    parts = hexagon_items(pay_tiles, pay_expansions, jokers)
+    return join_texts(parts, " + ") if parts else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine._common import Text
 from engine.queens_garden.actions import Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile, criterion_words
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -19,8 +20,10 @@ from engine.queens_garden.components import (
     STORAGE_TILES,
     TILE_KIND,
     Kind,
-    colour_name,
-    kind_name,
+    colour_text,
+    element_text,
+    kind_text,
+    kind_texts,
 )
 from engine.queens_garden.geometry import (
     AREAS,
@@ -35,14 +38,14 @@ from engine.queens_garden.geometry import (
 from engine.queens_garden.state import QGState, Seat, display_tiles
 
 
-def check(state: QGState, player: str, action: Any) -> str | None:
+def check(state: QGState, player: str, action: Any) -> Text | None:
     """None if `player` may play `action` now, else why not, in the player's words with the rule."""
     if state.over:
-        return "The game is over."
+        return Text("The game is over.")
     if player not in state.players:
-        return "You are not playing in this game."
+        return Text("You are not playing in this game.")
     if state.current is None or state.players[state.current] != player:
-        return "It is not your turn."
+        return Text("It is not your turn.")
     seat = state.seats[state.current]
     if isinstance(action, Acquire):
         return _check_acquire(state, seat, action)
@@ -54,132 +57,159 @@ def check(state: QGState, player: str, action: Any) -> str | None:
         return _check_buy(state, seat, action)
     if isinstance(action, Pass):
         return _check_pass(seat, action)
-    return "That is not an action of this game."
+    return Text("That is not an action of this game.")
 
 
-def _check_acquire(state: QGState, seat: Seat, a: Acquire) -> str | None:
+def _check_acquire(state: QGState, seat: Seat, a: Acquire) -> Text | None:
     if a.by == "colour":
         if not 0 <= a.value < len(COLOURS):
-            return "Choose one of the six colours (Q19)."
+            return Text("Choose one of the six colours (Q19).")
         idx = 0
     elif a.by == "pattern":
         if a.value not in PATTERNS:
-            return "Choose a pattern from 1 (tree) to 6 (lily) (Q19)."
+            return Text("Choose a pattern from 1 (tree) to 6 (lily) (Q19).")
         idx = 1
     else:
-        return "Choose a colour or a pattern (Q19)."
+        return Text("Choose a colour or a pattern (Q19).")
     what = criterion_words(a.by, a.value)
     sources = display_tiles(state)
     face_up = {p.expansion for p in state.display if p.face_up}
     if len(set(a.tiles)) != len(a.tiles) or len(set(a.expansions)) != len(a.expansions):
-        return "Each tile and expansion can be taken only once."
+        return Text("Each tile and expansion can be taken only once.")
     kinds = []
-    for ids, available, kind_of, noun, unavailable in (
-        (a.tiles, sources, TILE_KIND, "", "One of those tiles is not in the display."),
-        (
-            a.expansions,
-            face_up,
-            EXPANSION_KIND,
-            " expansion",
-            "Only face-up expansions in the display can be taken (Q23).",
-        ),
-    ):
-        for i in ids:
-            if i not in available:
-                return unavailable
-            if kind_of[i][idx] != a.value:
-                return f"The {kind_name(kind_of[i])}{noun} is not {what} (Q19)."
-            kinds.append(kind_of[i])
+    for t in a.tiles:
+        if t not in sources:
+            return Text("One of those tiles is not in the display.")
+        if TILE_KIND[t][idx] != a.value:
+            return Text("The {kind} is not {what} (Q19).", kind=kind_text(TILE_KIND[t]), what=what)
+        kinds.append(TILE_KIND[t])
+    for e in a.expansions:
+        if e not in face_up:
+            return Text("Only face-up expansions in the display can be taken (Q23).")
+        if EXPANSION_KIND[e][idx] != a.value:
+            return Text("The {kind} expansion is not {what} (Q19).", kind=kind_text(EXPANSION_KIND[e]), what=what)
+        kinds.append(EXPANSION_KIND[e])
     if len(set(kinds)) != len(kinds):
-        return "Of identical hexagons (same colour and pattern) you take exactly one (Q20)."
+        return Text("Of identical hexagons (same colour and pattern) you take exactly one (Q20).")
     present = {TILE_KIND[t] for t in sources if TILE_KIND[t][idx] == a.value}
     present |= {EXPANSION_KIND[e] for e in face_up if EXPANSION_KIND[e][idx] == a.value}
     if not present:
-        return f"There is no {what} hexagon in the display (Q19)."
+        return Text("There is no {what} hexagon in the display (Q19).", what=what)
     missing = present - set(kinds)
     if missing:
-        left = ", ".join(kind_name(k) for k in sorted(missing))
-        return f"You must take every {what} hexagon in the display (one of each kind); you left out {left} (Q19)."
+        return Text(
+            "You must take every {what} hexagon in the display (one of each kind); you left out {kinds} (Q19).",
+            what=what,
+            kinds=kind_texts(sorted(missing)),
+        )
     room = STORAGE_TILES - len(seat.tiles) - seat.jokers
     if len(a.tiles) > room:
-        return (
-            f"Your storage has room for {room} more tile{'s' if room != 1 else ''} (jokers included), but "
-            f"taking {what} brings {len(a.tiles)}; choose something else (Q21)."
+        return Text(
+            "Your storage has room for {n} more tile (jokers included), but taking {what} brings {taken}; "
+            "choose something else (Q21).",
+            "Your storage has room for {n} more tiles (jokers included), but taking {what} brings {taken}; "
+            "choose something else (Q21).",
+            n=room,
+            what=what,
+            taken=len(a.tiles),
         )
     room = STORAGE_EXPANSIONS - len(seat.expansions)
     if len(a.expansions) > room:
-        return f"Your storage has room for {room} more expansion(s), not {len(a.expansions)} (Q21)."
+        return Text(
+            "Your storage has room for {n} more expansion, not {taken} (Q21).",
+            "Your storage has room for {n} more expansions, not {taken} (Q21).",
+            n=room,
+            taken=len(a.expansions),
+        )
     return None
 
 
-def _check_place_tile(seat: Seat, a: PlaceTile) -> str | None:
+def _check_place_tile(seat: Seat, a: PlaceTile) -> Text | None:
     if a.tile not in seat.tiles:
-        return "That tile is not in your storage. Only storage tiles can be planted; jokers never (Q25, Q27)."
+        return Text("That tile is not in your storage. Only storage tiles can be planted; jokers never (Q25, Q27).")
     kind = TILE_KIND[a.tile]
     if (why := space_problem(seat, a.space)) is not None:
         return why
     if (why := placement_problem(hexagons(seat), a.space, kind)) is not None:
-        return f"The {kind_name(kind)} cannot go on {a.space}: {why}."
+        return Text("The {kind} cannot go on {space}: {problem}.", kind=kind_text(kind), space=a.space, problem=why)
     return payment_problem(seat, kind, a.pay_tiles, a.pay_expansions, a.jokers, tile=a.tile)
 
 
-def _check_place_expansion(seat: Seat, a: PlaceExpansion) -> str | None:
+def _check_place_expansion(seat: Seat, a: PlaceExpansion) -> Text | None:
     if a.expansion not in seat.expansions:
-        return "That expansion is not in your storage (Q28)."
+        return Text("That expansion is not in your storage (Q28).")
     if (why := area_problem(seat, a.area)) is not None:
         return why
     if not 0 <= a.turn < 6:
-        return "Turn the expansion 0 to 5 sixth-turns (Q28)."
+        return Text("Turn the expansion 0 to 5 sixth-turns (Q28).")
     kind = EXPANSION_KIND[a.expansion]
     space = printed_space(a.area, a.turn)
     if (why := placement_problem(hexagons(seat), space, kind)) is not None:
-        return f"Its {kind_name(kind)} cannot sit on {space}: {why}; try another turn or area (Q28)."
+        return Text(
+            "Its {kind} cannot sit on {space}: {problem}; try another turn or area (Q28).",
+            kind=kind_text(kind),
+            space=space,
+            problem=why,
+        )
     return payment_problem(seat, kind, a.pay_tiles, a.pay_expansions, a.jokers, expansion=a.expansion)
 
 
-def _check_buy(state: QGState, seat: Seat, a: BuyExpansion) -> str | None:
+def _check_buy(state: QGState, seat: Seat, a: BuyExpansion) -> Text | None:
     if not state.supply:
-        return "The supply of expansions is empty (Q28)."
+        return Text("The supply of expansions is empty (Q28).")
     if seat.score < BLANK_EXPANSION_COST:
-        return (
-            f"An expansion from the supply costs exactly {BLANK_EXPANSION_COST} points and you have "
-            f"{seat.score}; a score cannot go below 0 (Q28, Q37)."
+        return Text(
+            "An expansion from the supply costs exactly {n} point and you have {score}; a score cannot go "
+            "below 0 (Q28, Q37).",
+            "An expansion from the supply costs exactly {n} points and you have {score}; a score cannot go "
+            "below 0 (Q28, Q37).",
+            n=BLANK_EXPANSION_COST,
+            score=seat.score,
         )
     return area_problem(seat, a.area)
 
 
-def _check_pass(seat: Seat, a: Pass) -> str | None:
+def _check_pass(seat: Seat, a: Pass) -> Text | None:
     if len(set(a.tiles)) != len(a.tiles) or not set(a.tiles) <= set(seat.tiles):
-        return "You can only discard tiles from your storage, each once (Q29)."
+        return Text("You can only discard tiles from your storage, each once (Q29).")
     if len(set(a.expansions)) != len(a.expansions) or not set(a.expansions) <= set(seat.expansions):
-        return "You can only discard expansions from your storage, each once (Q29)."
+        return Text("You can only discard expansions from your storage, each once (Q29).")
     if a.jokers and not PASS_DISCARDS_JOKERS:
-        return "Jokers are not hexagons: you keep them when you pass (Q29)."
+        return Text("Jokers are not hexagons: you keep them when you pass (Q29).")
     if not 0 <= a.jokers <= seat.jokers:
-        return f"You have {seat.jokers} joker{'s' if seat.jokers != 1 else ''} (Q29)."
+        return Text("You have {n} joker (Q29).", "You have {n} jokers (Q29).", n=seat.jokers)
     return None
 
 
-def space_problem(seat: Seat, space: str) -> str | None:
+def space_problem(seat: Seat, space: str) -> Text | None:
     if space not in SPACE_COORD:
-        return f"There is no space '{space}'; spaces are named like M3 or SE4."
+        return Text("There is no space '{space}'; spaces are named like M3 or SE4.", space=str(space))
     hexmap = hexagons(seat)
     if space in hexmap:
-        return f"{space} already holds a hexagon (Q26)."
+        return Text("{space} already holds a hexagon (Q26).", space=space)
     found = elements(seat)
     if space in found:
-        return f"{space} is a {found[space]}, not a free space (Q39)."
+        return Text("{space} is a {element}, not a free space (Q39).", space=space, element=element_text(found[space]))
     if space not in free_spaces(seat, hexmap):
-        return f"{space} is in an expansion area with no expansion yet; place an expansion there first (Q26, Q28)."
+        return Text(
+            "{space} is in an expansion area with no expansion yet; place an expansion there first (Q26, Q28).",
+            space=space,
+        )
     return None
 
 
-def area_problem(seat: Seat, area: str) -> str | None:
+def area_problem(seat: Seat, area: str) -> Text | None:
     if area not in AREAS:
-        return f"There is no expansion area '{area}'; areas are {', '.join(AREAS)} (Q7)."
+        return Text(
+            "There is no expansion area '{area}'; areas are {areas} (Q7).", area=str(area), areas=", ".join(AREAS)
+        )
     if area not in free_areas(seat):
-        free = ", ".join(free_areas(seat)) or "none"
-        return f"Area {area} already holds an expansion; free areas: {free} (Q28)."
+        free = free_areas(seat)
+        if not free:
+            return Text("Area {area} already holds an expansion; free areas: none (Q28).", area=area)
+        return Text(
+            "Area {area} already holds an expansion; free areas: {free} (Q28).", area=area, free=", ".join(free)
+        )
     return None
 
 
@@ -192,33 +222,40 @@ def payment_problem(
     *,
     tile: int | None = None,
     expansion: int | None = None,
-) -> str | None:
+) -> Text | None:
     """Q25: the placed hexagon plus value−1 others: one pattern in distinct colours or one colour in distinct
     patterns, jokers for any of the others."""
     need = kind[1] - 1
-    name = kind_name(kind)
+    name = kind_text(kind)
     if jokers < 0:
-        return "You cannot pay with a negative number of jokers."
+        return Text("You cannot pay with a negative number of jokers.")
     offered = len(pay_tiles) + len(pay_expansions) + jokers
     if offered != need:
-        return (
-            f"A {name} costs {kind[1]}: itself and {need} more hexagon{'s' if need != 1 else ''} or jokers; "
-            f"you offered {offered} (Q25)."
+        return Text(
+            "A {kind} costs {cost}: itself and {n} more hexagon or jokers; you offered {offered} (Q25).",
+            "A {kind} costs {cost}: itself and {n} more hexagons or jokers; you offered {offered} (Q25).",
+            kind=name,
+            cost=kind[1],
+            n=need,
+            offered=offered,
         )
     if jokers > seat.jokers:
-        return f"You have only {seat.jokers} joker{'s' if seat.jokers != 1 else ''} (Q25)."
+        return Text("You have only {n} joker (Q25).", "You have only {n} jokers (Q25).", n=seat.jokers)
     if len(set(pay_tiles)) != len(pay_tiles) or any(t == tile or t not in seat.tiles for t in pay_tiles):
-        return "Pay only with other tiles from your storage, each once (Q25)."
+        return Text("Pay only with other tiles from your storage, each once (Q25).")
     if len(set(pay_expansions)) != len(pay_expansions) or any(
         e == expansion or e not in seat.expansions for e in pay_expansions
     ):
-        return "Pay only with other expansions from your storage, each once (Q25)."
+        return Text("Pay only with other expansions from your storage, each once (Q25).")
     kinds = [kind, *(TILE_KIND[t] for t in pay_tiles), *(EXPANSION_KIND[e] for e in pay_expansions)]
     if len(set(kinds)) != len(kinds):
-        return "A payment may not hold two identical hexagons (Q25)."
+        return Text("A payment may not hold two identical hexagons (Q25).")
     if len({k[0] for k in kinds}) > 1 and len({k[1] for k in kinds}) > 1:
-        return (
-            f"Pay for the {name} with {PATTERN_PLURALS[kind[1]]} of other colours, or {colour_name(kind[0])} "
-            "hexagons of other patterns, never a mix (jokers fit either) (Q25)."
+        return Text(
+            "Pay for the {kind} with {patterns} of other colours, or {colour} hexagons of other patterns, never a "
+            "mix (jokers fit either) (Q25).",
+            kind=name,
+            patterns=Text.marked(PATTERN_PLURALS[kind[1]]),
+            colour=colour_text(kind[0]),
         )
     return None

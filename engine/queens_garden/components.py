@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine._common import load_data, require_data
+from engine._common import N_, Text, join_texts, load_data, require_data
 
 _COMPONENTS = load_data("azul_qg_components.json")
 _VALUES = load_data("queens_garden_values.json")
@@ -23,7 +23,8 @@ _VALUES = load_data("queens_garden_values.json")
 
 @dataclass(frozen=True, slots=True)
 class Colour:
-    """One of the six colours: data key, the name shown to players, and the letter used in codes and images."""
+    """One of the six colours: data key, the name shown to players (a marked constant: `_.text(c.name)`), and the
+    letter used in codes and images."""
 
     key: str
     name: str
@@ -33,20 +34,36 @@ class Colour:
 # Q2: names in words always; letters chosen so no two colours share one and none clashes with a space name
 # (spaces use M and the compass letters N, E, S, W; see geometry.py).
 _COLOUR_TEXT = {
-    "yellow": ("yellow", "Y"),
-    "light_blue": ("light blue", "B"),
-    "light_green": ("light green", "G"),
-    "dark_green": ("dark green", "F"),  # F for "forest"
-    "light_purple": ("light purple", "L"),  # L for "lilac"
-    "dark_purple": ("dark purple", "P"),
+    "yellow": (N_("yellow"), "Y"),
+    "light_blue": (N_("light blue"), "B"),
+    "light_green": (N_("light green"), "G"),
+    "dark_green": (N_("dark green"), "F"),  # F for "forest"
+    "light_purple": (N_("light purple"), "L"),  # L for "lilac"
+    "dark_purple": (N_("dark purple"), "P"),
 }
 COLOURS: tuple[Colour, ...] = tuple(Colour(k, *_COLOUR_TEXT[k]) for k in _COMPONENTS["colours"])
 COLOUR_INDEX: dict[str, int] = {c.key: i for i, c in enumerate(COLOURS)}
 LETTER_INDEX: dict[str, int] = {c.letter: i for i, c in enumerate(COLOURS)}
 
-# Q3: pattern value = cost = points; the value is the key.
-PATTERNS: dict[int, str] = {s["value"]: s["name"] for s in _COMPONENTS["symbols"]}
-PATTERN_PLURALS: dict[int, str] = {v: n[:-1] + "ies" if n.endswith("y") else n + "s" for v, n in PATTERNS.items()}
+# Q3: pattern value = cost = points; the value is the key. Names as players read them (marked constants, shown
+# with `_.text`): one hexagon's pattern, and the pattern as a category ("takes all lilies").
+PATTERNS: dict[int, str] = {
+    1: N_("tree"),
+    2: N_("bird"),
+    3: N_("butterfly"),
+    4: N_("flower"),
+    5: N_("plant"),
+    6: N_("lily"),
+}
+PATTERN_PLURALS: dict[int, str] = {
+    1: N_("trees"),
+    2: N_("birds"),
+    3: N_("butterflies"),
+    4: N_("flowers"),
+    5: N_("plants"),
+    6: N_("lilies"),
+}
+require_data({s["value"]: s["name"] for s in _COMPONENTS["symbols"]} == PATTERNS, "Q3: the six patterns")
 
 Kind = tuple[int, int]  # (colour index, pattern value)
 
@@ -109,6 +126,14 @@ COLOUR_POINTS: int = value("colour_points")
 PATTERN_POINTS_MODE: str = value("pattern_points_mode")
 PATTERN_POINTS_BY_ROUND: dict[int, int] = {int(r): p for r, p in value("pattern_points_by_round").items()}
 JOKER_REWARD: dict[str, int] = dict(value("joker_reward"))
+# Q6, Q30, Q39: the garden elements' names as players read them (the data's words stay the ids)
+ELEMENT_NAMES: dict[str, str] = {
+    "fountain": N_("fountain"),
+    "statue": N_("statue"),
+    "bench": N_("bench"),
+    "pavilion": N_("pavilion"),
+}
+require_data(set(JOKER_REWARD) <= set(ELEMENT_NAMES), "Q30: jokers are for fountains, statues, benches, pavilions")
 ADJACENCY: str = value("adjacency")
 PASS_DISCARDS_JOKERS: bool = value("pass_discards_jokers")
 RETURN_TO_BOTTOM: bool = value("returned_expansions_go_to") == "bottom"
@@ -135,7 +160,19 @@ def provisional() -> list[dict[str, Any]]:
 
 
 def colour_name(c: int) -> str:
+    """A colour's name in English (a marked constant: translate it with `_.text`)."""
     return COLOURS[c].name
+
+
+def colour_text(c: int) -> Text:
+    """A colour's name as a Text: 'dark green'."""
+    return Text.marked(COLOURS[c].name)
+
+
+def element_text(element: str) -> Text | str:
+    """A garden element's name as a Text: 'statue' (an unknown word stays as it is)."""
+    name = ELEMENT_NAMES.get(element)
+    return Text.marked(name) if name is not None else element
 
 
 def kind_code(kind: Kind) -> str:
@@ -143,14 +180,32 @@ def kind_code(kind: Kind) -> str:
     return f"{COLOURS[kind[0]].letter}{kind[1]}"
 
 
-def kind_name(kind: Kind) -> str:
+def kind_text(kind: Kind) -> Text:
     """'dark green lily (F6)'."""
-    return f"{COLOURS[kind[0]].name} {PATTERNS[kind[1]]} ({kind_code(kind)})"
+    return Text(
+        "{colour} {pattern} ({code})",
+        colour=Text.marked(COLOURS[kind[0]].name),
+        pattern=Text.marked(PATTERNS[kind[1]]),
+        code=kind_code(kind),
+    )
 
 
-def criterion_name(criterion: Criterion) -> str:
+def kind_name(kind: Kind) -> str:
+    """`kind_text` in English (for the presentation until it translates `kind_text`)."""
+    return str(kind_text(kind))
+
+
+def kind_texts(kinds: list[Kind]) -> Text:
+    """'dark green lily (F6), yellow tree (Y1)'."""
+    return join_texts([kind_text(k) for k in kinds])
+
+
+def criterion_name(criterion: Criterion) -> Text:
+    """What a wheel face scores: 'dark green' or 'lilies (6)'."""
     what, key = criterion
-    return COLOURS[key].name if what == "colour" else f"{PATTERN_PLURALS[key]} ({key})"
+    if what == "colour":
+        return colour_text(key)
+    return Text("{patterns} ({value})", patterns=Text.marked(PATTERN_PLURALS[key]), value=key)
 
 
 def expansion_code(e: int) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from engine._common import require_data
+from engine._common import Text, require_data
 from engine.queens_garden import components
 from engine.queens_garden.components import EXPANSION_KIND, TILE_KIND, Kind, value
 from engine.queens_garden.state import Seat
@@ -74,7 +74,7 @@ def space_name(area: str, cell: int) -> str:
     """'SE3' for cell 3 of area SE; area 'M' is the fountain board."""
     name = f"{area}{cell}"
     if name not in SPACE_COORD:
-        raise ValueError(f"There is no space {name}.")
+        raise ValueError(Text("There is no space {space}.", space=name))
     return name
 
 
@@ -83,8 +83,11 @@ def parse_space(text: str) -> str:
     name = str(text).strip().upper().replace(" ", "").replace("-", "")
     if name not in SPACE_COORD:
         raise ValueError(
-            f"'{text}' is not a space. Spaces are M1–M6 on the fountain board and N0–N6, NE0–NE6, SE0–SE6, "
-            "S0–S6, SW0–SW6, NW0–NW6 on the expansion areas."
+            Text(
+                "'{text}' is not a space. Spaces are M1–M6 on the fountain board and N0–N6, NE0–NE6, SE0–SE6, "
+                "S0–S6, SW0–SW6, NW0–NW6 on the expansion areas.",
+                text=str(text),
+            )
         )
     return name
 
@@ -142,7 +145,7 @@ def free_areas(seat: Seat) -> list[str]:
     return [a for a in AREAS if a not in used]
 
 
-def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> str | None:
+def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> Text | None:
     """Q26 (a) and (b) for a hexagon of `kind` on free `space`: None if allowed, else why not (player's words)."""
     colour, pattern = kind
     count = matching = 0
@@ -161,15 +164,15 @@ def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> str | 
     if not count:
         return None  # (a) allows it, and a lone hexagon joins no group
     if components.ADJACENCY == "any" and matching == 0:
-        return "a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)"
+        return Text("a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)")
     if components.ADJACENCY == "all" and matching < count:
-        return "a hexagon must share its colour or its pattern with every neighbour (Q26a)"
+        return Text("a hexagon must share its colour or its pattern with every neighbour (Q26a)")
     # Q26b: the colour group and the pattern group it would join (joining groups together) must not hold two
     # identical hexagons. Walk each group outwards from the new space.
     if same_colour and _duplicate_in_group(hexmap, space, 0, colour, 1, pattern):
-        return "its colour group would hold two identical hexagons (Q26b)"
+        return Text("its colour group would hold two identical hexagons (Q26b)")
     if same_pattern and _duplicate_in_group(hexmap, space, 1, pattern, 0, colour):
-        return "its pattern group would hold two identical hexagons (Q26b)"
+        return Text("its pattern group would hold two identical hexagons (Q26b)")
     return None
 
 

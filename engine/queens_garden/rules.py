@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine._common import Rules, replace, rng, shuffled, visible_log
+from engine._common import N_, Rules, Text, join_texts, replace, rng, shuffled, visible_log
 from engine.queens_garden import check, listing, migrate, turn
-from engine.queens_garden.actions import ACTION_TYPES, Acquire, Action, criterion_words, describe
+from engine.queens_garden.actions import ACTION_TYPES, Acquire, Action, criterion_words, describe, hexagon_items
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
     COLOURS,
+    ELEMENT_NAMES,
     EXPANSION_KIND,
     FIRST_PASS_PENALTY,
     JOKER_REWARD,
@@ -41,7 +42,7 @@ from engine.queens_garden.turn import Draft
 
 class QueensGardenRules(Rules[QGState, Action]):
     name = "queens_garden"
-    title = "Azul: Queen's Garden"
+    title = N_("Azul: Queen's Garden")
     player_counts = range(2, 5)
     options: Mapping[str, Any] = {}  # Q38: the variant side has no known numbers, so it is not offered
     state_type = QGState
@@ -109,7 +110,7 @@ class QueensGardenRules(Rules[QGState, Action]):
     def candidates(self, state: QGState, player: str) -> Iterator[Action]:
         return listing.candidates(state, player)
 
-    def check(self, state: QGState, player: str, action: Action) -> str | None:
+    def check(self, state: QGState, player: str, action: Action) -> Text | None:
         return check.check(state, player, action)
 
     def step(self, state: QGState, player: str, action: Action) -> QGState:
@@ -173,10 +174,10 @@ class QueensGardenRules(Rules[QGState, Action]):
     def reveals(self, before: QGState, player: str, action: Action, after: QGState) -> bool:
         return turn.reveals(before, player, action, after)
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action) -> Text:
         return describe(action)
 
-    def describe_in(self, state: QGState, action: Action) -> str:
+    def describe_in(self, state: QGState, action: Action) -> Text:
         """describe(), plus where each acquired tile lies when identical hexagons gave a choice (Q20): "from the
         stack" or "from display piece n" (1-based position in `state.display`). Works on views too; menus use it
         so every listed action reads differently."""
@@ -184,51 +185,117 @@ class QueensGardenRules(Rules[QGState, Action]):
             return self.describe(action)
         shown = [TILE_KIND[t] for t in display_tiles(state)]
         shown += [EXPANSION_KIND[p.expansion] for p in state.display if p.face_up]
-        items = []
+        items: list[Text | str] = []
         for t in action.tiles:
-            text = kind_code(TILE_KIND[t])
+            code = kind_code(TILE_KIND[t])
             if shown.count(TILE_KIND[t]) > 1:
                 where = next((n for n, p in enumerate(state.display, 1) if t in p.tiles), None)
-                text += " from the stack" if where is None else f" from display piece {where}"
-            items.append(text)
-        items += [f"the {kind_code(EXPANSION_KIND[e])} expansion" for e in action.expansions]
-        return f"takes all {criterion_words(action.by, action.value)} from the display: {', '.join(items)}"
+                if where is None:
+                    items.append(Text("{code} from the stack", code=code))
+                else:
+                    items.append(Text("{code} from display piece {piece}", code=code, piece=where))
+            else:
+                items.append(code)
+        items += hexagon_items((), action.expansions, 0)
+        return Text(
+            "takes all {what} from the display: {items}",
+            what=criterion_words(action.by, action.value),
+            items=join_texts(items),
+        )
 
-    def summary(self, options: Mapping[str, Any] | None = None) -> str:
-        wheel = "; ".join(f"round {r}: " + ", ".join(criterion_name(c) for c in WHEEL[r]) for r in range(1, ROUNDS + 1))
-        colours = ", ".join(f"{c.name} ({c.letter})" for c in COLOURS)
-        patterns = ", ".join(f"{v} {n}" for v, n in PATTERNS.items())
+    def summary(self, options: Mapping[str, Any] | None = None) -> Text:
+        wheel = join_texts(
+            [
+                Text("round {round}: {criteria}", round=r, criteria=join_texts([criterion_name(c) for c in WHEEL[r]]))
+                for r in range(1, ROUNDS + 1)
+            ],
+            "; ",
+        )
+        colours = join_texts(
+            [Text("{colour} ({letter})", colour=Text.marked(c.name), letter=c.letter) for c in COLOURS]
+        )
+        patterns = join_texts([Text("{value} {pattern}", value=v, pattern=Text.marked(n)) for v, n in PATTERNS.items()])
+        rewards = join_texts(
+            [Text("{element} {n}", element=Text.marked(ELEMENT_NAMES[k]), n=v) for k, v in JOKER_REWARD.items()]
+        )
         lines = [
-            f"**{self.title}**: 2–4 players, {ROUNDS} rounds. Build the finest garden of hexagons.",
-            f"Colours: {colours}. Patterns (value = cost = points): {patterns}.",
-            "**On your turn do one thing:**",
-            "- **Acquire**: take every hexagon of one colour *or* one pattern from the display (tiles and face-up "
-            f"expansions), only one of identical ones. It must fit your storage ({STORAGE_TILES} tiles incl. "
-            f"jokers, {STORAGE_EXPANSIONS} expansions). Taking from the stack's top grows the display.",
-            "- **Place a tile**: pay its value in hexagons, the tile counting as one: the others share its pattern "
-            "in different colours, or its colour with different patterns; jokers stand in for any. It must touch "
-            "no hexagon or share colour/pattern with at least one neighbour, and no group may ever hold two "
-            "identical hexagons.",
-            "- **Place an expansion**: from storage, paid like a tile, or the supply's top one blank side up for "
-            f"{BLANK_EXPANSION_COST} points, on a free area around your fountain board, turned any way.",
-            f"- **Pass** (final for the round), discarding hexagons at their value if you like; the first to pass "
-            f"loses {FIRST_PASS_PENALTY} point and starts the next round.",
-            "Surround a fountain, statue, bench or pavilion completely to earn jokers "
-            + ", ".join(f"{k} {v}" for k, v in JOKER_REWARD.items())
-            + ".",
-            f"**Round scoring** (wheel): {wheel}; +1 per pavilion.",
-            "**Game end**: +1 per joker, −value of every hexagon left in storage; every group of 3+ hexagons of one "
-            "colour or one pattern scores the sum of its values, +6 for a group of 6. Ties are shared.",
-            "Spaces: M1–M6 around the fountain, N0–N6 … NW0–NW6 in the expansion areas (0 = centre).",
+            Text(
+                "**{game}**: 2–4 players, {rounds} rounds. Build the finest garden of hexagons.",
+                game=Text.marked(self.title),
+                rounds=ROUNDS,
+            ),
+            Text(
+                "Colours: {colours}. Patterns (value = cost = points): {patterns}.", colours=colours, patterns=patterns
+            ),
+            Text("**On your turn do one thing:**"),
+            Text(
+                "- **Acquire**: take every hexagon of one colour *or* one pattern from the display (tiles and face-up "
+                "expansions), only one of identical ones. It must fit your storage ({tiles} tiles incl. "
+                "jokers, {expansions} expansions). Taking from the stack's top grows the display.",
+                tiles=STORAGE_TILES,
+                expansions=STORAGE_EXPANSIONS,
+            ),
+            Text(
+                "- **Place a tile**: pay its value in hexagons, the tile counting as one: the others share its pattern "
+                "in different colours, or its colour with different patterns; jokers stand in for any. It must touch "
+                "no hexagon or share colour/pattern with at least one neighbour, and no group may ever hold two "
+                "identical hexagons."
+            ),
+            Text(
+                "- **Place an expansion**: from storage, paid like a tile, or the supply's top one blank side up for "
+                "{n} point, on a free area around your fountain board, turned any way.",
+                "- **Place an expansion**: from storage, paid like a tile, or the supply's top one blank side up for "
+                "{n} points, on a free area around your fountain board, turned any way.",
+                n=BLANK_EXPANSION_COST,
+            ),
+            Text(
+                "- **Pass** (final for the round), discarding hexagons at their value if you like; the first to pass "
+                "loses {n} point and starts the next round.",
+                "- **Pass** (final for the round), discarding hexagons at their value if you like; the first to pass "
+                "loses {n} points and starts the next round.",
+                n=FIRST_PASS_PENALTY,
+            ),
+            Text(
+                "Surround a fountain, statue, bench or pavilion completely to earn jokers {rewards}.", rewards=rewards
+            ),
+            Text("**Round scoring** (wheel): {wheel}; +1 per pavilion.", wheel=wheel),
+            Text(
+                "**Game end**: +1 per joker, −value of every hexagon left in storage; every group of 3+ hexagons of "
+                "one colour or one pattern scores the sum of its values, +6 for a group of 6. Ties are shared."
+            ),
+            Text("Spaces: M1–M6 around the fountain, N0–N6 … NW0–NW6 in the expansion areas (0 = centre)."),
         ]
         unsure = provisional()
         if unsure:
-            lines.append("*Provisional values (not yet checked against the printed game):*")
+            lines.append(Text("*Provisional values (not yet checked against the printed game):*"))
             for v in unsure:
-                lines.append(f"- {v['title']} ({v['rule']}, {_STATUS_WORDS.get(v['status'], v['status'])})")
-        return "\n".join(lines)
+                title = _VALUE_TITLES.get(v["name"], v["title"])
+                status = _STATUS_WORDS.get(v["status"], v["status"])
+                lines.append(
+                    Text(
+                        "- {title} ({rule}, {status})",
+                        title=Text.marked(title) if title == v["title"] else v["title"],
+                        rule=v["rule"],
+                        status=Text.marked(status),
+                    )
+                )
+        return join_texts(lines, "\n")
 
 
-_STATUS_WORDS = {"S": "stand-in", "?": "our reading", "1": "one unofficial source"}
+_STATUS_WORDS = {"S": N_("stand-in"), "?": N_("our reading"), "1": N_("one unofficial source")}
+# the provisional values' titles as players read them (data/queens_garden_values.json has the same English)
+_VALUE_TITLES = {
+    "wheel": N_("Wheel faces (what each round scores)"),
+    "colour_points": N_("Points per hexagon matching a scored colour"),
+    "pattern_points_mode": N_("How a hexagon matching a scored pattern scores"),
+    "pattern_points_by_round": N_("Points per hexagon matching a scored pattern, by round"),
+    "joker_reward": N_("Jokers for completely surrounding a garden element"),
+    "fountain_board_elements": N_("Garden elements printed on the fountain board"),
+    "expansion_areas": N_("Geometry of the six expansion areas"),
+    "adjacency": N_("Which neighbours a new hexagon must match"),
+    "pass_discards_jokers": N_("May jokers be discarded when passing?"),
+    "returned_expansions_go_to": N_("Where expansions returned to the supply go"),
+    "start_player": N_("Who starts round 1"),
+}
 if any(v["status"] not in {"ok", *_STATUS_WORDS} for v in VALUES.values()):
     raise ValueError(f"queens_garden_values.json: a status is not one of ok, {', '.join(_STATUS_WORDS)}")

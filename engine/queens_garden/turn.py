@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, action_to_json, replace, shuffled
+from engine._common import Event, Text, action_to_json, join_texts, replace, shuffled
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -27,6 +27,7 @@ from engine.queens_garden.components import (
     TILES_PER_FILL,
     WHEEL,
     criterion_name,
+    element_text,
 )
 from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
@@ -118,7 +119,7 @@ class Draft:
             log=tuple(self.log),
         )
 
-    def event(self, kind: str, text: str, player: int | None = None, **data: Any) -> None:
+    def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
         who = self.s.players[player] if player is not None else None
         self.log.append(Event(kind, text, who, data))
 
@@ -220,10 +221,26 @@ class Draft:
             got = min(owed, max(room, 0))
             jokers += got
             rewarded.add(space)
-            lost = f" ({owed - got} lost: storage full)" if got < owed else ""
+            if got < owed:
+                text = Text(
+                    "surrounds the {element} at {space} and takes {n} joker ({lost} lost: storage full).",
+                    "surrounds the {element} at {space} and takes {n} jokers ({lost} lost: storage full).",
+                    element=element_text(element),
+                    space=space,
+                    n=got,
+                    lost=owed - got,
+                )
+            else:
+                text = Text(
+                    "surrounds the {element} at {space} and takes {n} joker.",
+                    "surrounds the {element} at {space} and takes {n} jokers.",
+                    element=element_text(element),
+                    space=space,
+                    n=got,
+                )
             self.event(
                 "jokers",
-                f"surrounds the {element} at {space} and takes {got} joker{'s' if got != 1 else ''}{lost}.",
+                text,
                 i,
                 element=element,
                 space=space,
@@ -244,7 +261,11 @@ class Draft:
             score = max(0, score - FIRST_PASS_PENALTY)
             self.event(
                 "first_pass",
-                f"passes first: takes the first-player marker, −{FIRST_PASS_PENALTY} point.",
+                Text(
+                    "passes first: takes the first-player marker, −{n} point.",
+                    "passes first: takes the first-player marker, −{n} points.",
+                    n=FIRST_PASS_PENALTY,
+                ),
                 i,
                 penalty=FIRST_PASS_PENALTY,
             )
@@ -269,15 +290,27 @@ class Draft:
             points, lines = round_score(seat, self.round)
             self.seats[i] = replace(seat, score=seat.score + points, round_points=seat.round_points + (points,))
             parts = [
-                f"{'pavilions' if ln['criterion'] == 'pavilions' else criterion_name((ln['criterion'], ln['key']))}"
-                f" ×{ln['hexagons']} = {ln['points']}"
+                Text(
+                    "{criterion} ×{hexagons} = {points}",
+                    criterion=Text("pavilions")
+                    if ln["criterion"] == "pavilions"
+                    else criterion_name((ln["criterion"], ln["key"])),
+                    hexagons=ln["hexagons"],
+                    points=ln["points"],
+                )
                 for ln in lines
                 if ln["hexagons"]
             ]
-            detail = "; ".join(parts) or "nothing matches the wheel"
+            detail = join_texts(parts, "; ") if parts else Text("nothing matches the wheel")
             self.event(
                 "round_scoring",
-                f"scores {points} point{'s' if points != 1 else ''} in round {self.round} ({detail}).",
+                Text(
+                    "scores {n} point in round {round} ({detail}).",
+                    "scores {n} points in round {round} ({detail}).",
+                    n=points,
+                    round=self.round,
+                    detail=detail,
+                ),
                 i,
                 round=self.round,
                 points=points,
@@ -303,10 +336,10 @@ class Draft:
         self.log_round_start()
 
     def log_round_start(self) -> None:
-        crit = ", ".join(criterion_name(c) for c in WHEEL[self.round])
+        crit = join_texts([criterion_name(c) for c in WHEEL[self.round]])
         self.event(
             "round_start",
-            f"starts round {self.round}; the wheel scores {crit}.",
+            Text("starts round {round}; the wheel scores {criteria}.", round=self.round, criteria=crit),
             self.first_player,
             round=self.round,
             criteria=[list(c) for c in WHEEL[self.round]],
@@ -330,10 +363,16 @@ class Draft:
                 bonus=bonus,
             )
             self.seats[i] = replace(seat, score=total, final=final)
-            text = (  # after the player's name: "Ana ends with 54 points: ..."
-                f"ends with {total} points: storage {jokers + tiles + exps:+d}, colour groups "
-                f"{sum(g['points'] for g in colour_groups)}, pattern groups {sum(g['points'] for g in pattern_groups)}"
-                f", bonuses {bonus} (final scoring)."
+            text = Text(  # after the player's name: "Ana ends with 54 points: ..."
+                "ends with {n} point: storage {storage}, colour groups {colour}, pattern groups {pattern}, bonuses "
+                "{bonus} (final scoring).",
+                "ends with {n} points: storage {storage}, colour groups {colour}, pattern groups {pattern}, bonuses "
+                "{bonus} (final scoring).",
+                n=total,
+                storage=f"{jokers + tiles + exps:+d}",
+                colour=final.colour_points,
+                pattern=final.pattern_points,
+                bonus=bonus,
             )
             self.event(
                 "final_scoring",
@@ -349,9 +388,15 @@ class Draft:
             )
         best = max(s.score for s in self.seats)
         winners = [p for p, s in zip(self.s.players, self.seats, strict=True) if s.score == best]
-        shared = f", shared by {len(winners)} players" if len(winners) > 1 else ""
-        self.event(
-            "game_over", f"The game is over: the best score is {best}{shared}.", None, winners=winners, score=best
-        )
+        if len(winners) > 1:
+            text = Text(
+                "The game is over: the best score is {best}, shared by {n} player.",
+                "The game is over: the best score is {best}, shared by {n} players.",
+                best=best,
+                n=len(winners),
+            )
+        else:
+            text = Text("The game is over: the best score is {best}.", best=best)
+        self.event("game_over", text, None, winners=winners, score=best)
         self.over = True
         self.current = None

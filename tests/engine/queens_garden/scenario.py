@@ -85,4 +85,6 @@ def act(s: QGState, action) -> QGState:
 
 
 def why(s: QGState, action) -> str | None:
-    return RULES.check(s, s.players[s.current], action)
+    """The refusal of `action` by the player to move, in English (None: legal)."""
+    refusal = RULES.check(s, s.players[s.current], action)
+    return None if refusal is None else str(refusal)

@@ -225,7 +225,7 @@ def test_QT15_Q20_one_of_two_identical_tiles_of_the_players_choice():
     acts = [a for a in legal(s, Acquire) if a.by == "colour" and a.value == Y]
     assert sorted(a.tiles for a in acts) == sorted([tuple(sorted((y2a, tile("Y4")))), tuple(sorted((y2b, tile("Y4"))))])
     assert "exactly one" in why(s, Acquire("colour", Y, tuple(sorted((y2a, y2b, tile("Y4")))), ()))
-    texts = sorted(RULES.describe_in(s, a) for a in acts)
+    texts = sorted(str(RULES.describe_in(s, a)) for a in acts)
     assert texts == [
         "takes all yellow from the display: Y2 from display piece 1, Y4",
         "takes all yellow from the display: Y2 from the stack, Y4",

@@ -178,7 +178,7 @@ def test_building_games_reach_deep_positions(n_players):
         while not RULES.is_over(s):
             player = RULES.to_move(s)[0]
             acts = RULES.legal_actions(s, player)
-            texts = [RULES.describe_in(s, a) for a in acts]
+            texts = [str(RULES.describe_in(s, a)) for a in acts]
             assert len(set(texts)) == len(texts), "two legal actions read the same"
             s = RULES.apply(s, player, _builder_policy(rnd, acts))
             game(RULES, s)

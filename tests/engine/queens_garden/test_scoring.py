@@ -143,7 +143,7 @@ def test_Q31_Q32_round_scoring_by_the_wheel(wheel):
     assert [e.player for e in ev] == ["p0", "p1"]
     assert ev[0].data["points"] == 3 and ev[0].data["score"] == 15 - 1 + 3
     assert [ln["points"] for ln in ev[0].data["lines"]] == [1, 1, 1, 0]
-    assert "dark green" in ev[0].text
+    assert "dark green" in str(ev[0].text)
 
 
 def test_Q32_pattern_points_rise_by_round(wheel):

@@ -142,7 +142,7 @@ def test_values_come_from_data_and_are_listed_as_provisional():
     unsure = {v["name"] for v in provisional()}
     assert {"wheel", "joker_reward", "pattern_points_by_round", "fountain_board_elements"} <= unsure
     assert "adjacency" not in unsure  # confirmed by the rulebook
-    text = RULES.summary()
+    text = str(RULES.summary())
     assert "Provisional" in text
     for v in provisional():
         assert v["title"] in text
@@ -195,10 +195,10 @@ def test_describe_names_colours_in_words():
     """Q2: describe() says colours in words; actions round-trip through JSON."""
     s = game(2)
     acts = RULES.legal_actions(s, "p0")
-    texts = [RULES.describe(a) for a in acts]
+    texts = [str(RULES.describe(a)) for a in acts]
     assert all(texts)
     acquire = [a for a in acts if isinstance(a, Acquire) and a.by == "colour"][0]
-    assert COLOURS[acquire.value].name in RULES.describe(acquire)
+    assert COLOURS[acquire.value].name in str(RULES.describe(acquire))
     for a in acts:
         assert RULES.action_from_json(json.loads(json.dumps(RULES.action_to_json(a)))) == a
 
