@@ -23,7 +23,7 @@ from cogs._items import (
     session_of,
 )
 from cogs._locale import user_words
-from cogs._seating import GameError, ai_available, is_ai
+from cogs._seating import LEVEL_NAME, GameError, ai_available, is_ai, seat_name
 from cogs._session import Session
 from cogs._table import TableButton
 from cogs._text import clip, esc, fit, name_of, options_text, seat_of
@@ -33,7 +33,6 @@ from storage import GameRow
 
 log = logging.getLogger(__name__)
 
-LEVEL_NAME = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}  # the AI levels, shown with `_.text`
 LEVEL_TEXT = {
     "easy": N_("Plays a sensible move, picked at random."),
     "normal": N_("Plays the move that looks best right now."),
@@ -104,10 +103,10 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
             if value not in ai.LEVELS:
                 raise OutOfDate(GONE)
             row, added = await session.add_ai(row.id, str(interaction.user.id), value)
-            note = _("Added {names}.", names=", ".join(s.name for s in added))
+            note = _("Added {names}.", names=", ".join(seat_name(s.id, s.name, _) for s in added))
         else:  # the session refuses a seat that is not one of this game's AI seats
             row, gone = await session.remove_ai(row.id, str(interaction.user.id), value)
-            note = _("Removed {name}.", name=gone.name)
+            note = _("Removed {name}.", name=seat_name(gone.id, gone.name, _))
         content, view = ai_panel(row, note, _)
         await interaction.response.edit_message(content=content, view=view)
         await refresh_lobby(interaction.client, row)
@@ -121,7 +120,7 @@ def lobby_content(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> 
     rules = Session.rules(row.game)
     lo, hi = rules.player_counts[0], rules.player_counts[-1]
     title = present.title(row.game)
-    seats = "\n".join(f"{n}. {esc(s.name)}" for n, s in enumerate(row.seats, 1))
+    seats = "\n".join(f"{n}. {esc(seat_name(s.id, s.name, _))}" for n, s in enumerate(row.seats, 1))
     if row.status == "cancelled":
         return _("~~{title}~~: this game was cancelled.", title=title)
     if row.status != "lobby":
@@ -201,7 +200,10 @@ def ai_panel(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> tuple
     else:
         lines.append(_("The table is full."))
     if bots:
-        options = [discord.SelectOption(label=fit(_("Remove {name}", name=s.name)), value=s.id) for s in bots]
+        options = [
+            discord.SelectOption(label=fit(_("Remove {name}", name=seat_name(s.id, s.name, _))), value=s.id)
+            for s in bots
+        ]
         items.append(AISelect(row.id, "rm", options, _("Remove an AI player…"), row=1))
     return clip("\n".join(lines)), new_view(*items) if items else None
 

@@ -17,9 +17,21 @@ import ai
 import engine
 import present
 from engine import Text
+from i18n import ENGLISH, N_, Words
 from storage import ChannelBusy, Due, GameRow, Seat, StaleVersion, Storage
 
 is_ai = ai.is_ai  # AI seats have ids like "ai:normal:1"; human seats are Discord user ids (digits)
+LEVEL_NAME = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}  # the AI levels, shown with `_.text`
+
+
+def seat_name(seat_id: str, name: str, _: Words = ENGLISH) -> str:
+    """A seat's name as players read it: the name it was seated with, or for an AI seat that the bot named
+    ("AI (normal) 1"), that name in `_`'s language."""
+    if is_ai(seat_id) and name == ai.display_name(seat_id):
+        level = _.text(LEVEL_NAME.get(ai.level_of(seat_id), ai.level_of(seat_id)))
+        # i18n: an AI player's name: its level ("normal") and its number at the table
+        return _("AI ({level}) {number}", level=level, number=seat_id.rpartition(":")[2])
+    return name
 
 
 def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 from discord.ext import commands, tasks
 
 import ai
-from cogs._seating import GameError
+from cogs._seating import GameError, seat_name
 from cogs._session import Session, StaleMove
 from cogs._table import post_note
-from cogs._text import name_of
+from cogs._text import esc
 from engine import IllegalAction
 from storage import GameRow
 
@@ -352,7 +352,7 @@ class AISeatsCog(commands.Cog):
         note = _(
             "⚠️ {who} ran into a problem choosing its move; nothing was changed. I'll try again in a few minutes "
             "(the error is logged for the bot's admin); the creator can also `/game cancel`.",
-            who=name_of(row, seat),
+            who=f"**{esc(seat_name(seat, row.seat_name(seat), _))}**",
         )
         await post_note(self.bot, row, note)
 
