@@ -5,8 +5,9 @@
 
 SRC and DST are each an SQLite file path or a PostgreSQL URL (`postgresql://user:password@host/db`). `copy`
 moves a deployment from one to the other (stop the bot first: moves made during the copy would be missing): DST
-must hold no game. Every game is copied with its id, seats, state, move log and pending announcements, in
-batches; then both databases are read again and every game row and every move compared. It prints the counts,
+must hold no game. Every game is copied with its id, seats, state, move log, pending announcements and results
+(records/), in batches, then every rating; then both databases are read again and every game row, move, result
+and rating compared. It prints the counts,
 and exits with status 1 and the differences if the copy is not identical.
 
 The database of `backup` defaults to DATABASE_URL, else DATABASE_PATH, from the environment or .env (as the bot
@@ -25,7 +26,7 @@ from typing import TypeVar
 
 from dotenv import find_dotenv, load_dotenv
 
-from storage import GameRow, MoveRow, Notice, Storage, StorageError, is_postgres_url, open_storage
+from storage import GameRow, MoveRow, Notice, RatingRow, Storage, StorageError, is_postgres_url, open_storage
 
 T = TypeVar("T")
 
@@ -75,6 +76,16 @@ async def _game(db: Storage, game_id: int) -> tuple[GameRow | None, list[MoveRow
     return await db.load_game(game_id), await db.moves(game_id), await db.pending_notices(game_id)
 
 
+async def _ratings(db: Storage, batch: int) -> list[RatingRow]:
+    """Every rating row of the database, in key order."""
+    out: list[RatingRow] = []
+    while rows := await db.all_ratings(
+        after=(out[-1].guild_id, out[-1].game, out[-1].player) if out else None, limit=batch
+    ):
+        out += rows
+    return out
+
+
 async def copy(src_url: str, dst_url: str, *, batch: int = BATCH, out: Callable[[str], None] = print) -> None:
     """Copy every game of SRC into the empty DST, then compare both; CopyError if anything differs."""
     if not is_postgres_url(src_url) and not os.path.exists(_sqlite_path(src_url)):
@@ -90,12 +101,17 @@ async def copy(src_url: str, dst_url: str, *, batch: int = BATCH, out: Callable[
             if await dst.all_game_ids(limit=1):
                 raise CopyError(f"DST {_display(dst_url)} already holds games: copy into an empty database.")
             games, moves, notices = await _copy_games(src, dst, batch)
+            ratings = await _ratings(src, batch)
+            for n in range(0, len(ratings), batch):
+                await dst.import_records([], ratings[n : n + batch])
             copied = time.monotonic() - started
             out(
-                f"Copied {games} games ({moves} moves, {notices} pending notices) from {_display(src_url)} "
-                f"to {_display(dst_url)} in {copied:.1f} s."
+                f"Copied {games} games ({moves} moves, {notices} pending notices) and {len(ratings)} ratings from "
+                f"{_display(src_url)} to {_display(dst_url)} in {copied:.1f} s."
             )
             differences, checked = await _compare(src, dst, batch)
+            if ratings != await _ratings(dst, batch):
+                differences.append("the ratings differ")
         finally:
             await dst.close()
     finally:
@@ -105,8 +121,8 @@ async def copy(src_url: str, dst_url: str, *, batch: int = BATCH, out: Callable[
         more = f"\n  ... and {len(differences) - SHOWN} more" if len(differences) > SHOWN else ""
         raise CopyError(f"The copy differs from the original in {len(differences)} places:\n{shown}{more}")
     out(
-        f"Verified: all {checked[0]} games and {checked[1]} moves are identical in both databases "
-        f"({time.monotonic() - started:.1f} s in all)."
+        f"Verified: all {checked[0]} games and {checked[1]} moves are identical in both databases, with their "
+        f"results and ratings ({time.monotonic() - started:.1f} s in all)."
     )
 
 
@@ -121,6 +137,7 @@ async def _copy_games(src: Storage, dst: Storage, batch: int) -> tuple[int, int,
                 raise CopyError(f"Game {game_id} vanished from SRC during the copy.")
             try:
                 await dst.import_game(row, ms, ns)
+                await dst.import_records(await src.game_results(game_id), [])
             except Exception as exc:
                 raise CopyError(f"Could not copy game {game_id}: {type(exc).__name__}: {exc}") from None
             return len(ms), len(ns)
@@ -160,6 +177,8 @@ async def _compare(src: Storage, dst: Storage, batch: int) -> tuple[list[str], t
                 found.append(f"game {game_id}: the move logs differ ({len(am)} vs {len(bm)} moves; first at {bad})")
             if [_notice_key(n) for n in an] != [_notice_key(n) for n in bn]:
                 found.append(f"game {game_id}: the pending notices differ ({len(an)} vs {len(bn)})")
+            if await src.game_results(game_id) != await dst.game_results(game_id):
+                found.append(f"game {game_id}: the results differ")
             return found, len(am)
 
         for found, m in await _each(ids, one):

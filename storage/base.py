@@ -20,6 +20,9 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
+from records.figures import Finish, Recent, SeatRecord, Summary
+from records.ratings import Rating
+
 OPEN_STATUSES = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
 
@@ -121,6 +124,7 @@ class MoveRow:
     action: dict[str, Any]
     created_at: float
     origin: str | None = None
+    standin: bool = False  # an AI stand-in made this move for `player` (records: a seat mostly stood in for)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -183,6 +187,33 @@ class Guild:
 
     id: int
     language: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's stored result of a finished game, with where it stands in its server's rating order: the
+    games of one server and kind are rated in (`finished_at`, `seq`) order, live and in a rebuild alike.
+    `guild_id` 0: a game outside a server (stored, never rated)."""
+
+    game_id: int
+    guild_id: int
+    game: str
+    finished_at: float
+    seq: int
+    record: SeatRecord
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's current rating in one server and game (humans only: AI levels are constants), with the name
+    they last played under."""
+
+    guild_id: int
+    game: str
+    player: str
+    name: str
+    rating: Rating
+    updated_at: float
 
 
 NOT_DUE = Due()
@@ -306,6 +337,8 @@ class Storage(abc.ABC):
         due: Due = NOT_DUE,
         table: dict[str, Any] | None = None,
         now: float | None = None,
+        standin: bool = False,
+        finish: Finish | None = None,
     ) -> GameRow:
         """Append the move, store the new state and the `notice` (kind, payload) it owes the channel in one
         transaction, only if the game is still running at `row.version`; the move gets number row.version + 1.
@@ -313,7 +346,14 @@ class Storage(abc.ABC):
 
         A `free` action (not a turn action) counts as a move but not as a turn: `turns`, the idle clock of the
         player to move (`turn_started_at`), their next reminder and their deadline stay as they were. `table`
-        (if given) replaces the table's arrangements (a stand-in whose turn is over leaves)."""
+        (if given) replaces the table's arrangements (a stand-in whose turn is over leaves). `standin`: an AI
+        made the move for `player`.
+
+        The final move (`finished`) comes with the game's `finish`: in the same transaction its results are
+        stored (`records.figures.settle`: places, turn times and stand-in shares from the move log) and the
+        ratings of its server and kind updated from the rows as they are then (serialised per server and kind,
+        so two games ending at once both count). A crash leaves a game unfinished and unrated, or finished and
+        rated once: never in between."""
 
     @abc.abstractmethod
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
@@ -413,6 +453,65 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def set_guild(self, guild: Guild) -> None:
         """Store a server's settings."""
+
+    # -- results and ratings (records/) -------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        """The stored results of a finished game, in seat order (empty: unfinished, cancelled, or finished
+        before results were kept)."""
+
+    @abc.abstractmethod
+    async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
+        """The server's ratings of `game`, best shown value (μ − 3σ) first (ties by player id)."""
+
+    @abc.abstractmethod
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        """How many players the server's leaderboard of `game` holds."""
+
+    @abc.abstractmethod
+    async def standing(self, guild_id: int, game: str, player: str) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 + those shown strictly above) and rating; None if unrated."""
+
+    @abc.abstractmethod
+    async def player_summary(self, guild_id: int, player: str, game: str | None = None) -> list[Summary]:
+        """A player's totals over their finished games in the server, one per kind of game (or of `game`)."""
+
+    @abc.abstractmethod
+    async def player_recent(self, guild_id: int, player: str, game: str, *, limit: int = 500) -> list[Recent]:
+        """A player's latest finished games of `game` in the server, newest first."""
+
+    @abc.abstractmethod
+    async def rating_history(
+        self, guild_id: int, game: str, player: str, *, limit: int = 200
+    ) -> list[tuple[float, Rating]]:
+        """A player's rating after each of their latest rated games (when it finished, the rating), oldest
+        first."""
+
+    @abc.abstractmethod
+    async def unrecorded_games(self, guild_id: int, *, after: int = 0, limit: int = 100) -> list[int]:
+        """Ids (> `after`, ascending) of the server's finished games without stored results (finished before
+        results were kept): `record_finish` fills them in."""
+
+    @abc.abstractmethod
+    async def record_finish(self, game_id: int, finish: Finish) -> bool:
+        """Store the results of a finished game that has none (as `commit_move` would have, at the game's own
+        finishing time, rated against the ratings as they are now; a rebuild then puts it in order). False if it
+        has results already or is not finished."""
+
+    @abc.abstractmethod
+    async def rebuild_ratings(self, guild_id: int, game: str) -> int:
+        """Rate every stored finished game of `game` in the server again from nothing, in their stored order,
+        and replace the server's ratings of `game` (and each result's before/after) with the outcome. Returns the
+        number of games. Games finishing meanwhile are waited for or included, never lost."""
+
+    @abc.abstractmethod
+    async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:
+        """Every rating row after the key (server, game, player), in key order (copying a database)."""
+
+    @abc.abstractmethod
+    async def import_records(self, results: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
+        """Store results and rating rows exactly as another database holds them (copying a database)."""
 
     # -- for tools and tests -----------------------------------------------------------------------------
 

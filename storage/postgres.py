@@ -35,6 +35,9 @@ from typing import Any
 
 import asyncpg
 
+from records.figures import Finish, Recent, Summary, settle
+from records.ratings import Rating
+from storage import _records
 from storage.base import (
     ALL_SHARDS,
     NOT_DUE,
@@ -45,6 +48,8 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
+    RatingRow,
+    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -160,6 +165,56 @@ MIGRATIONS: tuple[str, ...] = (
         language TEXT
     );
     """,
+    # 5: after the game (as SQLite's 8): which moves a stand-in made, each finished game's results per seat (a
+    # player's range for /stats and rating histories, the server's rating order), the current ratings indexed
+    # by shown value for /leaderboard, and a server's finished games (results filled in for older ones)
+    """
+    ALTER TABLE moves ADD COLUMN standin BOOLEAN;
+    CREATE TABLE results (
+        game_id       BIGINT           NOT NULL,
+        guild_id      BIGINT           NOT NULL,
+        game          TEXT             NOT NULL,
+        finished_at   DOUBLE PRECISION NOT NULL,
+        seq           INTEGER          NOT NULL,
+        seat          INTEGER          NOT NULL,
+        player        TEXT             NOT NULL,
+        name          TEXT             NOT NULL,
+        score         INTEGER          NOT NULL,
+        place         INTEGER          NOT NULL,
+        ai_level      TEXT,
+        abandoned     BOOLEAN          NOT NULL,
+        moves         INTEGER          NOT NULL,
+        standin_moves INTEGER          NOT NULL,
+        rated         BOOLEAN          NOT NULL,
+        mu_before     DOUBLE PRECISION,
+        sigma_before  DOUBLE PRECISION,
+        games_before  INTEGER,
+        mu            DOUBLE PRECISION,
+        sigma         DOUBLE PRECISION,
+        games         INTEGER,
+        turns         INTEGER          NOT NULL,
+        turn_seconds  DOUBLE PRECISION NOT NULL,
+        turn_median   DOUBLE PRECISION,
+        figures       TEXT             NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_player ON results (guild_id, player, game, finished_at, seq);
+    CREATE INDEX results_order ON results (guild_id, game, finished_at, seq);
+    CREATE TABLE ratings (
+        guild_id   BIGINT           NOT NULL,
+        game       TEXT             NOT NULL,
+        player     TEXT             NOT NULL,
+        name       TEXT             NOT NULL,
+        mu         DOUBLE PRECISION NOT NULL,
+        sigma      DOUBLE PRECISION NOT NULL,
+        shown      DOUBLE PRECISION NOT NULL,
+        games      INTEGER          NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, game, shown DESC, player);
+    CREATE INDEX games_guild_finished ON games (guild_id, id) WHERE status = 'finished';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -173,7 +228,13 @@ _COLUMNS = (
 )
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
-_MOVE = "SELECT game_id, move_number, player, action, created_at, origin FROM moves"
+_MOVE = "SELECT game_id, move_number, player, action, created_at, origin, standin FROM moves"
+_RESULT = ", ".join(_records.RESULT_COLUMNS)
+_RATING = ", ".join(_records.RATING_COLUMNS)
+_SUMMARY = (
+    "SELECT game, count(*), count(*) FILTER (WHERE place = 1), sum(score), max(score), sum(turns), "
+    "sum(turn_seconds) FROM results WHERE guild_id = $1 AND player = $2"
+)
 _NOTICE_COLUMNS = "id, game_id, version, kind, payload, created_at"
 
 
@@ -229,7 +290,7 @@ SQL: dict[str, str] = {
     # id, version, kind, payload, now
     "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
     # id, version (chosen at), state, finished, now, free, remind at, ai, player, action, origin, kind, payload,
-    # deadline, table (or NULL)
+    # deadline, table (or NULL), standin (TRUE or NULL)
     "commit_move": "WITH g AS (UPDATE games SET state = $3, version = version + 1, "
     "status = CASE WHEN $4::boolean THEN 'finished' ELSE 'active' END, updated_at = $5, "
     "turns = turns + CASE WHEN $6::boolean THEN 0 ELSE 1 END, "
@@ -238,8 +299,8 @@ SQL: dict[str, str] = {
     "deadline_at = CASE WHEN $4 THEN NULL WHEN $6 THEN deadline_at ELSE $14::double precision END, "
     "table_state = COALESCE($15::text, table_state) "
     "WHERE id = $1 AND version = $2 AND status = 'active' RETURNING id, version), "
-    "m AS (INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
-    "SELECT id, version, $9, $10, $5, $11 FROM g), "
+    "m AS (INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
+    "SELECT id, version, $9, $10, $5, $11, $16::boolean FROM g), "
     "n AS (INSERT INTO notices (game_id, version, kind, payload, created_at) "
     "SELECT id, version, $12::text, $13, $5 FROM g WHERE $12 IS NOT NULL), "
     # a finished game takes no more clicks: its earlier moves' origins are dropped (the move log stays small)
@@ -299,12 +360,53 @@ SQL: dict[str, str] = {
     "CASE WHEN $7::text = 'active' AND $13::double precision > 0 AND $16::double precision IS NOT NULL "
     "AND ($17::double precision IS NULL OR $17 < $16) THEN $16 + $13 * 3600 END, "
     "$7 = 'active' AND $8::text LIKE '%\"ai:%')",
-    # game, number, player, action, created at, origin
-    "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
-    "VALUES ($1, $2, $3, $4, $5, $6)",
+    # game, number, player, action, created at, origin, standin
+    "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7)",
     # id: the next new game gets a larger id than every imported one (never moved back: under `lock`)
     "advance_ids": "SELECT setval('games_id_seq', $1) FROM games_id_seq WHERE last_value < $1 OR NOT is_called",
     "lock": "SELECT pg_advisory_xact_lock($1)",  # key: held until the transaction ends
+    # -- results and ratings (records/); one server's ratings of one game change under `lock` (its stream key)
+    "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = $1 AND game = $2 "  # guild, game
+    "ORDER BY finished_at DESC, seq DESC LIMIT 1",
+    "settle_moves": "SELECT player, created_at, standin FROM moves WHERE game_id = $1 ORDER BY move_number",  # id
+    # guild, game, players
+    "ratings_of": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
+    "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 AND player = $3",  # guild, game, player
+    # the RESULT_COLUMNS
+    "insert_result": f"INSERT INTO results ({_RESULT}) "
+    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_records.RESULT_COLUMNS) + 1))})",
+    # the RATING_COLUMNS, shown
+    "set_rating": f"INSERT INTO ratings ({_RATING}, shown) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+    "ON CONFLICT (guild_id, game, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "sigma = excluded.sigma, games = excluded.games, updated_at = excluded.updated_at, shown = excluded.shown",
+    "game_results": f"SELECT {_RESULT} FROM results WHERE game_id = $1 ORDER BY seat",  # id
+    # guild, game, limit, offset
+    "leaderboard": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 "
+    "ORDER BY shown DESC, player LIMIT $3 OFFSET $4",
+    "leaderboard_size": "SELECT count(*) FROM ratings WHERE guild_id = $1 AND game = $2",  # guild, game
+    # guild, game, shown
+    "standing_above": "SELECT count(*) FROM ratings WHERE guild_id = $1 AND game = $2 AND shown > $3",
+    "summary": f"{_SUMMARY} GROUP BY game",  # guild, player
+    "summary_game": f"{_SUMMARY} AND game = $3 GROUP BY game",  # guild, player, game
+    # guild, player, game, limit
+    "recent": "SELECT score, place, turn_median, figures FROM results WHERE guild_id = $1 AND player = $2 "
+    "AND game = $3 ORDER BY finished_at DESC, seq DESC LIMIT $4",
+    "history": "SELECT finished_at, mu, sigma, games FROM results WHERE guild_id = $1 AND player = $2 "
+    "AND game = $3 AND rated ORDER BY finished_at DESC, seq DESC LIMIT $4",
+    # guild, after, limit
+    "unrecorded": "SELECT id FROM games WHERE guild_id = $1 AND status = 'finished' AND id > $2 "
+    "AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id LIMIT $3",
+    "has_results": "SELECT 1 FROM results WHERE game_id = $1 LIMIT 1",  # id
+    # guild, game
+    "stream": f"SELECT {_RESULT} FROM results WHERE guild_id = $1 AND game = $2 ORDER BY finished_at, seq, seat",
+    # game id, seat, rated, mu before, sigma before, games before, mu, sigma, games
+    "rerate_result": "UPDATE results SET rated = $3, mu_before = $4, sigma_before = $5, games_before = $6, "
+    "mu = $7, sigma = $8, games = $9 WHERE game_id = $1 AND seat = $2",
+    "clear_ratings": "DELETE FROM ratings WHERE guild_id = $1 AND game = $2",  # guild, game
+    # guild, game, player (the key after which), limit
+    "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > ($1, $2, $3) "
+    "ORDER BY guild_id, game, player LIMIT $4",
 }
 
 # Sample parameters for EXPLAIN (query_plans), in each statement's order.
@@ -331,7 +433,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "delete_seats": (1,),
     "insert_seats": (1, ["1", "2"]),
     "insert_notice": (1, 1, "move", "{}", 1e9),
-    "commit_move": (1, 0, _STATE, False, 1e9, False, None, False, "1", "{}", None, "move", "{}", None, None),
+    "commit_move": (1, 0, _STATE, False, 1e9, False, None, False, "1", "{}", None, "move", "{}", None, None, None),
     "clear_notices": ([1, 2],),
     "last_post": (1, 5),
     "update_table": (1, "{}", "{}", None),
@@ -375,9 +477,30 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
         None,
         None,
     ),
-    "insert_move": (1, 1, "1", "{}", 1e9, None),
+    "insert_move": (1, 1, "1", "{}", 1e9, None, None),
     "advance_ids": (1,),
     "lock": (1,),
+    "stream_tail": (9, "game"),
+    "settle_moves": (1,),
+    "ratings_of": (9, "game", ["1", "2"]),
+    "rating": (9, "game", "1"),
+    "insert_result": (1, 9, "game", 1e9, 1, 0, "1", "Ana", 10, 1, None, False, 30, 0, True)
+    + (25.0, 8.3, 0, 27.0, 8.0, 1, 15, 600.0, 30.0, "{}"),
+    "set_rating": (9, "game", "1", "Ana", 27.0, 8.0, 1, 1e9, 3.0),
+    "game_results": (1,),
+    "leaderboard": (9, "game", 10, 0),
+    "leaderboard_size": (9, "game"),
+    "standing_above": (9, "game", 3.0),
+    "summary": (9, "1"),
+    "summary_game": (9, "1", "game"),
+    "recent": (9, "1", "game", 500),
+    "history": (9, "1", "game", 200),
+    "unrecorded": (9, 0, 100),
+    "has_results": (1,),
+    "stream": (9, "game"),
+    "rerate_result": (1, 0, True, 25.0, 8.3, 0, 27.0, 8.0, 1),
+    "clear_ratings": (9, "game"),
+    "all_ratings": (0, "", "", 1000),
 }
 
 
@@ -413,7 +536,7 @@ def _player(r: Sequence[Any]) -> Player:
 
 
 def _move(r: Sequence[Any]) -> MoveRow:
-    return MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5])
+    return MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], bool(r[6]) if len(r) > 6 else False)
 
 
 def _seats_json(seats: Iterable[Seat]) -> str:
@@ -439,6 +562,21 @@ def _details(lines: list[str], i: int, column: int) -> list[str]:
             break
         found.append(text)
     return found
+
+
+def _result_args(row: ResultRow) -> tuple[Any, ...]:
+    values = _records.result_values(row)
+    return tuple(values[c] for c in _records.RESULT_COLUMNS)
+
+
+def _rating_args(row: RatingRow) -> tuple[Any, ...]:
+    values = _records.rating_values(row)
+    return (*(values[c] for c in _records.RATING_COLUMNS), values["shown"])
+
+
+def _rerate_all(results: Sequence[ResultRow]) -> list[tuple[Any, ...]]:
+    names = ("game_id", "seat", "rated", "mu_before", "sigma_before", "games_before", "mu", "sigma", "games")
+    return [tuple(v[n] for n in names) for v in _records.rerate_values(results)]
 
 
 def _in_range(game_id: int) -> bool:
@@ -680,10 +818,13 @@ class PostgresStorage(Storage):
         due: Due = NOT_DUE,
         table: dict[str, Any] | None = None,
         now: float | None = None,
+        standin: bool = False,
+        finish: Finish | None = None,
     ) -> GameRow:
-        """One statement, hence one transaction (see the module docstring for why it applies once)."""
+        """One statement, hence one transaction (see the module docstring for why it applies once); the final
+        move with its `finish` is that statement and the results in one transaction."""
         now = time.time() if now is None else now
-        changed = await self._pool.fetchval(
+        args = (
             SQL["commit_move"],
             row.id,
             row.version,
@@ -700,7 +841,15 @@ class PostgresStorage(Storage):
             None if notice is None else _dumps(notice[1]),
             None if finished else due.deadline_at,
             None if table is None else _dumps(table),
+            True if standin else None,
         )
+        if finished and finish is not None:
+            async with self._pool.acquire() as conn, conn.transaction():
+                changed = await conn.fetchval(*args)
+                if changed == 1:
+                    await self._settle(conn, row.id, row.guild_id or 0, row.game, finish, now, live=True)
+        else:
+            changed = await self._pool.fetchval(*args)
         if changed != 1:
             raise StaleVersion("The game has moved on since this move was chosen.")
         return dataclasses.replace(
@@ -828,6 +977,112 @@ class PostgresStorage(Storage):
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None:
         await self._pool.execute(SQL["mark_nudged"], game_id, time.time() if now is None else now)
 
+    # -- results and ratings (records/) -------------------------------------------------------------------
+
+    async def _settle(
+        self, conn: Any, game_id: int, guild: int, game: str, finish: Finish, at: float, *, live: bool
+    ) -> None:
+        """Inside a transaction: the game's results and the ratings it changes, under the stream's advisory lock
+        (two games of one server and kind ending at once are rated one after the other, each from the other's
+        committed ratings). A live finish goes after every game of its stream; a late one at its own time."""
+        await conn.execute(SQL["lock"], _records.stream_key(guild, game))
+        finished_at, seq = _records.next_place(await conn.fetchrow(SQL["stream_tail"], guild, game), at)
+        if not live:
+            finished_at = at
+        moves = _records.moves_of(await conn.fetch(SQL["settle_moves"], game_id))
+        humans = [s.player for s in finish.seats if s.ai_level is None]
+        current = {}
+        if guild:
+            current = _records.current_of(
+                _records.rating_of(r) for r in await conn.fetch(SQL["ratings_of"], guild, game, humans)
+            )
+        records = settle(finish, moves, current, rated=bool(guild))
+        results = _records.results_of(game_id, guild, game, finished_at, seq, records)
+        await conn.executemany(SQL["insert_result"], [_result_args(r) for r in results])
+        await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in _records.ratings_after(results)])
+
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        if not _in_range(game_id):
+            return []
+        return [_records.result_of(r) for r in await self._fetch("game_results", game_id)]
+
+    async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
+        return [_records.rating_of(r) for r in await self._fetch("leaderboard", guild_id, game, limit, offset)]
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        return int(await self._pool.fetchval(SQL["leaderboard_size"], guild_id, game))
+
+    async def standing(self, guild_id: int, game: str, player: str) -> tuple[int, RatingRow] | None:
+        r = await self._pool.fetchrow(SQL["rating"], guild_id, game, player)
+        if r is None:
+            return None
+        mine = _records.rating_of(r)
+        above = await self._pool.fetchval(SQL["standing_above"], guild_id, game, mine.rating.shown)
+        return int(above) + 1, mine
+
+    async def player_summary(self, guild_id: int, player: str, game: str | None = None) -> list[Summary]:
+        if game is None:
+            rows = await self._fetch("summary", guild_id, player)
+        else:
+            rows = await self._fetch("summary_game", guild_id, player, game)
+        return [Summary(r[0], int(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6])) for r in rows]
+
+    async def player_recent(self, guild_id: int, player: str, game: str, *, limit: int = 500) -> list[Recent]:
+        rows = await self._fetch("recent", guild_id, player, game, limit)
+        return [Recent(int(r[0]), int(r[1]), r[2], json.loads(r[3])) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, game: str, player: str, *, limit: int = 200
+    ) -> list[tuple[float, Rating]]:
+        rows = await self._fetch("history", guild_id, player, game, limit)
+        return [(float(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in reversed(rows)]
+
+    async def unrecorded_games(self, guild_id: int, *, after: int = 0, limit: int = 100) -> list[int]:
+        return [int(r[0]) for r in await self._fetch("unrecorded", guild_id, after, limit)]
+
+    async def record_finish(self, game_id: int, finish: Finish) -> bool:
+        row = await self.load_game(game_id)
+        if row is None or row.status != "finished":
+            return False
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(SQL["lock"], _records.stream_key(row.guild_id or 0, row.game))
+            if await conn.fetchval(SQL["has_results"], game_id) is not None:
+                return False
+            await self._settle(conn, game_id, row.guild_id or 0, row.game, finish, row.updated_at, live=False)
+        return True
+
+    async def rebuild_ratings(self, guild_id: int, game: str) -> int:
+        """Read and rate the stream without a lock, then write it under the stream's lock if no game of it
+        finished meanwhile; after a few tries, all of it under the lock (finishing games wait a moment)."""
+        for attempt in range(4):
+            async with self._pool.acquire() as conn, conn.transaction():
+                locked = attempt == 3
+                if locked:
+                    await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
+                rows = [_records.result_of(r) for r in await conn.fetch(SQL["stream"], guild_id, game)]
+                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
+                values = await asyncio.to_thread(_rerate_all, results)
+                if not locked:
+                    await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
+                    tail = await conn.fetchrow(SQL["stream_tail"], guild_id, game)
+                    seen = (rows[-1].finished_at, rows[-1].seq) if rows else None
+                    if (tuple(tail) if tail is not None else None) != seen:
+                        continue  # a game of the stream finished meanwhile: again
+                await conn.execute(SQL["clear_ratings"], guild_id, game)
+                await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in ratings])
+                await conn.executemany(SQL["rerate_result"], values)
+                return len({r.game_id for r in rows})
+        raise StorageError("unreachable")
+
+    async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:
+        guild, game, player = after if after is not None else (-(2**63), "", "")
+        return [_records.rating_of(r) for r in await self._fetch("all_ratings", guild, game, player, limit)]
+
+    async def import_records(self, results: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.executemany(SQL["insert_result"], [_result_args(r) for r in results])
+            await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in ratings])
+
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         """The game, its seats, moves and pending notices in one transaction; the id sequence is moved past
         the game's id so that new games never collide with imported ones. The interface's row does not carry
@@ -865,7 +1120,10 @@ class PostgresStorage(Storage):
             await self._set_seats(conn, row.id, row.seats)
             await conn.executemany(
                 SQL["insert_move"],
-                [(m.game_id, m.move_number, m.player, _dumps(m.action), m.created_at, m.origin) for m in moves],
+                [
+                    (m.game_id, m.move_number, m.player, _dumps(m.action), m.created_at, m.origin, m.standin or None)
+                    for m in moves
+                ],
             )
             await conn.executemany(
                 SQL["insert_notice"],

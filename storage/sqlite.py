@@ -18,6 +18,9 @@ from typing import Any
 
 import aiosqlite
 
+from records.figures import Finish, Recent, Summary, settle
+from records.ratings import Rating
+from storage import _records
 from storage.base import (
     ALL_SHARDS,
     NOT_DUE,
@@ -28,6 +31,8 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
+    RatingRow,
+    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -175,6 +180,55 @@ MIGRATIONS: tuple[str, ...] = (
         language TEXT
     );
     """,
+    # 8: after the game (records/): which moves a stand-in made; each finished game's results per seat, clustered
+    # by (server, player, kind, time) so that /stats and a rating history read one range; the server's rating
+    # order (server, kind, finished_at, seq); the current ratings, indexed by shown value for /leaderboard.
+    """
+    ALTER TABLE moves ADD COLUMN standin INTEGER;
+    CREATE TABLE results (
+        guild_id      INTEGER NOT NULL,
+        player        TEXT    NOT NULL,
+        game          TEXT    NOT NULL,
+        finished_at   REAL    NOT NULL,
+        seq           INTEGER NOT NULL,
+        game_id       INTEGER NOT NULL,
+        seat          INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        score         INTEGER NOT NULL,
+        place         INTEGER NOT NULL,
+        ai_level      TEXT,
+        abandoned     INTEGER NOT NULL,
+        moves         INTEGER NOT NULL,
+        standin_moves INTEGER NOT NULL,
+        rated         INTEGER NOT NULL,
+        mu_before     REAL,
+        sigma_before  REAL,
+        games_before  INTEGER,
+        mu            REAL,
+        sigma         REAL,
+        games         INTEGER,
+        turns         INTEGER NOT NULL,
+        turn_seconds  REAL    NOT NULL,
+        turn_median   REAL,
+        figures       TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, player, game, finished_at, seq)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX results_game ON results (game_id, seat);
+    CREATE INDEX results_order ON results (guild_id, game, finished_at, seq);
+    CREATE TABLE ratings (
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        player     TEXT    NOT NULL,
+        name       TEXT    NOT NULL,
+        mu         REAL    NOT NULL,
+        sigma      REAL    NOT NULL,
+        shown      REAL    NOT NULL,
+        games      INTEGER NOT NULL,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board ON ratings (guild_id, game, shown DESC, player);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -186,7 +240,13 @@ _COLUMNS = (
 )
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
-_MOVE = "SELECT game_id, move_number, player, action, created_at, origin FROM moves"
+_MOVE = "SELECT game_id, move_number, player, action, created_at, origin, standin FROM moves"
+_RESULT = ", ".join(_records.RESULT_COLUMNS)
+_RATING = ", ".join(_records.RATING_COLUMNS)
+_SUMMARY = (
+    "SELECT game, count(*), sum(place = 1), sum(score), max(score), sum(turns), sum(turn_seconds) FROM results "
+    "WHERE guild_id = :guild AND player = :player"
+)
 _SHARD = "(guild_id IS NULL OR ((guild_id >> 22) % :count) IN ({ids}))"  # as Shards.owns
 
 # Every query the bot runs (named parameters), so that tests/storage can EXPLAIN each one.
@@ -217,8 +277,8 @@ SQL: dict[str, str] = {
     "table_state = coalesce(:table, table_state) "
     "WHERE id = :id AND version = :version AND status = 'active'",
     "forget_origins": "UPDATE moves SET origin = NULL WHERE game_id = :id AND origin IS NOT NULL",
-    "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) "
-    "VALUES (:id, :number, :player, :action, :now, :origin)",
+    "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
+    "VALUES (:id, :number, :player, :action, :now, :origin, :standin)",
     "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) "
     "VALUES (:id, :version, :kind, :payload, :now)",
     "set_ai_due": "UPDATE games SET ai_due = :ai WHERE id = :id AND version = :version",
@@ -249,6 +309,36 @@ SQL: dict[str, str] = {
     "guild": "SELECT guild_id, language FROM guilds WHERE guild_id = :id",
     "set_guild": "INSERT INTO guilds (guild_id, language) VALUES (:id, :language) "
     "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+    # -- results and ratings (records/)
+    "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = :guild AND game = :game "
+    "ORDER BY finished_at DESC, seq DESC LIMIT 1",
+    "settle_moves": "SELECT player, created_at, standin FROM moves WHERE game_id = :id ORDER BY move_number",
+    "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = :guild AND game = :game AND player = :player",
+    "insert_result": f"INSERT INTO results ({_RESULT}) VALUES ({', '.join(':' + c for c in _records.RESULT_COLUMNS)})",
+    "set_rating": f"INSERT INTO ratings ({_RATING}, shown) VALUES (:guild_id, :game, :player, :name, :mu, :sigma, "
+    ":games, :updated_at, :shown) ON CONFLICT (guild_id, game, player) DO UPDATE SET name = excluded.name, "
+    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated_at = excluded.updated_at, "
+    "shown = excluded.shown",
+    "game_results": f"SELECT {_RESULT} FROM results WHERE game_id = :id ORDER BY seat",
+    "leaderboard": f"SELECT {_RATING} FROM ratings WHERE guild_id = :guild AND game = :game "
+    "ORDER BY shown DESC, player LIMIT :limit OFFSET :offset",
+    "leaderboard_size": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game",
+    "standing_above": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game AND shown > :shown",
+    "summary": f"{_SUMMARY} GROUP BY game",
+    "summary_game": f"{_SUMMARY} AND game = :game GROUP BY game",
+    "recent": "SELECT score, place, turn_median, figures FROM results WHERE guild_id = :guild AND player = :player "
+    "AND game = :game ORDER BY finished_at DESC, seq DESC LIMIT :limit",
+    "history": "SELECT finished_at, mu, sigma, games FROM results WHERE guild_id = :guild AND player = :player "
+    "AND game = :game AND rated = 1 ORDER BY finished_at DESC, seq DESC LIMIT :limit",
+    "unrecorded": "SELECT id FROM games WHERE guild_id = :guild AND status = 'finished' AND id > :after "
+    "AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id LIMIT :limit",
+    "has_results": "SELECT 1 FROM results WHERE game_id = :id LIMIT 1",
+    "stream": f"SELECT {_RESULT} FROM results WHERE guild_id = :guild AND game = :game ORDER BY finished_at, seq, seat",
+    "rerate_result": "UPDATE results SET rated = :rated, mu_before = :mu_before, sigma_before = :sigma_before, "
+    "games_before = :games_before, mu = :mu, sigma = :sigma, games = :games WHERE game_id = :game_id AND seat = :seat",
+    "clear_ratings": "DELETE FROM ratings WHERE guild_id = :guild AND game = :game",
+    "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > (:guild, :game, :player) "
+    "ORDER BY guild_id, game, player LIMIT :limit",
 }
 
 
@@ -292,7 +382,7 @@ def _player(r: Sequence[Any]) -> Player:
 
 
 def _move(r: Sequence[Any]) -> MoveRow:
-    return MoveRow(r[0], r[1], str(r[2]), json.loads(r[3]), r[4], r[5])
+    return MoveRow(r[0], r[1], str(r[2]), json.loads(r[3]), r[4], r[5], bool(r[6]) if len(r) > 6 else False)
 
 
 def _seats_json(seats: Iterable[Seat]) -> str:
@@ -558,6 +648,8 @@ class SQLiteStorage(Storage):
         due: Due = NOT_DUE,
         table: dict[str, Any] | None = None,
         now: float | None = None,
+        standin: bool = False,
+        finish: Finish | None = None,
     ) -> GameRow:
         now = time.time() if now is None else now
         status = "finished" if finished else "active"
@@ -593,9 +685,12 @@ class SQLiteStorage(Storage):
                     "action": _dumps(action),
                     "now": now,
                     "origin": origin,
+                    "standin": 1 if standin else None,
                 },
             )
             await self._notice(row.id, row.version + 1, notice, now)
+            if finished and finish is not None:
+                await self._settle(row.id, row.guild_id or 0, row.game, finish, now, live=True)
         return dataclasses.replace(
             row,
             state_json=state_json,
@@ -753,6 +848,123 @@ class SQLiteStorage(Storage):
         async with self._write:
             await self._run("set_guild", {"id": guild.id, "language": guild.language})
 
+    # -- results and ratings (records/) -------------------------------------------------------------------
+
+    async def _settle(self, game_id: int, guild: int, game: str, finish: Finish, at: float, *, live: bool) -> None:
+        """Inside a write transaction: the game's results and the ratings it changes. A live finish goes after
+        every game of its stream; a late one (`record_finish`) at its own time (a rebuild puts it in order)."""
+        tails = await self._all("stream_tail", {"guild": guild, "game": game})
+        finished_at, seq = _records.next_place(tails[0] if tails else None, at)
+        if not live:
+            finished_at = at
+        moves = _records.moves_of(await self._all("settle_moves", {"id": game_id}))
+        humans = [s.player for s in finish.seats if s.ai_level is None]
+        current = await self._current(guild, game, humans) if guild else {}
+        records = settle(finish, moves, current, rated=bool(guild))
+        results = _records.results_of(game_id, guild, game, finished_at, seq, records)
+        await self._db.executemany(SQL["insert_result"], [_records.result_values(r) for r in results])
+        await self._db.executemany(
+            SQL["set_rating"], [_records.rating_values(r) for r in _records.ratings_after(results)]
+        )
+
+    async def _current(self, guild: int, game: str, players: Sequence[str]) -> dict[str, Rating]:
+        found = []
+        for p in players:  # a handful per game: one primary-key lookup each
+            found += [
+                _records.rating_of(r) for r in await self._all("rating", {"guild": guild, "game": game, "player": p})
+            ]
+        return _records.current_of(found)
+
+    async def game_results(self, game_id: int) -> list[ResultRow]:
+        if not 0 < game_id <= MAX_ID:
+            return []
+        return [_records.result_of(r) for r in await self._all("game_results", {"id": game_id})]
+
+    async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
+        rows = await self._all("leaderboard", {"guild": guild_id, "game": game, "offset": offset, "limit": limit})
+        return [_records.rating_of(r) for r in rows]
+
+    async def leaderboard_size(self, guild_id: int, game: str) -> int:
+        rows = await self._all("leaderboard_size", {"guild": guild_id, "game": game})
+        return int(rows[0][0])
+
+    async def standing(self, guild_id: int, game: str, player: str) -> tuple[int, RatingRow] | None:
+        rows = await self._all("rating", {"guild": guild_id, "game": game, "player": player})
+        if not rows:
+            return None
+        mine = _records.rating_of(rows[0])
+        above = await self._all("standing_above", {"guild": guild_id, "game": game, "shown": mine.rating.shown})
+        return int(above[0][0]) + 1, mine
+
+    async def player_summary(self, guild_id: int, player: str, game: str | None = None) -> list[Summary]:
+        if game is None:
+            rows = await self._all("summary", {"guild": guild_id, "player": player})
+        else:
+            rows = await self._all("summary_game", {"guild": guild_id, "player": player, "game": game})
+        return [Summary(r[0], int(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6])) for r in rows]
+
+    async def player_recent(self, guild_id: int, player: str, game: str, *, limit: int = 500) -> list[Recent]:
+        rows = await self._all("recent", {"guild": guild_id, "player": player, "game": game, "limit": limit})
+        return [Recent(int(r[0]), int(r[1]), r[2], json.loads(r[3])) for r in rows]
+
+    async def rating_history(
+        self, guild_id: int, game: str, player: str, *, limit: int = 200
+    ) -> list[tuple[float, Rating]]:
+        rows = await self._all("history", {"guild": guild_id, "player": player, "game": game, "limit": limit})
+        return [(float(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in reversed(rows)]
+
+    async def unrecorded_games(self, guild_id: int, *, after: int = 0, limit: int = 100) -> list[int]:
+        return [r[0] for r in await self._all("unrecorded", {"guild": guild_id, "after": after, "limit": limit})]
+
+    async def record_finish(self, game_id: int, finish: Finish) -> bool:
+        row = await self.load_game(game_id)
+        if row is None or row.status != "finished":
+            return False
+        async with self._write, self._transaction():
+            if await self._all("has_results", {"id": game_id}):
+                return False
+            await self._settle(game_id, row.guild_id or 0, row.game, finish, row.updated_at, live=False)
+        return True
+
+    async def rebuild_ratings(self, guild_id: int, game: str) -> int:
+        """Read and rate the stream outside the write lock (moves of other games go on), then write it if no game
+        of the stream finished meanwhile; after a few tries, all of it under the lock."""
+        key = {"guild": guild_id, "game": game}
+        for attempt in range(4):
+            held = attempt == 3
+            if held:
+                await self._write.acquire()
+            try:
+                rows = [_records.result_of(r) for r in await self._all("stream", key)]
+                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
+                values = await asyncio.to_thread(_records.rerate_values, results)
+                if not held:
+                    await self._write.acquire()
+                    held = True
+                async with self._transaction():
+                    tail = await self._all("stream_tail", key)
+                    seen = (rows[-1].finished_at, rows[-1].seq) if rows else None
+                    if (tuple(tail[0]) if tail else None) != seen and attempt < 3:
+                        continue  # a game of the stream finished meanwhile: again
+                    await self._run("clear_ratings", key)
+                    await self._db.executemany(SQL["set_rating"], [_records.rating_values(r) for r in ratings])
+                    await self._db.executemany(SQL["rerate_result"], values)
+                return len({r.game_id for r in rows})
+            finally:
+                if held:
+                    self._write.release()
+        raise StorageError("unreachable")
+
+    async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:
+        guild, game, player = after if after is not None else (-(2**63), "", "")
+        rows = await self._all("all_ratings", {"guild": guild, "game": game, "player": player, "limit": limit})
+        return [_records.rating_of(r) for r in rows]
+
+    async def import_records(self, results: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
+        async with self._write, self._transaction():
+            await self._db.executemany(SQL["insert_result"], [_records.result_values(r) for r in results])
+            await self._db.executemany(SQL["set_rating"], [_records.rating_values(r) for r in ratings])
+
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         async with self._write, self._transaction():
             await self._db.execute(
@@ -784,9 +996,18 @@ class SQLiteStorage(Storage):
             )
             await self._set_seats(row.id, row.seats)
             await self._db.executemany(
-                "INSERT INTO moves (game_id, move_number, player, action, created_at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (m.game_id, m.move_number, pack_player(m.player), _dumps(m.action), m.created_at, m.origin)
+                    (
+                        m.game_id,
+                        m.move_number,
+                        pack_player(m.player),
+                        _dumps(m.action),
+                        m.created_at,
+                        m.origin,
+                        1 if m.standin else None,
+                    )
                     for m in moves
                 ],
             )

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PURE = ("engine", "render", "ai")
+PURE = ("engine", "render", "ai", "records")
 FORBIDDEN = frozenset({"discord", "aiosqlite", "asyncpg", "asyncio"})
 
 
