@@ -4,6 +4,7 @@
     png = render_png("alhambra", rules.view(state, None))                        # public board image
     png = render_png("alhambra", rules.view(state, "111"), viewer="111")         # adds that player's hand
     png = render_png("alhambra", view, names={"111": "Ana", "222": "Ben"})      # display names for ids
+    png = render_png("alhambra", view, lang="de")                                # its words in German
 
 Rendering is pure: the same arguments give the same bytes. It only ever receives `rules.view(state, viewer)`,
 never the full state, and it decides no rule: everything shown comes from the state (geometry and position
@@ -17,8 +18,15 @@ test_parts.py). A 6-player Alhambra with every module, decoded, drawn and encode
 next move of a game the same process drew before, ~12 ms with a cold part cache (bench/render.py), ~5.5 ms of
 either the PNG encoding.
 
+Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
+for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
+results sheet, "Player N", the engines' own texts (`engine.Text`) all go through `i18n.words(lang)`. Only player
+names, numbers and the names the commands use for places and pieces ("M13", "C3", "F6") are drawn as they are
+(tests/render/test_words.py draws whole games in the pseudo-language and checks it). Layouts measure the words:
+longer ones shrink, wrap or are shortened with '…'; an English image is what it was before translation existed.
+
 Each game lives in its own module (`render/alhambra.py`, `render/gardens.py`, `render/queens_garden.py`)
-exposing `draw(view, viewer, names, highlight) -> PIL.Image`, named by the game's registry entry
+exposing `draw(view, viewer, names, highlight, focus, lang) -> PIL.Image`, named by the game's registry entry
 (`engine.GameEntry.render`). A game without a renderer gets a small placeholder image saying so.
 """
 
@@ -30,6 +38,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
+from i18n import words
 from render._draw import encode_png, placeholder_png
 
 __all__ = ["render_image", "render_png", "render_state", "renderer_ready"]
@@ -54,12 +63,13 @@ def render_image(
     *,
     highlight: Any = None,
     focus: bool = False,
+    lang: str = "en",
 ):
     """The board as a PIL image (None while the game's renderer is not ready). See `render_png`."""
     module = _module(game)
     if module is None:
         return None
-    return module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus)
+    return module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang)
 
 
 def render_png(
@@ -70,36 +80,44 @@ def render_png(
     *,
     highlight: Any = None,
     focus: bool = False,
+    lang: str = "en",
 ) -> bytes:
     """PNG bytes of `view_state` (the output of `rules.view(state, viewer)`) as `viewer` sees it.
 
     viewer:    None for the public image; a player id for a private image that adds their hidden things
                (Alhambra hand, Gardens hand tiles, Queen's Garden: nothing is hidden, same board).
     names:     player id -> display name; missing ids are shown as "Player N" by seat.
+    lang:      the language of every word in the image (an unknown one: English).
     highlight: an extra position to mark, for the bot's "preview before commit": render the view of the state
                *after* the tentative action and pass the placed position (Alhambra: (x, y) cell; Gardens:
                (row, col); Queen's Garden: (q, r) hex). The last move in the log is always marked anyway.
     focus:     a small image of just the viewer's own board (and hand), for a preview panel.
     Once the game is over the image is the results sheet with every player's points broken down.
     """
-    img = render_image(game, view_state, viewer, names, highlight=highlight, focus=focus)
+    img = render_image(game, view_state, viewer, names, highlight=highlight, focus=focus, lang=lang)
     if img is None:
+        _ = words(lang)
         return placeholder_png(
             [
-                engine.get_rules(game).title,
-                "The board picture for this game is not ready yet.",
-                "Use the text summary and the buttons to play meanwhile.",
+                _.text(engine.get_rules(game).title),
+                _("The board picture for this game is not ready yet."),
+                _("Use the text summary and the buttons to play meanwhile."),
             ]
         )
     return encode_png(img, getattr(_module(game), "PALETTE", ()))
 
 
 def render_state(
-    game: str, state_json: str, viewer: str | None = None, names: Mapping[str, str] | None = None
+    game: str,
+    state_json: str,
+    viewer: str | None = None,
+    names: Mapping[str, str] | None = None,
+    *,
+    lang: str = "en",
 ) -> bytes:
-    """PNG bytes of a stored state (its JSON text, as the database holds it) as `viewer` may see it: the state is
-    decoded and reduced to `rules.view(state, viewer)` here, so a worker process can do all of it and the caller
-    only passes text."""
+    """PNG bytes of a stored state (its JSON text, as the database holds it) as `viewer` may see it, in `lang`:
+    the state is decoded and reduced to `rules.view(state, viewer)` here, so a worker process can do all of it and
+    the caller only passes text."""
     rules = engine.get_rules(game)
     view = rules.view(rules.from_json(json.loads(state_json)), viewer)
-    return render_png(game, view, viewer, names)
+    return render_png(game, view, viewer, names, lang=lang)

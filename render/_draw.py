@@ -4,6 +4,13 @@ stamping, the part cache boards are composed from (`part`, `PARTS`) and PNG enco
 
 Everything here is pure and deterministic: the same inputs give the same pixels, so the same view gives the
 same bytes. Fonts are read from the project's `data/fonts/` (never from the system) once per process.
+
+Words: every label is drawn in the reader's language, through `i18n` (a `Words`, conventionally `_`, passed down
+to whatever draws words): `_("Score")`, `_.text(...)` for a name marked `N_` or an engine `Text`. All text goes
+through one function, `text` (chips, title bars and sheets too), so a test can record every string drawn
+(`recording()`, tests/render/test_words.py). Layouts measure what they draw (`fit_text`, `fit_lines`, `wrap`):
+a longer word in another language shrinks, wraps or, last, is shortened with '…', never overflows; in English
+nothing is shrunk or wrapped that was not before. A part of a board is keyed by the `Words` it was drawn with.
 """
 
 from __future__ import annotations
@@ -15,12 +22,15 @@ import math
 import struct
 import types
 import zlib
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from i18n import ENGLISH, Words
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
@@ -66,6 +76,65 @@ def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size:
     return text + "…", size
 
 
+def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
+    """`text` broken into lines at spaces, each at most `max_width` wide at `size` (greedy; a word wider than a
+    line on its own is shortened with '…')."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        joined = f"{line} {word}" if line else word
+        if not line or text_size(joined, size, bold)[0] <= max_width:
+            line = joined
+        else:
+            lines.append(line)
+            line = word
+        if text_size(line, size, bold)[0] > max_width and " " not in line:
+            line = fit_text(line, max_width, size, bold, min_size=size)[0]
+    if line:
+        lines.append(line)
+    return lines or [""]
+
+
+def fit_lines(
+    text: str,
+    max_width: int,
+    size: int,
+    bold: bool = False,
+    min_size: int = 12,
+    max_lines: int = 2,
+    one_line_min: int | None = None,
+) -> tuple[list[str], int]:
+    """`text` on one line as `fit_text` gives it (shrunk at most to `one_line_min`, default `min_size`) if it fits
+    so; else wrapped on at most `max_lines` lines at the largest size >= `min_size` that fits, the last line
+    shortened with '…' if even that does not."""
+    shown, fsize = fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
+    if shown == text or max_lines < 2:
+        return [shown], fsize
+    for s in range(size, min_size - 1, -1):
+        lines = wrap(text, max_width, s, bold)
+        if len(lines) <= max_lines:
+            return lines, s
+    lines = wrap(text, max_width, min_size, bold)
+    last = fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
+    return [*lines[: max_lines - 1], last], min_size
+
+
+_RECORD: list[str] | None = None  # while `recording()`: every string `text` draws
+
+
+@contextmanager
+def recording() -> Iterator[list[str]]:
+    """Every string drawn (by `text`, the one function that draws words) while inside: for the tests that check
+    that every label went through the translation catalogs. Cached sprites and parts are not drawn again: empty
+    the caches first, or draw in a language no cache has seen."""
+    global _RECORD
+    saved, _RECORD = _RECORD, []
+    try:
+        yield _RECORD
+    finally:
+        _RECORD = saved
+
+
 def text(
     d: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -83,6 +152,8 @@ def text(
     The glyph masks are rendered once per (text, size, anchor) and cached, then stamped with `bitmap`:
     boards repeat the same labels (cell names, numbers, names) and font rendering is the costliest step.
     """
+    if _RECORD is not None:
+        _RECORD.append(s)
     stroke = stroke if outline is not None else 0
     (dx, dy), inner, outer = _text_masks(s, size, bold, anchor, stroke)
     pos = (round(xy[0]) + dx, round(xy[1]) + dy)
@@ -174,11 +245,14 @@ def title_bar(
         on[0].paste(rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
     cy = (y0 + y1) // 2
     fg = contrast(fill)
-    right_w = text_size(right, size, True)[0] + 16 if right else 0
+    right_size = size
+    if right and text_size(right, size, True)[0] > (x1 - x0) // 2 - 26:  # a long note: at most half the bar
+        right, right_size = fit_text(right, (x1 - x0) // 2 - 26, size, True)
+    right_w = text_size(right, right_size, True)[0] + 16 if right else 0
     shown, fsize = fit_text(title, x1 - x0 - 20 - right_w, size, True)
     text(d, (x0 + 10, cy), shown, fsize, fg, bold=True, anchor="lm")
     if right:
-        text(d, (x1 - 10, cy), right, size, right_fill or fg, bold=True, anchor="rm")
+        text(d, (x1 - 10, cy), right, right_size, right_fill or fg, bold=True, anchor="rm")
 
 
 def chip(
@@ -309,17 +383,13 @@ def building_icon(d: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, fl
 # --------------------------------------------------------------------------------------------- players
 
 
-def plural(n: int, word: str) -> str:
-    """'1 card', '3 cards'."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def player_label(player: str, players: Sequence[str], names: Mapping[str, str] | None) -> str:
+def player_label(player: str, players: Sequence[str], names: Mapping[str, str] | None, _: Words = ENGLISH) -> str:
     """The name shown for `player`: the given display name, else 'Player N' by seat (ids are opaque numbers)."""
     if names and names.get(player):
         return str(names[player])
     try:
-        return f"Player {list(players).index(player) + 1}"
+        # i18n: a player without a display name, by seat: "Player 2"
+        return _("Player {n}", n=list(players).index(player) + 1)
     except ValueError:
         return player if len(player) <= 12 else player[:10] + "…"
 
@@ -330,12 +400,13 @@ def player_label(player: str, players: Sequence[str], names: Mapping[str, str] |
 LAST_MOVE_H = 34  # height of the "Last move: ..." line under the header
 
 
-def last_move_line(d: ImageDraw.ImageDraw, move: str, x: int, y: int, w: int) -> int:
+def last_move_line(d: ImageDraw.ImageDraw, move: str, x: int, y: int, w: int, _: Words = ENGLISH) -> int:
     """The "Last move: Ana buys the Tower..." line in the highlight colour (the marks on the board match it).
     Returns the height used: 0 when there is no move yet."""
     if not move:
         return 0
-    shown, size = fit_text("Last move: " + move, w - 10, 18, bold=True)
+    # i18n: above the board; {move} is a player's name and what they did ("Ana buys the Tower (7)")
+    shown, size = fit_text(_("Last move: {move}", move=move), w - 10, 18, bold=True)
     text(d, (x + 4, y + 4), shown, size, HIGHLIGHT, bold=True)
     return LAST_MOVE_H
 
@@ -354,8 +425,15 @@ class Results:
 RESULTS_ROW_H = 34
 
 
-def results_height(res: Results) -> int:
-    return 54 + 36 + RESULTS_ROW_H * len(res.rows) + 22 * len(res.notes) + 16
+def _note_lines(note: str, w: int) -> tuple[list[str], int]:
+    """A note under the results table (the sheet `w` wide): on one line, else wrapped on up to 3."""
+    return fit_lines(note, w - 28, 15, True, min_size=11, max_lines=3)
+
+
+def results_height(res: Results, w: int | None = None) -> int:
+    """The results sheet's height; `w`: its width (the notes wrap when they do not fit; None: a line each)."""
+    lines = sum(len(_note_lines(note, w)[0]) if w is not None else 1 for note in res.notes)
+    return 54 + 36 + RESULTS_ROW_H * len(res.rows) + 22 * lines + 16
 
 
 def results_sheet(
@@ -368,27 +446,26 @@ def results_sheet(
     *,
     name_w: int = 200,
     order: Sequence[str] | None = None,
+    _: Words = ENGLISH,
 ) -> int:
     """The final breakdown: one row per player (best total first unless `order` is given), a column per
     scoring part, winners named in the title and in green. Returns the height used."""
     row_h = RESULTS_ROW_H
-    h = results_height(res)
+    h = results_height(res, w)
     panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=GOOD, width=3)
     win = ", ".join(names.get(p, p) for p in res.winners)
-    text(
-        d,
-        (x + 14, y + 12),
-        f"Final results — {'winners' if len(res.winners) > 1 else 'winner'}: {win}",
-        22,
-        GOOD,
-        bold=True,
-    )
+    # i18n: the title of the results sheet; {names}: the winners' names, comma-separated
+    title = _("Final results — winner: {names}", "Final results — winners: {names}", n=len(res.winners), names=win)
+    shown, size = fit_text(title, w - 28, 22, bold=True)
+    text(d, (x + 14, y + 12), shown, size, GOOD, bold=True)
     ncol = len(res.columns)
     col_w = (w - 28 - name_w) / max(1, ncol)
     hy = y + 54
-    for j, title in enumerate(res.columns):
-        shown, size = fit_text(title, int(col_w) - 4, 15, bold=True, min_size=10)
-        text(d, (x + 14 + name_w + (j + 0.5) * col_w, hy + 10), shown, size, MUTED, bold=True, anchor="mm")
+    for j, column in enumerate(res.columns):  # one line down to 12 px, else two lines
+        lines, size = fit_lines(column, int(col_w) - 4, 15, True, min_size=10, one_line_min=12)
+        cx = x + 14 + name_w + (j + 0.5) * col_w
+        for k, line in enumerate(lines):
+            text(d, (cx, hy + 10 + (k - (len(lines) - 1) / 2) * (size + 2)), line, size, MUTED, bold=True, anchor="mm")
     if order is None:
         order = sorted(res.rows, key=lambda pid: -res.rows[pid][-1])
     for i, pid in enumerate(order):
@@ -409,9 +486,10 @@ def results_sheet(
             )
     ny = hy + 36 + row_h * len(res.rows) + 4
     for note in res.notes:
-        shown, size = fit_text(note, w - 28, 15, bold=True, min_size=11)
-        text(d, (x + 14, ny), shown, size, MUTED, bold=True)
-        ny += 22
+        lines, size = _note_lines(note, w)
+        for line in lines:
+            text(d, (x + 14, ny), line, size, MUTED, bold=True)
+            ny += 22
     return h
 
 
@@ -445,7 +523,8 @@ def freeze(value: Any) -> Hashable:
     """A hashable stand-in for `value`, equal for two values exactly when they are equal as drawn: the key of a
     cached part. Strings, ints and None as they are; tuples item by item; lists, dicts (their items in order) and
     sets tagged; dataclasses by their class and every field; bools and floats tagged (True == 1 == 1.0 in Python,
-    yet they print differently; floats by their exact hex form). Tags are private objects, so no two different
+    yet they print differently; floats by their exact hex form); a language's `Words` as itself (a language
+    installed again, as tests do, has new Words: parts drawn with the old ones are never served for it). Tags are private objects, so no two different
     values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
     kind = type(value)
     if kind is str or kind is int or value is None:
@@ -462,7 +541,7 @@ def freeze(value: Any) -> Hashable:
         return (_DICT, *((freeze(k), freeze(v)) for k, v in value.items()))
     if kind is frozenset or kind is set:
         return (_SET, frozenset(map(freeze, value)))
-    if kind is types.FunctionType:  # a section passed on to another: equal only to itself
+    if kind is types.FunctionType or kind is Words:  # a section passed on, a language's words: only themselves
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
@@ -546,7 +625,8 @@ def part(
     The key is the section, the box's size and the parity of its corner, `bg`, `viewer` and `freeze(args)`: a
     section reads nothing but its arguments (and constants), and a part holds nothing but what its section drew,
     so a part is only ever reused for the same data; `viewer` keeps the parts of one player's private image (a
-    hand, a preview) to that player.
+    hand, a preview) to that player. A section that draws words takes the `Words` it draws them with as an
+    argument, so its parts are keyed by the language too.
 
     A part is drawn at the parity of its place on the board (from the even corner at or just above and left of the
     box's: one pixel of `bg` more, to be pasted over `bg`, when x or y is odd), so positions in whole and half

@@ -12,6 +12,11 @@ playable ones) and their standing order.
 The engine state is read in exactly one place, `model_from_view`, which turns the view into the small
 `Board` model below; everything else draws that model. Tile facts, the points table and `cell_name` come
 from `engine.alhambra.components`, so the image names cells exactly as the commands do.
+
+Words: `model_from_view` builds the model's sentences in the board's language (`Board.words`); the sections
+take the `Words` they draw with (`_`), so every cached sprite and part is keyed by the language. Building,
+currency and card names are marked here with `N_` (TYPE_WORDS, SHORT, CURRENCY_WORDS), keyed by the engine's
+data keys; the engine's own texts (the last move, tile names) go through `_.text`.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from PIL import Image, ImageDraw
 from engine.alhambra import components as C
 from engine.alhambra import geometry as geo
 from engine.alhambra.scoring import bonus_counts, hut_counts
+from i18n import ENGLISH, N_, Words, words
 from render import _draw as D
 
 # --------------------------------------------------------------------------------------------- colours
@@ -102,26 +108,40 @@ class Board:
     bonus_hand: list[tuple[str, bool]] | None = None  # the viewer's unplayed bonus cards (tile, playable now)
     bonus_auto: str = ""  # the viewer's standing order (V66)
     vizier_line: str = ""  # V12: who may use a vizier right now
+    words: Words = ENGLISH  # the language of the model's sentences and of the image
 
 
 # --------------------------------------------------------------------------------------------- reading the view
 
 
 EXCHANGE = "exchange:"  # prefix of an exchange card's label: "exchange:denar/florin" (V40)
-AUTO_TEXT = {"every": "before every scoring", "final": "before the final scoring only", "never": "never"}
+AUTO_TEXT = {  # V66: a player's standing order for their bonus cards
+    # i18n: when bonus cards are played automatically (after "automatic play:")
+    "every": N_("before every scoring"),
+    # i18n: when bonus cards are played automatically (after "automatic play:")
+    "final": N_("before the final scoring only"),
+    # i18n: when bonus cards are played automatically (after "automatic play:"): never
+    "never": N_("never"),
+}
 
 
-def _card(card: int) -> tuple[str, int] | str:
+def _card(card: int, _: Words = ENGLISH) -> tuple[str, int] | str:
     if C.is_money(card):
         cur, value = C.card_key(card)
         return C.CURRENCIES[cur], value
     if C.is_exchange(card):
         a, b = C.EXCHANGE_PAIRS[card]
         return f"{EXCHANGE}{C.CURRENCIES[a]}/{C.CURRENCIES[b]}"
-    return "hidden" if card == C.HIDDEN_CARD else f"card\n{card}"
+    if card == C.HIDDEN_CARD:
+        # i18n: a card whose face is hidden
+        return _("hidden")
+    # i18n: a card the image has no picture for, with its number (two lines)
+    return _("card\n{number}", number=card)
 
 
-def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[tuple[int, int]]], frozenset[int]]:
+def _last_move(
+    view: Any, label: Mapping[str, str], _: Words = ENGLISH
+) -> tuple[str, dict[str, set[tuple[int, int]]], frozenset[int]]:
     """The last turn: the latest move in words, the cells its player's turn filled, the market spaces it used.
 
     The engine keeps them in `view.marks` as moves happen (`engine.alhambra.marks.mark`): the latest move's player
@@ -132,26 +152,36 @@ def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[
     if who is None:
         return "", {}, frozenset()
     cells = {who: set(marks.cells.get(who, ()))}
-    return f"{label.get(who, who)} {marks.text}", cells, frozenset(marks.spaces.get(who, ()))
+    # i18n: a player's name and what they did, after "Last move:" ("Ana buys the Tower (13)")
+    move = _("{who} {what}", who=label.get(who, who), what=marks.text)
+    return move, cells, frozenset(marks.spaces.get(who, ()))
 
 
-def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
-    """The only function that reads engine state fields (engine.alhambra.state.GameState)."""
+def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None, _: Words = ENGLISH) -> Board:
+    """The only function that reads engine state fields (engine.alhambra.state.GameState); its sentences in the
+    language of `_`."""
     from engine import get_rules
 
     rules = get_rules("alhambra")
     movers = set(rules.to_move(view))
-    label = {p: D.player_label(p, view.players, names) for p in view.players}
-    last_text, last_cells, last_spaces = _last_move(view, label)
+    label = {p: D.player_label(p, view.players, names, _) for p in view.players}
+    last_text, last_cells, last_spaces = _last_move(view, label, _)
     options = view.options or {}
     players = []
     for p, seat in zip(view.players, view.seats, strict=True):
         wall = _longest_wall(frozenset(seat.alhambra.items()))
-        extras = [f"Wall: {wall}" if any(options.get(m) for m in ("huts", "bonus")) else f"Longest wall: {wall}"]
+        if any(options.get(m) for m in ("huts", "bonus")):
+            # i18n: the length of a player's longest wall (short form, beside other facts)
+            extras = [_("Wall: {n}", n=wall)]
+        else:
+            # i18n: the length of a player's longest wall
+            extras = [_("Longest wall: {n}", n=wall)]
         if options.get("huts"):
-            extras.append(f"Huts {seat.huts_taken}/{C.HUT_LIMIT}")
+            # i18n: Worker's Huts a player has taken, of the most they may take ("Huts 1/3")
+            extras.append(_("Huts {taken}/{limit}", taken=seat.huts_taken, limit=C.HUT_LIMIT))
         if options.get("bonus"):
-            extras.append(f"Bonus: {len(seat.bonus_hand)} secret")
+            # i18n: how many secret bonus cards a player holds
+            extras.append(_("Bonus: {n} secret", n=len(seat.bonus_hand)))
         players.append(
             PlayerBoard(
                 id=p,
@@ -172,7 +202,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     board = Board(
         players=players,
         market=[(C.CURRENCIES[i], t) for i, t in enumerate(view.market)],
-        display=[_card(c) for c in view.display],
+        display=[_card(c, _) for c in view.display],
         deck_size=len(view.deck),
         bag_size=len(view.bag),
         scorings_done=tuple(r.round for r in view.scorings),
@@ -182,25 +212,30 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
         last_move=last_text,
         over=rules.is_over(view),
         market_last=last_spaces,
+        words=_,
     )
     if options.get("huts"):
         board.huts = [(stack[-1] if stack else None, len(stack)) for stack in view.huts]
     if view.window and view.phase == "action":  # V12 (who could pay exactly is hidden: hands are secret)
-        board.vizier_line = (
-            f"Vizier window: until {label[view.current_player]} acts, an active vizier may buy a "
-            f"tile at its exact price"
-        )
+        who = label[view.current_player]
         if viewer in view.players and viewer in rules.vizier_claimants(view):
-            board.vizier_line += " (you can)"
+            board.vizier_line = _(
+                "Vizier window: until {who} acts, an active vizier may buy a tile at its exact price (you can)",
+                who=who,
+            )
+        else:
+            board.vizier_line = _(
+                "Vizier window: until {who} acts, an active vizier may buy a tile at its exact price", who=who
+            )
     if viewer is not None and viewer in view.players:
         seat = view.seat(viewer)
-        board.hand = [_card(c) for c in seat.hand if c != C.HIDDEN_CARD]
+        board.hand = [_card(c, _) for c in seat.hand if c != C.HIDDEN_CARD]
         if options.get("bonus"):
             built = set(seat.alhambra.values())
             board.bonus_hand = [(c, c in built) for c in seat.bonus_hand]
             board.bonus_auto = seat.bonus_auto
     if board.over:
-        board.results = _results_from(view, rules)
+        board.results = _results_from(view, rules, _)
     return board
 
 
@@ -221,27 +256,33 @@ def _extra_counts(seat: Any, options: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
-def _results_from(view: Any, rules: Any) -> D.Results:
+def _results_from(view: Any, rules: Any, _: Words = ENGLISH) -> D.Results:
     """A43-A49, A52: majorities and wall points of each scoring round, per player (and Dirk), and the total."""
     columns: list[str] = []
     per: dict[str, list[int]] = {p: [] for p in view.players}
     if view.two_player:
         per[DIRK] = []
     for rnd in view.scorings:
-        columns += [f"R{rnd.round} buildings", f"R{rnd.round} walls"]
+        # i18n: results column: the majority points of scoring round N ("R1 buildings")
+        columns.append(_("R{round} buildings", round=rnd.round))
+        # i18n: results column: the wall points of scoring round N ("R1 walls")
+        columns.append(_("R{round} walls", round=rnd.round))
         got = {(line.player if line.player is not None else DIRK): line for line in rnd.lines}
         for who, vals in per.items():
             line = got.get(who)
             vals += [sum(line.majorities.values()), line.wall] if line else [0, 0]
-    columns.append("Total")
+    # i18n: results column: a player's final score
+    columns.append(_("Total"))
     for p, seat in zip(view.players, view.seats, strict=True):
         per[p].append(seat.score)
     notes = []
     if view.two_player:
         per[DIRK].append(view.dirk_score)
-        notes.append("Dirk scores for majorities only and cannot win (A65, A68).")
+        notes.append(_("Dirk scores for majorities only and cannot win (A65, A68)."))
     if view.removed:
-        notes.append("Left the game at the end (A51): " + ", ".join(C.tile_name(t) for t in view.removed))
+        tiles = ", ".join(_.text(C.tile_name(t)) for t in view.removed)
+        # i18n: under the results: the tiles players had to remove from their Alhambras; {tiles}: their names
+        notes.append(_("Left the game at the end (A51): {tiles}", tiles=tiles))
     return D.Results(
         columns=tuple(columns),
         rows={k: tuple(v) for k, v in per.items()},
@@ -284,21 +325,43 @@ def _walls(d: ImageDraw.ImageDraw, walls: int, x0: float, y0: float, size: float
                     d.rectangle((nx0, a, nx0 + t / 2.5, a + step - 1), fill=WALL_LIGHT)
 
 
-SHORT = {
-    "pavilion": "Pavil.",
-    "seraglio": "Serag.",
-    "arcades": "Arcad.",
-    "chambers": "Chamb.",
-    "garden": "Garden",
-    "tower": "Tower",
-    C.FOUNTAIN: "Fount.",
+TYPE_WORDS = {  # A2: the building types' names (the engine's TYPE_NAMES), and the fountain
+    "pavilion": N_("Pavilion"),
+    "seraglio": N_("Seraglio"),
+    "arcades": N_("Arcades"),
+    "chambers": N_("Chambers"),
+    "garden": N_("Garden"),
+    "tower": N_("Tower"),
+    C.FOUNTAIN: N_("Fountain"),
 }
-LONG = {**C.TYPE_NAMES, C.FOUNTAIN: "Fountain"}
+SHORT = {  # the same, short enough for a small tile (about 6 letters)
+    # i18n: Pavilion, abbreviated to fit a small tile
+    "pavilion": N_("Pavil."),
+    # i18n: Seraglio, abbreviated to fit a small tile
+    "seraglio": N_("Serag."),
+    # i18n: Arcades, abbreviated to fit a small tile
+    "arcades": N_("Arcad."),
+    # i18n: Chambers, abbreviated to fit a small tile
+    "chambers": N_("Chamb."),
+    # i18n: Garden, abbreviated to fit a small tile (if needed)
+    "garden": N_("Garden"),
+    # i18n: Tower, abbreviated to fit a small tile (if needed)
+    "tower": N_("Tower"),
+    # i18n: Fountain, abbreviated to fit a small tile
+    C.FOUNTAIN: N_("Fount."),
+}
+LONG = TYPE_WORDS
+CURRENCY_WORDS = {  # A4: the currencies' names (the engine's keys)
+    "denar": N_("denar"),
+    "dirham": N_("dirham"),
+    "ducat": N_("ducat"),
+    "florin": N_("florin"),
+}
 
 
 @functools.lru_cache(maxsize=1024)  # sizes vary with the Alhambras, so bounded
-def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
-    """One tile drawn once per size and cached: colour, pictogram, type name, price, walls.
+def tile_sprite(tile_id: str, size: int, price: bool = True, _: Words = ENGLISH) -> Image.Image:
+    """One tile drawn once per size (and language) and cached: colour, pictogram, type name, price, walls.
 
     Callers only paste it; never draw on the returned image (it is shared).
     """
@@ -310,7 +373,7 @@ def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
     d.rectangle((0, 0, size - 1, size - 1), outline=D.mix(bg, D.INK, 0.55), width=max(1, size // 40))
     t = max(4, round(size * 0.13))
     if tile.hut:  # V20: a Worker's Hut: its colour, a hut pictogram, "Hut", no price; it is not a building
-        _hut_face(d, tile.type, size, t)
+        _hut_face(d, tile.type, size, t, _)
         _walls(d, tile.walls, 0, 0, size)
         return img
     inner = size - 2 * t
@@ -322,7 +385,7 @@ def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
     iy0 = t + inner * 0.06
     D.building_icon(d, tile.type, (cx - icon_w / 2, iy0, cx + icon_w / 2, iy0 + icon_h), ink)
     if show_label:
-        name = LONG[tile.type] if size >= 96 else SHORT[tile.type]
+        name = _.text(LONG[tile.type] if size >= 96 else SHORT[tile.type])
         name, fsize = D.fit_text(name, inner, label_size, bold=True, min_size=9)
         D.text(d, (cx, size - t - 1), name, fsize, ink, bold=True, anchor="md")
     if price and tile.type != C.FOUNTAIN and size >= 36:
@@ -338,7 +401,7 @@ def tile_sprite(tile_id: str, size: int, price: bool = True) -> Image.Image:
 HUT_BG: D.RGB = (250, 244, 230)
 
 
-def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int) -> None:
+def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int, _: Words) -> None:
     """A hut: a light field framed in its type's colour, a small hut (roof and door) in that colour, 'Hut'."""
     col = TYPE_COLOURS[typ]
     inner = size - 2 * t
@@ -354,13 +417,14 @@ def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int) -> None:
     d.rectangle((cx - hw, roof, cx + hw, base), fill=ink)
     d.rectangle((cx - hw * 0.3, roof + (base - roof) * 0.35, cx + hw * 0.3, base), fill=HUT_BG)
     if size >= 56:
-        name = f"{SHORT[typ]} hut" if size >= 96 else "Hut"
+        # i18n: a Worker's Hut of a building type on a tile ("Pavil. hut"); {type}: the type, abbreviated
+        name = _("{type} hut", type=_.text(SHORT[typ])) if size >= 96 else _("Hut")
         shown, fsize = D.fit_text(name, inner - 2 * band, max(10, round(size * 0.17)), bold=True, min_size=9)
         D.text(d, (cx, size - t - band - 1), shown, fsize, D.INK, bold=True, anchor="md")
 
 
 @functools.cache
-def exchange_sprite(first: str, second: str, w: int, h: int) -> Image.Image:
+def exchange_sprite(first: str, second: str, w: int, h: int, _: Words = ENGLISH) -> Image.Image:
     """A Bureau de Change card (V40): its two currencies as halves, named in words, 'exchange' across."""
     img = Image.new("RGB", (w, h), D.BG)
     d = ImageDraw.Draw(img)
@@ -373,16 +437,17 @@ def exchange_sprite(first: str, second: str, w: int, h: int) -> Image.Image:
     band = max(14, h // 5)
     d.rectangle((2, h // 2 - band // 2, w - 3, h // 2 + band // 2), fill=D.WHITE)
     size = max(10, min(14, round(h * 0.15)))
-    shown, fs = D.fit_text("exchange", w - 8, size, bold=True, min_size=8)
+    # i18n: across a Bureau de Change card (V40), between its two currencies
+    shown, fs = D.fit_text(_("exchange"), w - 8, size, bold=True, min_size=8)
     D.text(d, (w / 2, h / 2), shown, fs, D.INK, bold=True, anchor="mm")
     for name, col, y in ((first, a, h * 0.22), (second, b, h * 0.78)):
-        shown, fs = D.fit_text(name, w - 6, size + 1, bold=True, min_size=8)
+        shown, fs = D.fit_text(_.text(CURRENCY_WORDS[name]), w - 6, size + 1, bold=True, min_size=8)
         D.text(d, (w / 2, y), shown, fs, D.contrast(col), bold=True, anchor="mm")
     return img
 
 
 @functools.cache
-def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False) -> Image.Image:
+def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False, _: Words = ENGLISH) -> Image.Image:
     """A bonus card (V60): the depicted building (type, price, no walls) and '+1', in the type's colour."""
     tile = C.TILES[tile_id]
     col = TYPE_COLOURS[tile.type]
@@ -390,7 +455,7 @@ def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False) -> Image.Image
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 7), fill=D.WHITE, outline=col, width=3)
     s = min(w - 10, round(h * 0.55))
-    img.paste(tile_sprite(tile_id, s), ((w - s) // 2, 5))
+    img.paste(tile_sprite(tile_id, s, True, _), ((w - s) // 2, 5))
     D.text(d, (w / 2, h - 4), "+1", max(12, round(h * 0.24)), D.GOOD, bold=True, anchor="md")
     if dim:  # in hand but its building is not in the Alhambra yet: not playable (V62)
         veil = Image.new("RGB", (w, h), D.WHITE)
@@ -406,7 +471,7 @@ def _exchange_label(card: Any) -> tuple[str, str] | None:
 
 
 @functools.cache
-def card_sprite(currency: str, value: int, w: int, h: int) -> Image.Image:
+def card_sprite(currency: str, value: int, w: int, h: int, _: Words = ENGLISH) -> Image.Image:
     """A money card: currency colour, big value, currency name in words (A4: never colour alone)."""
     col = CURRENCY_COLOURS[currency]
     img = Image.new("RGB", (w, h), D.BG)
@@ -414,12 +479,12 @@ def card_sprite(currency: str, value: int, w: int, h: int) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=col, outline=D.mix(col, D.INK, 0.6), width=2)
     ink = D.contrast(col)
     D.text(d, (w / 2, h * 0.42), str(value), round(h * 0.45), ink, bold=True, anchor="mm")
-    name, size = D.fit_text(currency, w - 6, max(12, round(h * 0.2)), bold=True, min_size=10)
+    name, size = D.fit_text(_.text(CURRENCY_WORDS[currency]), w - 6, max(12, round(h * 0.2)), bold=True, min_size=10)
     D.text(d, (w / 2, h - 4), name, size, ink, bold=True, anchor="md")
     return img
 
 
-def _other_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:
+def _other_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:  # label: in words
     """A non-money card in the display (an expansion's exchange card, a face-down card)."""
     D.panel(d, box, fill=(90, 80, 70), edge=D.INK, radius=6)
     x0, y0, x1, y1 = box
@@ -469,6 +534,7 @@ def _draw_grid(
     cell: int,
     bbox: tuple[int, int, int, int],
     marks: frozenset[tuple[int, int]] = frozenset(),
+    _: Words = ENGLISH,
 ) -> None:
     """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells."""
     ox, oy = origin
@@ -477,10 +543,10 @@ def _draw_grid(
     lw = text_w = D.text_size("88", label, True)[0] + 8
     gx, gy = ox + text_w, oy + label + 8
     for x in range(bx0, bx1 + 1):
-        col, _ = _split_name((x, by0))
+        col, __ = _split_name((x, by0))
         D.text(d, (gx + (x - bx0) * cell + cell / 2, oy + label / 2 + 2), col, label, D.MUTED, bold=True, anchor="mm")
     for y in range(by0, by1 + 1):
-        _, row = _split_name((bx0, y))
+        __, row = _split_name((bx0, y))
         D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
     for y in range(by0, by1 + 1):
         for x in range(bx0, bx1 + 1):
@@ -489,7 +555,7 @@ def _draw_grid(
             if tid is None:
                 d.rectangle((cx + 1, cy + 1, cx + cell - 2, cy + cell - 2), fill=EMPTY_CELL)
             else:
-                img.paste(tile_sprite(tid, cell), (cx, cy))
+                img.paste(tile_sprite(tid, cell, True, _), (cx, cy))
     for x, y in sorted(marks):
         cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
@@ -550,10 +616,24 @@ def _counts_strip(
     return icon
 
 
+def _row_title(title: str, w: int, size: int) -> tuple[str, int]:
+    """A row's title before its tiles or cards, at most half the row's width `w` (shortened if longer)."""
+    return D.fit_text(title, w // 2, size, True, min_size=size)
+
+
 def _small_tiles(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, tiles: Sequence[str], size: int, title: str
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    tiles: Sequence[str],
+    size: int,
+    title: str,
+    _: Words = ENGLISH,
 ) -> int:
     """A titled row (wrapping) of small tiles; returns the height used."""
+    title = _row_title(title, w, 15)[0]
     D.text(d, (x, y), title, 15, D.INK, bold=True)
     tw = D.text_size(title, 15, True)[0] + 10
     if not tiles:
@@ -562,13 +642,13 @@ def _small_tiles(
     per_row = max(1, (w - tw) // (size + 4))
     for i, tid in enumerate(tiles):
         r, c = divmod(i, per_row)
-        img.paste(tile_sprite(tid, size), (x + tw + c * (size + 4), y + r * (size + 4)))
+        img.paste(tile_sprite(tid, size, True, _), (x + tw + c * (size + 4), y + r * (size + 4)))
     rows = (len(tiles) + per_row - 1) // per_row
     return max(20, rows * (size + 4))
 
 
 def _tiles_rows(n: int, w: int, title: str, size: int) -> int:
-    tw = D.text_size(title, 15, True)[0] + 10
+    tw = D.text_size(_row_title(title, w, 15)[0], 15, True)[0] + 10
     per_row = max(1, (w - tw) // (size + 4))
     return max(20, ((n + per_row - 1) // per_row) * (size + 4)) if n else 20
 
@@ -577,9 +657,15 @@ def _tiles_rows(n: int, w: int, title: str, size: int) -> int:
 
 
 def _header(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, width: int) -> None:
+    _ = b.words
     rounds = "   ".join(f"{i} {'✓' if i in b.scorings_done else '–'}" for i in (1, 2, 3))
-    left = f"Alhambra    Scorings done: {rounds}"
-    right = f"Deck {D.plural(b.deck_size, 'card')}  ·  Bag {D.plural(b.bag_size, 'tile')}"
+    # i18n: the header: which of the 3 scoring rounds have happened ("1 ✓   2 –   3 –")
+    done = _("Scorings done: {rounds}", rounds=rounds)
+    left = _("Alhambra") + "    " + done
+    # i18n: the header: cards left in the deck
+    deck = _("Deck {n} card", "Deck {n} cards", n=b.deck_size)
+    # i18n: the header: building tiles left in the bag
+    right = deck + "  ·  " + _("Bag {n} tile", "Bag {n} tiles", n=b.bag_size)
     D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), left, size=20, right=right, on=(img, D.BG))
 
 
@@ -595,24 +681,29 @@ def _market(
     market: Sequence[tuple[str, str | None]],
     market_last: frozenset[int],
     tile: int,
+    _: Words = ENGLISH,
 ) -> None:
     """The 4 market spaces (A6): currency named above each, the tile with its price and walls."""
     space_w = tile + 16
     w, h = _market_size(tile)
     D.panel(d, (x, y, x + w, y + h))
-    D.text(d, (x + 12, y + 10), "Building market", 18, D.INK, bold=True)
+    shown, size = D.fit_text(_("Building market"), w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     for i, (cur, tid) in enumerate(market):
         sx = x + 10 + i * space_w
         col = CURRENCY_COLOURS[cur]
         d.rounded_rectangle((sx, y + 38, sx + space_w - 8, y + 38 + 26), radius=6, fill=col)
-        D.text(d, (sx + (space_w - 8) / 2, y + 51), f"{i + 1} {cur}", 15, D.contrast(col), bold=True, anchor="mm")
+        label, size = D.fit_text(f"{i + 1} {_.text(CURRENCY_WORDS[cur])}", space_w - 14, 15, bold=True, min_size=10)
+        D.text(d, (sx + (space_w - 8) / 2, y + 51), label, size, D.contrast(col), bold=True, anchor="mm")
         ty = y + 38 + 30
         tx = sx + (space_w - 8 - tile) // 2
         if tid is None:
             d.rectangle((tx, ty, tx + tile - 1, ty + tile - 1), fill=EMPTY_CELL, outline=D.PANEL_EDGE)
-            D.text(d, (tx + tile / 2, ty + tile / 2), "empty", 15, D.MUTED, bold=True, anchor="mm")
+            # i18n: an empty market space or display
+            shown, size = D.fit_text(_("empty"), tile - 8, 15, bold=True, min_size=10)
+            D.text(d, (tx + tile / 2, ty + tile / 2), shown, size, D.MUTED, bold=True, anchor="mm")
         else:
-            img.paste(tile_sprite(tid, tile), (tx, ty))
+            img.paste(tile_sprite(tid, tile, True, _), (tx, ty))
         if i in market_last:
             D.highlight_box(d, (tx, ty, tx + tile - 1, ty + tile - 1), width=4)
 
@@ -621,35 +712,51 @@ DISPLAY_W = 4 * (66 + 8) + 16
 
 
 def _display(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, display: Sequence[tuple[str, int] | str], h: int
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    display: Sequence[tuple[str, int] | str],
+    h: int,
+    _: Words = ENGLISH,
 ) -> None:
     """The money display (A7): four face-up cards."""
     cw, ch = 66, 92
     w = DISPLAY_W
     D.panel(d, (x, y, x + w, y + h))
-    D.text(d, (x + 12, y + 10), "Money display", 18, D.INK, bold=True)
+    shown, size = D.fit_text(_("Money display"), w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     cy = y + 38 + (h - 38 - ch) // 2
     for i, card in enumerate(display):
         cx = x + 12 + i * (cw + 8)
         pair = _exchange_label(card)
         if isinstance(card, tuple):
-            img.paste(card_sprite(card[0], card[1], cw, ch), (cx, cy))
+            img.paste(card_sprite(card[0], card[1], cw, ch, _), (cx, cy))
         elif pair:  # V42: exchange cards lie in the display like money
-            img.paste(exchange_sprite(pair[0], pair[1], cw, ch), (cx, cy))
+            img.paste(exchange_sprite(pair[0], pair[1], cw, ch, _), (cx, cy))
         else:
             _other_card(d, (cx, cy, cx + cw, cy + ch), card)
     if not display:
-        D.text(d, (x + w / 2, y + h / 2 + 10), "empty", 16, D.MUTED, bold=True, anchor="mm")
+        shown, size = D.fit_text(_("empty"), w - 24, 16, bold=True)
+        D.text(d, (x + w / 2, y + h / 2 + 10), shown, size, D.MUTED, bold=True, anchor="mm")
 
 
 def _hut_stacks(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, huts: Sequence[tuple[str | None, int]], w: int
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    huts: Sequence[tuple[str | None, int]],
+    w: int,
+    _: Words = ENGLISH,
 ) -> None:
     """V21/V22: the six hut stacks: the face-up hut of each (with its walls) and how many huts are left."""
     D.panel(d, (x, y, x + w, y + HUTS_H))
-    D.text(d, (x + 12, y + 10), "Worker's Huts", 18, D.INK, bold=True)
-    note = f"take a face-up hut as your action (free, no extra action), at most {C.HUT_LIMIT} per player"
-    tw = D.text_size("Worker's Huts", 18, True)[0]
+    title, tsize = D.fit_text(_("Worker's Huts"), w // 3, 18, bold=True)
+    D.text(d, (x + 12, y + 10), title, tsize, D.INK, bold=True)
+    # i18n: beside the Worker's Huts (V21-V23)
+    note = _("take a face-up hut as your action (free, no extra action), at most {limit} per player", limit=C.HUT_LIMIT)
+    tw = D.text_size(title, tsize, True)[0]
     shown, size = D.fit_text(note, w - tw - 40, 15, bold=True)
     D.text(d, (x + tw + 26, y + 13), shown, size, D.MUTED, bold=True)
     slot = (w - 24) // len(C.TYPES)
@@ -657,32 +764,41 @@ def _hut_stacks(
         sx, sy = x + 12 + i * slot, y + 40
         if hut is None or hut == "hidden":
             d.rectangle((sx, sy, sx + HUT_STACK - 1, sy + HUT_STACK - 1), fill=EMPTY_CELL, outline=D.PANEL_EDGE)
-            D.text(d, (sx + HUT_STACK / 2, sy + HUT_STACK / 2), "none", 14, D.MUTED, bold=True, anchor="mm")
+            # i18n: a hut stack that is used up
+            shown, size = D.fit_text(_("none"), HUT_STACK - 6, 14, bold=True, min_size=9)
+            D.text(d, (sx + HUT_STACK / 2, sy + HUT_STACK / 2), shown, size, D.MUTED, bold=True, anchor="mm")
         else:
-            img.paste(tile_sprite(hut, HUT_STACK), (sx, sy))
-        D.text(d, (sx + HUT_STACK + 8, sy + 14), C.TYPE_NAMES[typ], 15, D.INK, bold=True, anchor="lm")
+            img.paste(tile_sprite(hut, HUT_STACK, True, _), (sx, sy))
+        room = slot - HUT_STACK - 12
+        shown, size = D.fit_text(_.text(TYPE_WORDS[typ]), room, 15, bold=True, min_size=10)
+        D.text(d, (sx + HUT_STACK + 8, sy + 14), shown, size, D.INK, bold=True, anchor="lm")
+        # i18n: huts left in a stack
+        shown, size = D.fit_text(_("{n} left", "{n} left", n=left), room, 15, bold=True, min_size=10)
         D.text(
             d,
             (sx + HUT_STACK + 8, sy + 40),
-            f"{left} left",
-            15,
+            shown,
+            size,
             D.MUTED if left else D.HIGHLIGHT,
             bold=True,
             anchor="lm",
         )
 
 
-def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, _: Words = ENGLISH) -> None:
     """The majority points table (A2/A45), as printed on the reserve boards."""
     D.panel(d, (x, y, x + w, y + h))
-    D.text(d, (x + 12, y + 10), "Points per scoring round", 18, D.INK, bold=True)
+    shown, size = D.fit_text(_("Points per scoring round"), w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     inner = w - 24
     name_w = 112 if inner >= 360 else 72
     rest = inner - name_w - 26
     cols = [x + 12, x + 12 + 26 + name_w, x + 12 + 26 + name_w + rest * 0.2, x + 12 + 26 + name_w + rest * 0.52]
     head_y = y + 38
-    for j, title in enumerate(("R1", "R2", "R3")):
-        D.text(d, (cols[j + 1], head_y), title, 15, D.MUTED, bold=True)
+    for j in range(3):
+        # i18n: a column of the points table: scoring round N, short ("R1")
+        title, size = D.fit_text(_("R{round}", round=j + 1), int(cols[2] - cols[1]) - 6, 15, bold=True, min_size=10)
+        D.text(d, (cols[j + 1], head_y), title, size, D.MUTED, bold=True)
     row_h = (y + h - 8 - (head_y + 22)) / 6
     for i, t in enumerate(C.TYPES):
         ry = head_y + 22 + i * row_h
@@ -690,8 +806,9 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
         s = int(min(row_h - 2, 22))
         d.rounded_rectangle((cols[0], ry, cols[0] + s, ry + s), radius=4, fill=col, outline=D.mix(col, D.INK, 0.5))
         D.building_icon(d, t, (cols[0] + 2, ry + 2, cols[0] + s - 2, ry + s - 2), D.contrast(col))
-        name = C.TYPE_NAMES[t] if name_w > 100 else C.TYPE_NAMES[t][:5]
-        D.text(d, (cols[0] + s + 6, ry + s / 2), name, 15, D.INK, bold=True, anchor="lm")
+        name = _.text(TYPE_WORDS[t])
+        name, size = D.fit_text(name if name_w > 100 else name[:5], int(cols[1] - cols[0]) - s - 8, 15, True, 10)
+        D.text(d, (cols[0] + s + 6, ry + s / 2), name, size, D.INK, bold=True, anchor="lm")
         for r in (1, 2, 3):
             D.text(d, (cols[r], ry + s / 2), "/".join(map(str, C.POINTS[r][t])), 15, D.INK, bold=True, anchor="lm")
 
@@ -737,6 +854,7 @@ def _hand(
     bonus_hand: Sequence[tuple[str, bool]] | None,
     bonus_auto: str,
     w: int,
+    _: Words = ENGLISH,
 ) -> None:
     """The viewer's hand grouped by currency with totals (private image only)."""
     cw, ch = HAND_CARD
@@ -746,48 +864,64 @@ def _hand(
     bonus_h = 0 if bonus_hand is None else BONUS_H + 34
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
     total = sum(sum(v) for v in groups.values())
-    D.text(
-        d,
-        (x + 12, y + 10),
-        f"Your hand (private): {D.plural(len(hand), 'card')} worth {total}",
-        18,
-        D.INK,
-        bold=True,
+    title = _(
+        "Your hand (private): {n} card worth {total}",
+        "Your hand (private): {n} cards worth {total}",
+        n=len(hand),
+        total=total,
     )
+    shown, size = D.fit_text(title, w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     for k, cur in enumerate(C.CURRENCIES):
         gx, gy = x + 12 + k * col_w, y + 42
         vals = sorted(groups[cur], reverse=True)
         col = CURRENCY_COLOURS[cur]
         d.rounded_rectangle((gx, gy, gx + col_w - 12, gy + 30), radius=6, fill=col)
-        D.text(d, (gx + 10, gy + 15), cur, 17, D.contrast(col), bold=True, anchor="lm")
-        D.text(d, (gx + col_w - 22, gy + 15), f"total {sum(vals)}", 17, D.contrast(col), bold=True, anchor="rm")
+        # i18n: the sum of a player's cards of one currency
+        worth, wsize = _("total {total}", total=sum(vals)), 17
+        name, size = _.text(CURRENCY_WORDS[cur]), 17
+        room = col_w - 40  # both on the currency's band; when they do not fit, the total keeps at most half
+        if D.text_size(name, 17, True)[0] + D.text_size(worth, 17, True)[0] > room:
+            worth, wsize = D.fit_text(worth, room // 2, 17, bold=True, min_size=11)
+            name, size = D.fit_text(name, room - D.text_size(worth, wsize, True)[0], 17, bold=True, min_size=11)
+        D.text(d, (gx + 10, gy + 15), name, size, D.contrast(col), bold=True, anchor="lm")
+        D.text(d, (gx + col_w - 22, gy + 15), worth, wsize, D.contrast(col), bold=True, anchor="rm")
         if not vals:
-            D.text(d, (gx + 4, gy + 44), "no cards", 15, D.MUTED, bold=True)
+            # i18n: a currency of which the player holds no cards
+            shown, size = D.fit_text(_("no cards"), col_w - 16, 15, bold=True)
+            D.text(d, (gx + 4, gy + 44), shown, size, D.MUTED, bold=True)
         for i, v in enumerate(vals):
             r, c = divmod(i, per_row)
-            img.paste(card_sprite(cur, v, cw, ch), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
+            img.paste(card_sprite(cur, v, cw, ch, _), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
     ry = y + 44 + 36 + rows * (ch + 6)
     if exchange:  # V44: exchange cards are kept secret in the hand like money
-        D.text(d, (x + 12, ry + XH / 2), "Exchange cards:", 17, D.INK, bold=True, anchor="lm")
-        tx = x + 12 + D.text_size("Exchange cards:", 17, True)[0] + 12
+        title = _row_title(_("Exchange cards:"), w - 24, 17)[0]
+        D.text(d, (x + 12, ry + XH / 2), title, 17, D.INK, bold=True, anchor="lm")
+        tx = x + 12 + D.text_size(title, 17, True)[0] + 12
         for i, (first, second) in enumerate(exchange):
-            img.paste(exchange_sprite(first, second, XW, XH), (tx + i * (XW + 6), ry))
+            img.paste(exchange_sprite(first, second, XW, XH, _), (tx + i * (XW + 6), ry))
         ry += XH + 12
     if bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
-        auto = AUTO_TEXT.get(bonus_auto, bonus_auto)
-        playable = sum(ok for _, ok in bonus_hand)
-        title = f"Your bonus cards (secret): {len(bonus_hand)}, {playable} playable now  ·  automatic play: {auto}"
+        auto = _.text(AUTO_TEXT[bonus_auto]) if bonus_auto in AUTO_TEXT else bonus_auto
+        playable = sum(ok for __, ok in bonus_hand)
+        # i18n: the viewer's secret bonus cards (V61, V62): how many, how many they can play now
+        title = _("Your bonus cards (secret): {n}, {playable} playable now", n=len(bonus_hand), playable=playable)
+        # i18n: when the viewer's bonus cards are played for them (V66): {when} is e.g. "before every scoring"
+        title += "  ·  " + _("automatic play: {when}", when=auto)
         shown, size = D.fit_text(title, w - 24, 17, bold=True)
         D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
         for i, (tile, ok) in enumerate(bonus_hand):
-            img.paste(bonus_sprite(tile, BONUS_W, BONUS_H, dim=not ok), (x + 12 + i * (BONUS_W + 8), ry + 30))
+            img.paste(bonus_sprite(tile, BONUS_W, BONUS_H, not ok, _), (x + 12 + i * (BONUS_W + 8), ry + 30))
         if not bonus_hand:
-            D.text(d, (x + 12, ry + 30 + BONUS_H / 2), "none in hand", 15, D.MUTED, bold=True, anchor="lm")
+            # i18n: the viewer holds no bonus cards
+            shown, size = D.fit_text(_("none in hand"), w - 24, 15, bold=True)
+            D.text(d, (x + 12, ry + 30 + BONUS_H / 2), shown, size, D.MUTED, bold=True, anchor="lm")
         ry += bonus_h
     if others:
-        D.text(
-            d, (x + 12, ry + 4), "Other cards: " + ", ".join(o.replace("\n", " ") for o in others), 16, D.INK, bold=True
-        )
+        # i18n: other cards in the viewer's hand; {cards}: their names
+        line = _("Other cards: {cards}", cards=", ".join(o.replace("\n", " ") for o in others))
+        shown, size = D.fit_text(line, w - 24, 16, bold=True)
+        D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
 
 
 # --------------------------------------------------------------------------------------------- player panels
@@ -807,42 +941,53 @@ def _panel_layout(b: Board, width: int) -> tuple[int, int, int]:
     return cols, panel_w, max(26, cell)
 
 
-def _player_panel_height(p: PlayerBoard, panel_w: int, cell: int, grid_h: int) -> int:
-    reserve_h = _tiles_rows(len(p.reserve), panel_w - 24, "Reserve:", SMALL)
-    pending_h = _tiles_rows(len(p.pending), panel_w - 24, "To place:", SMALL) + 6 if p.pending else 0
-    bonus_h = _bonus_row_height(p.bonus_played, panel_w - 24) + 6 if p.bonus_played is not None else 0
+def _player_panel_height(p: PlayerBoard, panel_w: int, cell: int, grid_h: int, _: Words = ENGLISH) -> int:
+    reserve_h = _tiles_rows(len(p.reserve), panel_w - 24, _("Reserve:"), SMALL)
+    pending_h = _tiles_rows(len(p.pending), panel_w - 24, _("To place:"), SMALL) + 6 if p.pending else 0
+    bonus_h = _bonus_row_height(p.bonus_played, panel_w - 24, _) + 6 if p.bonus_played is not None else 0
     return 52 + 28 + 40 + grid_h + 10 + reserve_h + pending_h + bonus_h + 14
 
 
-BONUS_TITLE = "Bonus cards played:"
+def _bonus_title(w: int, _: Words) -> str:
+    # i18n: before a player's played bonus cards (V62)
+    return _row_title(_("Bonus cards played:"), w, 15)[0]
 
 
-def _bonus_row_height(bonus_played: Sequence[str] | None, w: int) -> int:
-    tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
+def _bonus_row_height(bonus_played: Sequence[str] | None, w: int, _: Words = ENGLISH) -> int:
+    tw = D.text_size(_bonus_title(w, _), 15, True)[0] + 10
     per_row = max(1, (w - tw) // (BONUS_W + 6))
     n = len(bonus_played or ())
     return max(20, ((n + per_row - 1) // per_row) * (BONUS_H + 4)) if n else 20
 
 
 def _bonus_row(
-    img: Image.Image, d: ImageDraw.ImageDraw, bonus_played: Sequence[str] | None, x: int, y: int, w: int
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    bonus_played: Sequence[str] | None,
+    x: int,
+    y: int,
+    w: int,
+    _: Words = ENGLISH,
 ) -> int:
     """V62/V63: the player's played bonus cards (public), each one more building of its type."""
-    D.text(d, (x, y), BONUS_TITLE, 15, D.INK, bold=True)
-    tw = D.text_size(BONUS_TITLE, 15, True)[0] + 10
+    title = _bonus_title(w, _)
+    D.text(d, (x, y), title, 15, D.INK, bold=True)
+    tw = D.text_size(title, 15, True)[0] + 10
     cards = bonus_played or ()
     if not cards:
         D.text(d, (x + tw, y), "—", 15, D.MUTED, bold=True)
     per_row = max(1, (w - tw) // (BONUS_W + 6))
     for i, tid in enumerate(cards):
         r, c = divmod(i, per_row)
-        img.paste(bonus_sprite(tid, BONUS_W, BONUS_H), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
-    return _bonus_row_height(bonus_played, w)
+        img.paste(bonus_sprite(tid, BONUS_W, BONUS_H, False, _), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
+    return _bonus_row_height(bonus_played, w, _)
 
 
-def _vizier_chip(img: Image.Image, active: bool, x1: int, y: int) -> int:
-    """V1: the vizier's side: active (may be used between turns) or used (inactive). Returns its width."""
-    label = "Vizier: active" if active else "Vizier: used"
+def _vizier_chip(img: Image.Image, active: bool, x1: int, y: int, max_w: int, _: Words = ENGLISH) -> int:
+    """V1: the vizier's side: active (may be used between turns) or used (inactive), at most `max_w` wide.
+    Returns its width."""
+    label = _("Vizier: active") if active else _("Vizier: used")
+    label = D.fit_text(label, max_w - 12, 15, True, min_size=15)[0]
     w = D.text_size(label, 15, True)[0] + 12
     D.paste_chip(img, (x1 - w, y - 3), label, D.GOOD if active else (170, 160, 150), D.PANEL)
     return w
@@ -858,6 +1003,7 @@ def _player_panel(
     cell: int,
     bbox: tuple[int, int, int, int],
     highlight: frozenset[tuple[int, int]],
+    _: Words = ENGLISH,
 ) -> None:
     """One player's panel of `dims` (width, height) with its top-left corner at (x0, y0): the frame, title and
     info line drawn here, the body below them (buildings, Alhambra, reserve...) a part of its own, so a move
@@ -867,16 +1013,18 @@ def _player_panel(
     edge = D.TURN if p.to_move else D.PANEL_EDGE
     D.panel(d, box, edge=edge, width=4 if p.to_move else 2)
     bar = D.TURN if p.to_move else D.INK
-    name = p.name + ("  ▶ to move" if p.to_move else "")
-    D.title_bar(
-        d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=f"{p.score} pts", on=(img, D.PANEL)
-    )
+    # i18n: a player's name in their panel's title when it is their turn
+    name = _("{name}  ▶ to move", name=p.name) if p.to_move else p.name
+    # i18n: a player's score (points, abbreviated)
+    score = _("{n} pts", "{n} pts", n=p.score)
+    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), name, fill=bar, size=19, right=score, on=(img, D.PANEL))
     y = y0 + 52
-    chip_w = _vizier_chip(img, p.vizier, x1 - 12, y) + 10 if p.vizier is not None else 0
-    info = f"Hand: {D.plural(p.hand_count, 'card')}" + "".join(f"   ·   {e}" for e in p.extras)
+    chip_w = _vizier_chip(img, p.vizier, x1 - 12, y, (x1 - x0) // 3, _) + 10 if p.vizier is not None else 0
+    # i18n: how many cards a player holds
+    info = _("Hand: {n} card", "Hand: {n} cards", n=p.hand_count) + "".join(f"   ·   {e}" for e in p.extras)
     shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True)
     D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
-    bottom = y0 + _player_panel_height(p, x1 - x0, cell, _grid_size(bbox, cell)[1]) - BODY_BOTTOM
+    bottom = y0 + _player_panel_height(p, x1 - x0, cell, _grid_size(bbox, cell)[1], _) - BODY_BOTTOM
     D.part(
         img,
         (x0 + BODY_X, y0 + BODY_Y, x1 - BODY_X, bottom),
@@ -890,6 +1038,7 @@ def _player_panel(
         p.last_cells | highlight,
         cell,
         bbox,
+        _,
         bg=D.PANEL,
     )
 
@@ -914,6 +1063,7 @@ def _panel_body(
     marks: frozenset[tuple[int, int]],
     cell: int,
     bbox: tuple[int, int, int, int],
+    _: Words = ENGLISH,
 ) -> None:
     """A player's buildings per type, Alhambra, reserve, tiles to place and played bonus cards, the panel (`width`
     wide) having its top-left corner at (bx - BODY_X, by - BODY_Y)."""
@@ -924,15 +1074,17 @@ def _panel_body(
     y += 40
     gw, gh = _grid_size(bbox, cell)
     gx = x0 + (x1 - x0 - gw) // 2
-    _draw_grid(img, d, grid, (gx, y), cell, bbox, marks)
+    _draw_grid(img, d, grid, (gx, y), cell, bbox, marks, _)
     y += gh + 10
-    y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, reserve, SMALL, "Reserve:")
+    # i18n: before a player's reserve tiles (A35)
+    y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, reserve, SMALL, _("Reserve:"), _)
     if pending:
         y += 6
-        y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, pending, SMALL, "To place:")
+        # i18n: before the tiles a player bought this turn and places at its end (A27)
+        y += _small_tiles(img, d, x0 + 12, y, x1 - x0 - 24, pending, SMALL, _("To place:"), _)
     if bonus_played is not None:
         y += 6
-        y += _bonus_row(img, d, bonus_played, x0 + 12, y, x1 - x0 - 24)
+        y += _bonus_row(img, d, bonus_played, x0 + 12, y, x1 - x0 - 24, _)
 
 
 DIRK_PANEL: D.RGB = (244, 238, 228)
@@ -946,20 +1098,28 @@ def _dirk_panel(
     tiles: Sequence[str],
     score: int,
     dims: tuple[int, int],
+    _: Words = ENGLISH,
 ) -> None:
     """Dirk, the neutral 2-player collector (A61): his tiles by type and his score (A65, A68)."""
     x1, y1 = x0 + dims[0], y0 + dims[1]
     box = (x0, y0, x1, y1)
     D.panel(d, box, fill=DIRK_PANEL)
-    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), "Dirk (neutral)", fill=D.MUTED, size=19, right=f"{score} pts")
+    score_text = _("{n} pts", "{n} pts", n=score)
+    D.title_bar(d, (x0 + 6, y0 + 6, x1 - 6, y0 + 44), _dirk_name(_), fill=D.MUTED, size=19, right=score_text)
     counts = dict.fromkeys(C.TYPES, 0)
     for tid in tiles:
         if C.TYPE_OF.get(tid) in counts:
             counts[C.TYPE_OF[tid]] += 1
     y = y0 + 54
-    D.text(
-        d, (x0 + 12, y), f"{D.plural(len(tiles), 'tile')}; they count for majorities only (A61)", 15, D.MUTED, bold=True
+    # i18n: Dirk's tiles (the neutral player of the 2-player game)
+    line = _(
+        "{n} tile; they count for majorities only (A61)",
+        "{n} tiles; they count for majorities only (A61)",
+        n=len(tiles),
     )
+    lines, size = D.fit_lines(line, x1 - x0 - 24, 15, bold=True, min_size=11)
+    for k, shown in enumerate(lines):  # two lines at most: 30 px
+        D.text(d, (x0 + 12, y + k * (size + 1) - (len(lines) - 1) * 4), shown, size, D.MUTED, bold=True)
     y += 30
     _counts_strip(img, d, x0 + 12, y, counts, x1 - x0 - 24, DIRK_PANEL)
     y += 46
@@ -970,7 +1130,12 @@ def _dirk_panel(
         r, c = divmod(i, per_row)
         if y + r * (size + 4) + size > y1 - 6:
             break
-        img.paste(tile_sprite(tid, size), (x0 + 12 + c * (size + 4), y + r * (size + 4)))
+        img.paste(tile_sprite(tid, size, True, _), (x0 + 12 + c * (size + 4), y + r * (size + 4)))
+
+
+def _dirk_name(_: Words) -> str:
+    # i18n: the neutral player of the 2-player game (A61), as named in the rules
+    return _("Dirk (neutral)")
 
 
 def _dirk_height(b: Board, panel_w: int) -> int:
@@ -989,15 +1154,16 @@ def _results(img: Image.Image, d: ImageDraw.ImageDraw, b: Board, x: int, y: int,
         raise ValueError("the results sheet is drawn only once the game is over")
     names = {p.id: p.name for p in b.players}
     if b.dirk is not None:
-        names.setdefault(DIRK, "Dirk (neutral)")
+        names.setdefault(DIRK, _dirk_name(b.words))
     order = sorted(res.rows, key=lambda pid: (pid == DIRK, -res.rows[pid][-1]))
-    return D.results_sheet(d, res, names, x, y, w, order=order)
+    return D.results_sheet(d, res, names, x, y, w, order=order, _=b.words)
 
 
 # --------------------------------------------------------------------------------------------- main
 
 
 def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Image:
+    _ = b.words
     extra: frozenset[tuple[int, int]] = frozenset()
     if highlight is not None:
         cells = [highlight] if isinstance(highlight[0], int) else list(highlight)
@@ -1015,7 +1181,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     market_h = 0 if b.over else 40 + 30 + tile + 14  # after the game the market is empty: results instead
     results_h = 0
     if b.results is not None:
-        results_h = D.results_height(b.results) + GAP
+        results_h = D.results_height(b.results, width - 2 * GAP) + GAP
     # panels in rows; each row as tall as its tallest panel
     slots: list[tuple[str, Any]] = [("p", i) for i in range(n)]
     if b.dirk is not None:
@@ -1023,7 +1189,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     heights = []
     for kind, i in slots:
         if kind == "p":
-            heights.append(_player_panel_height(b.players[i], panel_w, cell, grid_hs[i]))
+            heights.append(_player_panel_height(b.players[i], panel_w, cell, grid_hs[i], _))
         else:
             heights.append(_dirk_height(b, panel_w))
     row_heights = [max(heights[r * cols : (r + 1) * cols]) for r in range((len(slots) + cols - 1) // cols)]
@@ -1048,22 +1214,22 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     y = GAP + HEADER_H
     if b.results is not None:
         y += _results(img, d, b, GAP, y, width - 2 * GAP) + GAP
-    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP, _)
     if b.vizier_line:
         shown, size = D.fit_text(b.vizier_line, width - 2 * GAP - 10, 17, bold=True)
         D.text(d, (GAP + 4, y + 2), shown, size, D.GOOD, bold=True)
         y += 30
     if market_h:  # each section is a cached part: drawn again only when what it shows changes
-        mw, _ = _market_size(tile)
-        D.part(img, (GAP, y, GAP + mw, y + market_h), _market, tuple(b.market), b.market_last, tile)
+        mw = _market_size(tile)[0]
+        D.part(img, (GAP, y, GAP + mw, y + market_h), _market, tuple(b.market), b.market_last, tile, _)
         dx = GAP + mw + GAP
-        D.part(img, (dx, y, dx + DISPLAY_W, y + market_h), _display, tuple(b.display), market_h)
+        D.part(img, (dx, y, dx + DISPLAY_W, y + market_h), _display, tuple(b.display), market_h, _)
         px = dx + DISPLAY_W + GAP
         if width - GAP - px >= 260:
-            D.part(img, (px, y, width - GAP, y + market_h), _points_table, width - GAP - px, market_h)
+            D.part(img, (px, y, width - GAP, y + market_h), _points_table, width - GAP - px, market_h, _)
         y += market_h + GAP
     if huts_h:
-        D.part(img, (GAP, y, width - GAP, y + HUTS_H), _hut_stacks, tuple(b.huts or ()), width - 2 * GAP)
+        D.part(img, (GAP, y, width - GAP, y + HUTS_H), _hut_stacks, tuple(b.huts or ()), width - 2 * GAP, _)
         y += huts_h
     if b.hand is not None:
         y += _hand_part(img, b, GAP, y, width - 2 * GAP) + GAP
@@ -1078,9 +1244,9 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
             if kind == "p":
                 p = b.players[i]
                 mark = extra if p.id == b.viewer or not b.viewer else frozenset()
-                D.part(img, box, _player_panel, p, (panel_w, rh), cell, bboxes[i], mark)
+                D.part(img, box, _player_panel, p, (panel_w, rh), cell, bboxes[i], mark, _)
             else:
-                D.part(img, box, _dirk_panel, b.dirk or (), b.dirk_score, (panel_w, rh))
+                D.part(img, box, _dirk_panel, b.dirk or (), b.dirk_score, (panel_w, rh), _)
         y += rh + GAP
     return img
 
@@ -1091,7 +1257,7 @@ def _hand_part(img: Image.Image, b: Board, x: int, y: int, w: int) -> int:
     h = _hand_layout(hand, bonus, w)[2]
     hand_t = tuple(hand)
     bonus_t = None if bonus is None else tuple(bonus)
-    D.part(img, (x, y, x + w, y + h), _hand, hand_t, bonus_t, b.bonus_auto, w, viewer=b.viewer)
+    D.part(img, (x, y, x + w, y + h), _hand, hand_t, bonus_t, b.bonus_auto, w, b.words, viewer=b.viewer)
     return h
 
 
@@ -1104,11 +1270,11 @@ def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
     cell = max(30, min(80, (width - 80) // ncols, 640 // nrows))
     gw, gh = _grid_size(bbox, cell)
     panel_w = width - 2 * GAP
-    panel_h = _player_panel_height(me, panel_w, cell, gh)
+    panel_h = _player_panel_height(me, panel_w, cell, gh, b.words)
     hand_h = _hand_layout(b.hand, b.bonus_hand, panel_w)[2] + GAP if b.hand is not None else 0
-    img, _ = D.canvas(width, GAP + panel_h + GAP + hand_h)
+    img = D.canvas(width, GAP + panel_h + GAP + hand_h)[0]
     box = (GAP, GAP, width - GAP, GAP + panel_h)
-    D.part(img, box, _player_panel, me, (panel_w, panel_h), cell, bbox, extra, viewer=b.viewer)
+    D.part(img, box, _player_panel, me, (panel_w, panel_h), cell, bbox, extra, b.words, viewer=b.viewer)
     if b.hand is not None:
         _hand_part(img, b, GAP, GAP + panel_h + GAP, panel_w)
     return img
@@ -1120,6 +1286,7 @@ def draw(
     names: Mapping[str, str] | None = None,
     highlight: Any = None,
     focus: bool = False,
+    lang: str = "en",
 ) -> Image.Image:
     """The render entry point for Alhambra (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)
+    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)

@@ -6,6 +6,10 @@ After the game: a results sheet with each player's points per building type.
 
 The engine state is read in exactly one place, `model_from_view`; geometry, names and rotations come from
 `engine.gardens`, so the picture and the commands always agree.
+
+Words: the model's sentences are built in the board's language (`Board.words`), the sections take the `Words`
+they draw with (`_`). Tree kinds, their letters and plants and the building types are marked here with `N_`,
+keyed by the engine's data keys; garden and building names ("C3", "d4") are the commands' and stay as they are.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine import gardens as G
+from i18n import ENGLISH, N_, Words, words
 from render import _draw as D
 
 KIND_COLOURS: dict[str, D.RGB] = {  # G2/G7: the four tree kinds = the players' colours
@@ -26,7 +31,23 @@ KIND_COLOURS: dict[str, D.RGB] = {  # G2/G7: the four tree kinds = the players' 
     "yellow": (240, 204, 40),
     "orange": (238, 124, 28),
 }
-KIND_LETTER = {k: k[0].upper() for k in G.KINDS}  # P, G, Y, O: colour is never the only cue
+KIND_LETTER = {  # P, G, Y, O: colour is never the only cue (a letter per kind, on the tiles)
+    # i18n: one letter for the purple trees (lavender) on the tiles; the four kinds' letters must differ
+    "purple": N_("P"),
+    # i18n: one letter for the green trees (palm) on the tiles; the four kinds' letters must differ
+    "green": N_("G"),
+    # i18n: one letter for the yellow trees (lemon) on the tiles; the four kinds' letters must differ
+    "yellow": N_("Y"),
+    # i18n: one letter for the orange trees (orange) on the tiles; the four kinds' letters must differ
+    "orange": N_("O"),
+}
+KIND_WORDS = {"purple": N_("purple"), "green": N_("green"), "yellow": N_("yellow"), "orange": N_("orange")}
+KIND_PLANT = {  # a kind's colour and its plant (G2)
+    "purple": N_("purple (lavender)"),
+    "green": N_("green (palm)"),
+    "yellow": N_("yellow (lemon)"),
+    "orange": N_("orange (orange)"),
+}
 EMPTY: D.RGB = (232, 224, 204)
 OPEN: D.RGB = (214, 234, 200)
 PLANTED: D.RGB = (250, 246, 232)
@@ -34,6 +55,20 @@ BUILDING: D.RGB = (222, 196, 150)
 NOBODY: D.RGB = (170, 165, 158)
 BOARD_BG: D.RGB = (196, 178, 140)
 TYPE_SHORT = {"pavilion": "Pav", "seraglio": "Ser", "arcades": "Arc", "chambers": "Cha", "tower": "Tow"}
+TYPE_WORDS = {  # the building types (G16), in the legend
+    "pavilion": N_("pavilion"),
+    "seraglio": N_("seraglio"),
+    "arcades": N_("arcades"),
+    "chambers": N_("chambers"),
+    "tower": N_("tower"),
+}
+TYPE_TITLES = {  # the same as column titles of the results
+    "pavilion": N_("Pavilion"),
+    "seraglio": N_("Seraglio"),
+    "arcades": N_("Arcades"),
+    "chambers": N_("Chambers"),
+    "tower": N_("Tower"),
+}
 
 PALETTE = (
     *KIND_COLOURS.values(),
@@ -100,13 +135,14 @@ class Board:
     won: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> building type -> points
     won_count: dict[str, int] = field(default_factory=dict)  # player -> buildings won
     unowned: tuple[str, ...] = ()
+    words: Words = ENGLISH  # the language of the model's sentences and of the image
 
 
 # --------------------------------------------------------------------------------------------- reading the view
 
 
-def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
-    """The only function that reads engine state fields (GardensState)."""
+def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None, _: Words = ENGLISH) -> Board:
+    """The only function that reads engine state fields (GardensState); its sentences in the language of `_`."""
     completed = G.completed_buildings(view)
     open_now = set(G.open_spaces(view.board)) if view.phase == "play" else set()
     spaces = []
@@ -135,7 +171,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     players = [
         Player(
             id=p,
-            name=D.player_label(p, view.players, names),
+            name=D.player_label(p, view.players, names, _),
             colours=tuple(ks),
             score=scores[p],
             kind_scores={k: view.kind_scores[G.KINDS.index(k)] for k in ks},
@@ -155,6 +191,7 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
         viewer=viewer,
         over=view.phase == "over",
         unowned=tuple(k for k in G.KINDS if k not in owned) if view.phase != "colours" else (),
+        words=_,
     )
     if viewer is not None and viewer in view.players:
         board.hand = tuple(t for t in view.hands[view.players.index(viewer)] if t != G.HIDDEN)
@@ -162,7 +199,8 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     for e in reversed(view.log):
         if e.kind in ("place", "colour"):
             who = label.get(e.player, "") if e.player else ""
-            board.last_move = f"{who} {e.text}".strip()
+            # i18n: a player's name and what they did, after "Last move:" ("Ana plants a tile on C3")
+            board.last_move = _("{who} {what}", who=who, what=e.text) if who else _.text(e.text).strip()
             break
     if board.over:
         board.winners = tuple(G.RULES.winners(view))  # G35: every player with the best score
@@ -208,7 +246,9 @@ DIR_VEC = ((1, -1), (1, 1), (-1, 1), (-1, -1))
 
 
 @functools.cache
-def tile_sprite(tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str] = frozenset()) -> Image.Image:
+def tile_sprite(
+    tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str] = frozenset(), _: Words = ENGLISH
+) -> Image.Image:
     """A placed garden tile as an RGBA octagon: on each long side a chip with the kind facing that way (colour
     and letter) and the number of trees it gives the building there (G14). Kinds in `dim` (unowned, G31) are
     greyed out. Cached per tile, rotation, scale and dimmed set."""
@@ -232,7 +272,7 @@ def tile_sprite(tile: str, rotation: int, scale: float = 1.0, dim: frozenset[str
             [p1, p2, (c + vx * h * inner + 0, c + vy * a * inner), (c + vx * a * inner, c + vy * h * inner)], fill=col
         )
         cx, cy = c + vx * mid * 0.6, c + vy * mid * 0.6
-        label = f"{KIND_LETTER[k]}{trees}"
+        label = f"{_.text(KIND_LETTER[k])}{trees}"
         w = D.text_size(label, size, True)[0] + 8
         d.rounded_rectangle(
             (cx - w / 2, cy - size * 0.7, cx + w / 2, cy + size * 0.7), radius=5, fill=col, outline=D.INK, width=1
@@ -254,6 +294,7 @@ def _board(
     buildings: Sequence[Building],
     unowned: tuple[str, ...],
     marks: tuple[str | None, ...],
+    _: Words = ENGLISH,
 ) -> None:
     """The board, its top-left corner at (ox, oy), BOARD_PX square; the spaces named in `marks` highlighted."""
     gx, gy = ox + LABEL + MARGIN, oy + LABEL + MARGIN  # top-left corner of the garden grid (building a1)
@@ -267,7 +308,7 @@ def _board(
         if sp.tile is None:
             D.stamp(img, space_sprite(sp.name, sp.open), cx, cy)
         else:
-            D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(unowned)), cx, cy)
+            D.stamp(img, tile_sprite(sp.tile, sp.rotation, 1.0, frozenset(unowned), _), cx, cy)
             D.text(d, (cx, cy), sp.name, 15, D.MUTED, bold=True, anchor="mm")
     for bl in buildings:
         D.stamp(
@@ -343,66 +384,95 @@ def _players_height(players: Sequence[Player]) -> int:
 
 
 def _players(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, players: Sequence[Player], over: bool, w: int
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    players: Sequence[Player],
+    over: bool,
+    w: int,
+    _: Words = ENGLISH,
 ) -> int:
-    D.text(d, (x, y), "Players", 20, D.INK, bold=True)
+    shown, size = D.fit_text(_("Players"), w, 20, bold=True)
+    D.text(d, (x, y), shown, size, D.INK, bold=True)
     y += 32
     for p in players:
         h = _player_h(p)
         D.panel(d, (x, y, x + w, y + h), edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
-        name = p.name + ("  ▶ to move" if p.to_move else "")
+        name = _("{name}  ▶ to move", name=p.name) if p.to_move else p.name
         shown, size = D.fit_text(name, w - 110, 19, bold=True)
         D.text(d, (x + 12, y + 10), shown, size, D.TURN if p.to_move else D.INK, bold=True)
         D.text(d, (x + w - 12, y + 8), str(p.score), 30, D.INK, bold=True, anchor="ra")
         cy = y + 40
         if not p.colours:
-            D.text(d, (x + 12, cy + 4), "choosing a colour…", 16, D.MUTED, bold=True)
+            # i18n: a player who has not chosen their tree kind yet (G7)
+            shown, size = D.fit_text(_("choosing a colour…"), w - 24, 16, bold=True)
+            D.text(d, (x + 12, cy + 4), shown, size, D.MUTED, bold=True)
+        # i18n: how many tiles a player holds
+        hand = "" if over else _("hand {n}", n=p.hand_count)
+        hand_w = D.text_size(hand, 15, True)[0] + 16 if hand else 0
         for k in p.colours:
             col = KIND_COLOURS[k]
-            label = f"{KIND_LETTER[k]} · {k} ({G.board.PLANTS[k]})"
+            pts = _("{n} pts", "{n} pts", n=p.kind_scores[k]) if len(p.colours) > 1 else ""
+            room = w - 24 - 12 - (D.text_size(pts, 15, True)[0] + 8 if pts else 0) - hand_w
+            label = D.fit_text(f"{_.text(KIND_LETTER[k])} · {_.text(KIND_PLANT[k])}", room, 15, True, min_size=15)[0]
             cw = D.paste_chip(img, (x + 12, cy), label, col, D.PANEL, size=15)
-            if len(p.colours) > 1:
-                D.text(d, (x + 20 + cw, cy + 11), f"{p.kind_scores[k]} pts", 15, D.INK, bold=True, anchor="lm")
+            if pts:
+                D.text(d, (x + 20 + cw, cy + 11), pts, 15, D.INK, bold=True, anchor="lm")
             cy += 28
-        if not over:
-            D.text(d, (x + w - 12, y + h - 10), f"hand {p.hand_count}", 15, D.MUTED, bold=True, anchor="rd")
+        if hand:
+            D.text(d, (x + w - 12, y + h - 10), hand, 15, D.MUTED, bold=True, anchor="rd")
         y += h + 8
     return y
 
 
-def _legend_lines(unowned: tuple[str, ...]) -> list[str]:
-    lines = [
-        'Chip "Y4" on a tile side: 4 yellow trees',
-        "facing the building on that side (G14).",
-        "Buildings: value 1–5; when complete,",
-        "winner's colour, type and points won.",
-        "Green spaces: where a tile may go now.",
+LEGEND_MEASURE = 340  # the legend's sentences are wrapped at this width (a comfortable line of ~45 letters)
+
+
+@functools.lru_cache(maxsize=64)
+def _legend_lines(unowned: tuple[str, ...], w: int, _: Words = ENGLISH) -> tuple[tuple[str, int], ...]:
+    """The legend's lines (and the size of each) for a `w` wide side panel."""
+    yellow = _.text(KIND_LETTER["yellow"]) + "4"
+    sentences = [
+        # i18n: the legend; {chip} is the yellow kind's letter and 4 as on the tiles ("Y4")
+        _('Chip "{chip}" on a tile side: 4 yellow trees facing the building on that side (G14).', chip=yellow),
+        # i18n: the legend: what a building shows before and after it is complete (G16, G32)
+        _("Buildings: value 1–5; when complete, winner's colour, type and points won."),
+        # i18n: the legend: spaces drawn green (G22, G23)
+        _("Green spaces: where a tile may go now."),
     ]
+    lines = [(line, 15) for sentence in sentences for line in D.wrap(sentence, min(w, LEGEND_MEASURE), 15, True)]
     if unowned:
-        lines.append("Greyed: unowned kinds, they score nothing (G31):")
-        lines.append("  " + ", ".join(unowned))
-    return lines
+        # i18n: the legend, followed by the names of the kinds no player owns
+        greyed, size = D.fit_lines(_("Greyed: unowned kinds, they score nothing (G31):"), w, 15, True)
+        lines += [(line, size) for line in greyed]
+        kinds = D.fit_text("  " + ", ".join(_.text(KIND_WORDS[k]) for k in unowned), w, 15, bold=True)
+        lines.append(kinds)
+    return tuple(lines)
 
 
-def _legend_height(unowned: tuple[str, ...]) -> int:
+def _legend_height(unowned: tuple[str, ...], w: int = SIDE_W, _: Words = ENGLISH) -> int:
     """What `_legend` returns less its y: the title, the lines, the building values (3 rows)."""
-    return 28 + 21 * len(_legend_lines(unowned)) + 6 + 27 * 3 + 4
+    return 28 + 21 * len(_legend_lines(unowned, w, _)) + 6 + 27 * 3 + 4
 
 
-def _legend(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, unowned: tuple[str, ...], w: int) -> int:
-    D.text(d, (x, y), "How to read it", 18, D.INK, bold=True)
+def _legend(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, unowned: tuple[str, ...], w: int, _: Words = ENGLISH
+) -> int:
+    # i18n: the title of the legend
+    shown, size = D.fit_text(_("How to read it"), w, 18, bold=True)
+    D.text(d, (x, y), shown, size, D.INK, bold=True)
     y += 28
-    lines = _legend_lines(unowned)
-    for line in lines:
-        shown, size = D.fit_text(line, w, 15, bold=True)
-        D.text(d, (x, y), shown, size, D.MUTED, bold=True)
+    for line, size in _legend_lines(unowned, w, _):
+        D.text(d, (x, y), line, size, D.MUTED, bold=True)
         y += 21
     y += 6
     for value in sorted(G.BUILDING_TYPES):
         t = G.BUILDING_TYPES[value]
         d.polygon(_diamond(x + 14, y + 12, 13), fill=BUILDING, outline=D.INK, width=1)
         D.text(d, (x + 14, y + 12), str(value), 14, D.INK, bold=True, anchor="mm")
-        D.text(d, (x + 34, y + 12), t, 15, D.INK, bold=True, anchor="lm")
+        shown, size = D.fit_text(_.text(TYPE_WORDS[t]), w // 2 - 40, 15, bold=True, min_size=11)
+        D.text(d, (x + 34, y + 12), shown, size, D.INK, bold=True, anchor="lm")
         y += 27 if value % 2 == 0 or value == 5 else 0
         if value % 2 == 1 and value != 5:
             x += w // 2
@@ -422,7 +492,14 @@ def _hand_height(hand: tuple[str, ...], w: int) -> int:
 
 
 def _hand(
-    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, hand: tuple[str, ...], unowned: tuple[str, ...], w: int
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    hand: tuple[str, ...],
+    unowned: tuple[str, ...],
+    w: int,
+    _: Words = ENGLISH,
 ) -> int:
     """The viewer's hand tiles (G19: private), each in the 4 rotations a placement may use (G13)."""
     scale = HAND_SCALE
@@ -431,15 +508,23 @@ def _hand(
     per_row = max(1, (w - 24) // group_w)
     h = _hand_height(hand, w)
     D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
-    D.text(d, (x + 12, y + 10), "Your hand (private) — each tile in its 4 rotations", 19, D.INK, bold=True)
+    title, size = D.fit_text(_("Your hand (private) — each tile in its 4 rotations"), w - 24, 19, bold=True)
+    D.text(d, (x + 12, y + 10), title, size, D.INK, bold=True)
     if not hand:
-        D.text(d, (x + 12, y + 52), "no tiles in hand", 16, D.MUTED, bold=True)
+        shown, size = D.fit_text(_("no tiles in hand"), w - 24, 16, bold=True)
+        D.text(d, (x + 12, y + 52), shown, size, D.MUTED, bold=True)
     for i, tile in enumerate(hand):
         r, c = divmod(i, per_row)
         gx, gy = x + 12 + c * group_w, y + 44 + r * (s + 52)
-        D.text(d, (gx, gy), f"Tile {i + 1}: {D.plural(G.TILE_TREES[tile], 'tree')} of each kind", 16, D.INK, bold=True)
+        trees = G.TILE_TREES[tile]
+        # i18n: above a hand tile shown in its 4 rotations: {number} is its place in the hand
+        label = _(
+            "Tile {number}: {n} tree of each kind", "Tile {number}: {n} trees of each kind", number=i + 1, n=trees
+        )
+        shown, size = D.fit_text(label, group_w - 16, 16, bold=True)
+        D.text(d, (gx, gy), shown, size, D.INK, bold=True)
         for q in range(4):
-            spr = tile_sprite(tile, q, scale, frozenset(unowned))
+            spr = tile_sprite(tile, q, scale, frozenset(unowned), _)
             tx = gx + q * (s + 8)
             img.paste(spr, (tx, gy + 22), spr)
             D.text(d, (tx + s / 2, gy + 24 + s), f"{G.DEGREES[q]}°", 15, D.INK, bold=True, anchor="ma")
@@ -448,15 +533,18 @@ def _hand(
 
 def _results(b: Board) -> D.Results:
     """Final breakdown (G34/G35): points per building type, buildings won, total."""
+    _ = b.words
     rows = {
         p.id: (*(b.won.get(p.id, {}).get(t, 0) for t in TYPE_SHORT), b.won_count.get(p.id, 0), p.score)
         for p in b.players
     }
     return D.Results(
-        columns=(*(t.capitalize() for t in TYPE_SHORT), "Won", "Total"),
+        # i18n: results columns: the buildings a player won, their final score
+        columns=(*(_.text(TYPE_TITLES[t]) for t in TYPE_SHORT), _("Won"), _("Total")),
         rows=rows,
         winners=tuple(b.winners),
-        notes=("Points by building type won (G30: kinds × value); Won = buildings won.",),
+        # i18n: under the results; "Won" is the results column of that name
+        notes=(_("Points by building type won (G30: kinds × value); Won = buildings won."),),
     )
 
 
@@ -470,28 +558,33 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
             extra = G.GARDEN_NAMES[int(r) * 6 + int(c)]
     if focus:
         return _draw_focus(b, extra)
+    _ = b.words
     width = BOARD_PX + 2 * GAP + GAP + SIDE_W
     header = 50
-    results_h = D.results_height(_results(b)) + GAP if b.over else 0
+    results_h = D.results_height(_results(b), width - 2 * GAP) + GAP if b.over else 0
     last_h = D.LAST_MOVE_H if b.last_move else 0
     hand_h = 0
     if b.hand is not None:
         hand_h = _hand_height(b.hand, width - 2 * GAP) + GAP
     height = GAP + header + results_h + last_h + BOARD_PX + GAP + hand_h
     img, d = D.canvas(width, height)
-    info = f"Supply {b.supply} tiles" if not b.over else "Game over"
-    D.title_bar(d, (GAP, GAP, width - GAP, GAP + header - 8), "The Gardens of the Alhambra", right=info)
+    # i18n: the header: tiles left in the supply
+    info = _("Supply {n} tile", "Supply {n} tiles", n=b.supply)
+    if b.over:
+        info = _("Game over")
+    D.title_bar(d, (GAP, GAP, width - GAP, GAP + header - 8), _("The Gardens of the Alhambra"), right=info)
     y = GAP + header
     if b.over:
-        names = {p.id: f"{p.name} ({'/'.join(KIND_LETTER[k] for k in p.colours)})" for p in b.players}
-        y += D.results_sheet(d, _results(b), names, GAP, y, width - 2 * GAP, name_w=230) + GAP
-    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
+        names = {p.id: f"{p.name} ({'/'.join(_.text(KIND_LETTER[k]) for k in p.colours)})" for p in b.players}
+        y += D.results_sheet(d, _results(b), names, GAP, y, width - 2 * GAP, name_w=230, _=_) + GAP
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP, _)
     _board_part(img, b, GAP, y, extra)
     sx = GAP + BOARD_PX + GAP
     ph = _players_height(b.players)
-    D.part(img, _side_box(sx, y + LABEL, ph), _side_part, _players, tuple(b.players), b.over, SIDE_W)
+    D.part(img, _side_box(sx, y + LABEL, ph), _side_part, _players, tuple(b.players), b.over, SIDE_W, _)
     sy = y + LABEL + ph + 10
-    D.part(img, _side_box(sx, sy, _legend_height(b.unowned)), _side_part, _legend, b.unowned, SIDE_W)
+    legend_h = _legend_height(b.unowned, SIDE_W, _)
+    D.part(img, _side_box(sx, sy, legend_h), _side_part, _legend, b.unowned, SIDE_W, _)
     y += BOARD_PX + GAP
     if b.hand is not None:
         _hand_part(img, b, GAP, y, width - 2 * GAP)
@@ -511,13 +604,13 @@ def _side_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, section
 
 def _board_part(img: Image.Image, b: Board, x: int, y: int, extra: str | None) -> None:
     """The board, drawn every time: a move always changes it (a part of its own would never be reused)."""
-    _board(img, ImageDraw.Draw(img), x, y, b.spaces, b.buildings, b.unowned, (b.last_space, extra))
+    _board(img, ImageDraw.Draw(img), x, y, b.spaces, b.buildings, b.unowned, (b.last_space, extra), b.words)
 
 
 def _hand_part(img: Image.Image, b: Board, x: int, y: int, w: int) -> None:
     hand = b.hand or ()
     box = (x, y, x + w, y + _hand_height(hand, w))
-    D.part(img, box, _hand, hand, b.unowned, w, viewer=b.viewer)
+    D.part(img, box, _hand, hand, b.unowned, w, b.words, viewer=b.viewer)
 
 
 def _draw_focus(b: Board, extra: str | None) -> Image.Image:
@@ -537,6 +630,7 @@ def draw(
     names: Mapping[str, str] | None = None,
     highlight: Any = None,
     focus: bool = False,
+    lang: str = "en",
 ) -> Image.Image:
     """The render entry point for the Gardens (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)
+    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)

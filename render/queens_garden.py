@@ -9,6 +9,10 @@ are never told apart by hue alone (Q2). After the game: a results sheet with eac
 The engine state is read in exactly one place, `model_from_view`; geometry, names, codes and the wheel come
 from `engine.queens_garden`. Nothing is secret in this game (storages are public, Q8), so a private image
 is the same board with the viewer's garden drawn first.
+
+Words: the model's sentences are built in the board's language (`Board.words`), the sections take the `Words`
+they draw with (`_`). Colour and pattern names are marked here with `N_`, keyed by the engine's data; space,
+area and hexagon codes ("M3", "SE", "F6") are the commands' and stay as they are.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from PIL import Image, ImageDraw
 from engine import queens_garden as QG
 from engine.queens_garden import components as QC
 from engine.queens_garden import geometry as GEO
+from i18n import ENGLISH, N_, Words, words
 from render import _draw as D
 
 Kind = tuple[int, int]
@@ -45,6 +50,40 @@ ELEMENT: D.RGB = (186, 170, 140)
 
 def colour_rgb(c: int) -> D.RGB:
     return COLOUR_RGB[QC.COLOURS[c].key]
+
+
+COLOUR_WORDS = {  # Q2: the colours' names (the engine's keys)
+    "yellow": N_("yellow"),
+    "light_blue": N_("light blue"),
+    "light_green": N_("light green"),
+    "dark_green": N_("dark green"),
+    "light_purple": N_("light purple"),
+    "dark_purple": N_("dark purple"),
+}
+PATTERN_WORDS = {  # Q3: the patterns by value, one and many
+    1: (N_("tree"), N_("trees")),
+    2: (N_("bird"), N_("birds")),
+    3: (N_("butterfly"), N_("butterflies")),
+    4: (N_("flower"), N_("flowers")),
+    5: (N_("plant"), N_("plants")),
+    6: (N_("lily"), N_("lilies")),
+}
+
+
+def colour_name(c: int, _: Words) -> str:
+    colour = QC.COLOURS[c]
+    return _.text(COLOUR_WORDS[colour.key]) if colour.key in COLOUR_WORDS else colour.name
+
+
+def pattern_name(value: int, _: Words, plural: bool = False) -> str:
+    if value not in PATTERN_WORDS:
+        return QC.PATTERN_PLURALS[value] if plural else QC.PATTERNS[value]
+    return _.text(PATTERN_WORDS[value][plural])
+
+
+def joker_letter(_: Words) -> str:
+    # i18n: the letter on a joker's hexagon in a storage (and in the legend: "J = joker")
+    return _("J")
 
 
 PALETTE = (*COLOUR_RGB.values(), JOKER, FREE, BOARD, AREA_FREE, ELEMENT)  # colours the PNG palette must keep exactly
@@ -102,12 +141,13 @@ class Board:
     over: bool = False
     results: D.Results | None = None
     notes: list[str] = field(default_factory=list)
+    words: Words = ENGLISH  # the language of the model's sentences and of the image
 
 
 # --------------------------------------------------------------------------------------------- reading the view
 
 
-def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[str]]]:
+def _last_move(view: Any, label: Mapping[str, str], _: Words = ENGLISH) -> tuple[str, dict[str, set[str]]]:
     """The last player action: its words and the spaces it filled.
 
     The log holds the last action's events, the engine's "move" event first (`describe`'s words, the action's
@@ -129,13 +169,15 @@ def _last_move(view: Any, label: Mapping[str, str]) -> tuple[str, dict[str, set[
         spaces.update(s for s in src.get("spaces", ()) if isinstance(s, str))
         if isinstance(src.get("area"), str) and src["area"] in GEO.AREA_CELLS:
             spaces.update(GEO.AREA_CELLS[src["area"]])
-    return f"{label.get(e.player, e.player)} {e.text}", {e.player: spaces}
+    # i18n: a player's name and what they did, after "Last move:" ("Ana places F6 on M3")
+    return _("{who} {what}", who=label.get(e.player, e.player), what=e.text), {e.player: spaces}
 
 
-def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None) -> Board:
-    """The only function that reads engine state fields (engine.queens_garden.state.QGState)."""
-    label = {p: D.player_label(p, view.players, names) for p in view.players}
-    last_text, last_spaces = _last_move(view, label)
+def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | None, _: Words = ENGLISH) -> Board:
+    """The only function that reads engine state fields (engine.queens_garden.state.QGState); its sentences in
+    the language of `_`."""
+    label = {p: D.player_label(p, view.players, names, _) for p in view.players}
+    last_text, last_spaces = _last_move(view, label, _)
     players = []
     for i, (p, seat) in enumerate(zip(view.players, view.seats, strict=True)):
         hexes = QG.hexagons(seat)
@@ -185,38 +227,36 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
         viewer=viewer,
         last_move=last_text,
         over=view.over,
+        words=_,
     )
     if viewer in view.players:  # the viewer's own garden first (nothing is hidden in this game)
         board.players.sort(key=lambda pl: pl.id != viewer)
     if view.over:
-        board.results = _results_from(view)
+        board.results = _results_from(view, _)
     return board
 
 
-RESULTS_NOTES = (
-    "Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score the sum of their values, "
-    "+6 for 6 (Q35); a score never drops below 0 (Q37).",
-)
-
-
-def _results_from(view: Any) -> D.Results:
+def _results_from(view: Any, _: Words = ENGLISH) -> D.Results:
     """Q31-Q37: start score, each round's scoring, other changes (passing, discards, 6-point expansions),
     then the final scoring's storage, groups and bonuses, from the breakdown each seat keeps (`round_points`,
     `final`); the winners share the best score (Q36)."""
     best = max(seat.score for seat in view.seats)
     winners = tuple(p for p, seat in zip(view.players, view.seats, strict=True) if seat.score == best)
     columns = (
-        "Start",
-        "R1",
-        "R2",
-        "R3",
-        "R4",
-        "Passes & buys",
-        "Storage",
-        "Colour groups",
-        "Pattern groups",
-        "Bonus",
-        "Total",
+        # i18n: results column: the score every player starts with
+        _("Start"),
+        *(_("R{round}", round=r) for r in range(1, 5)),
+        # i18n: results column: points lost by passing and buying (Q24, Q26)
+        _("Passes & buys"),
+        # i18n: results column: what the final scoring of the storage gave (Q35)
+        _("Storage"),
+        # i18n: results column: the final scoring's colour groups (Q35)
+        _("Colour groups"),
+        # i18n: results column: the final scoring's pattern groups (Q35)
+        _("Pattern groups"),
+        # i18n: results column: the final bonuses (Q35)
+        _("Bonus"),
+        _("Total"),
     )
     rows = {}
     for p, seat in zip(view.players, view.seats, strict=True):
@@ -229,7 +269,14 @@ def _results_from(view: Any) -> D.Results:
             continue
         storage = f.after_storage - before  # what storage really changed (floored at 0, Q37)
         rows[p] = (QC.START_SCORE, *r, other, storage, f.colour_points, f.pattern_points, f.bonus, seat.score)
-    return D.Results(columns=columns, rows=rows, winners=winners, notes=RESULTS_NOTES)
+    notes = (
+        # i18n: under the results of Queen's Garden
+        _(
+            "Storage: +1 per joker, −value per hexagon left (Q35); groups of 3+ score the sum of their values, "
+            "+6 for 6 (Q35); a score never drops below 0 (Q37)."
+        ),
+    )
+    return D.Results(columns=columns, rows=rows, winners=winners, notes=notes)
 
 
 # --------------------------------------------------------------------------------------------- hex drawing
@@ -375,10 +422,13 @@ def _storage(
     x: int,
     y: int,
     w: int,
+    _: Words = ENGLISH,
 ) -> int:
     """Storage (Q8): 12 tile spaces holding tiles and jokers, and 2 expansion spaces."""
     used = len(tiles) + jokers
-    D.text(d, (x, y), f"Storage {used}/{QC.STORAGE_TILES}", 16, D.INK, bold=True)
+    # i18n: a player's storage: tiles and jokers in it, of its spaces (Q8)
+    shown, size = D.fit_text(_("Storage {used}/{spaces}", used=used, spaces=QC.STORAGE_TILES), w, 16, bold=True)
+    D.text(d, (x, y), shown, size, D.INK, bold=True)
     y += 26
     step = R_SMALL * 2 + 4
     per_row = max(1, int((w - 8) // step))
@@ -387,25 +437,39 @@ def _storage(
         row, col = divmod(i, per_row)
         cx, cy = x + R_SMALL + col * step, y + R_SMALL + row * (R_SMALL * 1.8 + 4)
         if kind is None:
-            D.stamp(img, hex_sprite(R_SMALL, JOKER, D.INK, 2, "J", 16, D.WHITE), cx, cy)
+            D.stamp(img, hex_sprite(R_SMALL, JOKER, D.INK, 2, joker_letter(_), 16, D.WHITE), cx, cy)
         else:
             _draw_kind(img, cx, cy, R_SMALL, kind, size=15)
     if not items:
-        D.text(d, (x, y + 6), "empty", 15, D.MUTED, bold=True)
+        # i18n: an empty storage or display
+        shown, size = D.fit_text(_("empty"), w, 15, bold=True)
+        D.text(d, (x, y + 6), shown, size, D.MUTED, bold=True)
     rows = max(1, math.ceil(len(items) / per_row))
     y += rows * (R_SMALL * 1.8 + 4) + 8
-    D.text(d, (x, y), f"Expansions {len(expansions)}/{QC.STORAGE_EXPANSIONS}", 16, D.INK, bold=True)
+    # i18n: a player's storage: expansions in it, of its spaces (Q8)
+    label = _("Expansions {used}/{spaces}", used=len(expansions), spaces=QC.STORAGE_EXPANSIONS)
+    shown, size = D.fit_text(label, w, 16, bold=True)
+    D.text(d, (x, y), shown, size, D.INK, bold=True)
     y += 26
     for i, kind in enumerate(expansions):
         cx, cy = x + R_SMALL + i * (step + 10), y + R_SMALL
         _draw_kind(img, cx, cy, R_SMALL + 2, kind, printed=True, size=15)
     if not expansions:
-        D.text(d, (x, y + 4), "none", 15, D.MUTED, bold=True)
+        # i18n: no expansions in a player's storage
+        shown, size = D.fit_text(_("none"), w, 15, bold=True)
+        D.text(d, (x, y + 4), shown, size, D.MUTED, bold=True)
     return y + 2 * R_SMALL + 6
 
 
 def _player_panel(
-    img: Image.Image, d: ImageDraw.ImageDraw, x0: int, y0: int, p: Player, dims: tuple[int, int], extra: frozenset[str]
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    p: Player,
+    dims: tuple[int, int],
+    extra: frozenset[str],
+    _: Words = ENGLISH,
 ) -> None:
     """One player's panel of `dims` (width, height), its top-left corner at (x0, y0): the frame and title drawn
     here, the body (garden, storage, round scoring) a part of its own, so passing the turn on does not redraw
@@ -415,11 +479,14 @@ def _player_panel(
     D.panel(d, box, edge=D.TURN if p.to_move else D.PANEL_EDGE, width=4 if p.to_move else 2)
     status = []
     if p.to_move:
-        status.append("▶ to move")
+        # i18n: in a player's title: it is their turn
+        status.append(_("▶ to move"))
     if p.passed:
-        status.append("passed")
+        # i18n: in a player's title: they passed this round (Q24)
+        status.append(_("passed"))
     if p.marker:
-        status.append("★ first-player marker")
+        # i18n: in a player's title: they hold the first-player marker (Q29)
+        status.append(_("★ first-player marker"))
     title = p.name + ("  " + " · ".join(status) if status else "")
     D.title_bar(
         d,
@@ -427,7 +494,7 @@ def _player_panel(
         title,
         fill=D.TURN if p.to_move else D.INK,
         size=19,
-        right=f"{p.score} pts",
+        right=_("{n} pts", "{n} pts", n=p.score),
         on=(img, D.PANEL),
     )
     body = (x0 + BODY_X, y0 + BODY_Y, x1 - BODY_X, y1 - BODY_BOTTOM)
@@ -443,6 +510,7 @@ def _player_panel(
         p.jokers,
         tuple(p.expansions),
         p.round_now,
+        _,
         bg=D.PANEL,
     )
 
@@ -465,6 +533,7 @@ def _panel_body(
     jokers: int,
     expansions: tuple[Kind, ...],
     round_now: int | None,
+    _: Words = ENGLISH,
 ) -> None:
     """A player's garden, storage and what this round's scoring would give now, the panel (of `dims`) having its
     top-left corner at (bx - BODY_X, by - BODY_Y)."""
@@ -473,10 +542,14 @@ def _panel_body(
     gx0, gy0, gx1, gy1 = garden_extent(R_GARDEN)
     _garden(img, garden, x0 + 10, y0 + 54, R_GARDEN, marks, frozenset())
     sx = x0 + 10 + int(gx1 - gx0) + 14
-    sy = _storage(img, d, tiles, jokers, expansions, sx, y0 + 56, x1 - sx - 10)
+    sy = _storage(img, d, tiles, jokers, expansions, sx, y0 + 56, x1 - sx - 10, _)
     if round_now is not None:  # the engine's own round scoring (Q31-Q33) of the garden as it stands
-        D.text(d, (sx, sy + 8), "Round scoring if now:", 15, D.MUTED, bold=True)
-        D.text(d, (sx, sy + 30), f"+{round_now} point{'s' if round_now != 1 else ''}", 20, D.INK, bold=True)
+        room = x1 - sx - 10
+        # i18n: what this round's scoring would give a player's garden as it stands, followed by "+N points"
+        shown, size = D.fit_text(_("Round scoring if now:"), room, 15, bold=True, min_size=11)
+        D.text(d, (sx, sy + 8), shown, size, D.MUTED, bold=True)
+        shown, size = D.fit_text(_("+{n} point", "+{n} points", n=round_now), room, 20, bold=True)
+        D.text(d, (sx, sy + 30), shown, size, D.INK, bold=True)
 
 
 def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, int]:
@@ -487,10 +560,21 @@ def _panel_size(width: int, cols: int, players: Sequence[Player]) -> tuple[int, 
     return panel_w, int(54 + max(gy1 - gy0, storage_h) + 12)
 
 
-def _wheel(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, round_: int, over: bool, w: int, h: int) -> None:
+def _wheel(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    round_: int,
+    over: bool,
+    w: int,
+    h: int,
+    _: Words = ENGLISH,
+) -> None:
     """The wheel (Q31/Q32): what each round scores, the current round marked, points per matching hexagon."""
     D.panel(d, (x, y, x + w, y + h))
-    D.text(d, (x + 12, y + 10), "Wheel: what each round scores", 18, D.INK, bold=True)
+    shown, size = D.fit_text(_("Wheel: what each round scores"), w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     ry = y + 40
     row_h = (h - 66) / 4
     for rnd in range(1, 5):
@@ -500,23 +584,27 @@ def _wheel(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, round_: int
             d.rounded_rectangle(
                 (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200), outline=D.TURN, width=2
             )
-        D.text(d, (x + 14, cy + row_h / 2 - 3), f"R{rnd}", 17, D.TURN if now else D.INK, bold=True, anchor="lm")
+        # i18n: a round on the wheel, short ("R1")
+        label, size = D.fit_text(_("R{round}", round=rnd), 34, 17, bold=True, min_size=10)
+        D.text(d, (x + 14, cy + row_h / 2 - 3), label, size, D.TURN if now else D.INK, bold=True, anchor="lm")
         cx = x + 52
         for crit in QC.WHEEL[rnd]:
             what, key = crit
             if what == "colour":
                 colour = QC.COLOURS[key]
-                label, fill = f"{colour.letter} {colour.name}", colour_rgb(key)
+                label, fill = f"{colour.letter} {colour_name(key, _)}", colour_rgb(key)
             else:
-                label, fill = f"{QC.PATTERN_PLURALS[key]} ({key})", (236, 228, 210)
+                label, fill = f"{pattern_name(key, _, plural=True)} ({key})", (236, 228, 210)
             if what == "colour" or QC.PATTERN_POINTS_MODE != "value":
                 label += f" ×{QC.criterion_points(crit, 1, rnd)}"
             shown, size = D.fit_text(label, (w - 64) // 3 - 12, 15, bold=True, min_size=12)
             cw = D.chip(d, (int(cx), int(cy + row_h / 2 - 15)), shown, fill, size=size, pad=5)
             cx += cw + 6
-    foot = "×N = points per matching hexagon; +1 per pavilion each round (Q32, Q33)"
+    # i18n: under the wheel: "×N" as after the criteria on it
+    foot = _("×N = points per matching hexagon; +1 per pavilion each round (Q32, Q33)")
     if QC.PATTERN_POINTS_MODE == "value":
-        foot = "Patterns score their value per hexagon; +1 per pavilion each round (Q32, Q33)"
+        # i18n: under the wheel
+        foot = _("Patterns score their value per hexagon; +1 per pavilion each round (Q32, Q33)")
     shown, size = D.fit_text(foot, w - 24, 14, bold=True)
     D.text(d, (x + 12, y + h - 8), shown, size, D.MUTED, bold=True, anchor="ld")
 
@@ -558,7 +646,9 @@ def _display_height(b: DisplayView, w: int) -> int:
     return 40 + rows * (PIECE_H + 8) + 30
 
 
-def _display(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: DisplayView, w: int) -> None:
+def _display(
+    img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: DisplayView, w: int, _: Words = ENGLISH
+) -> None:
     """The display (Q16, Q22, Q23): the round stack's top with its tiles, and the expansions moved out."""
     pieces: list[tuple[str, Piece]] = [("stack", Piece(False, None, list(b.stack_tiles)))] if b.stack_count else []
     pieces += [("piece", pc) for pc in b.display]
@@ -566,7 +656,10 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: Displa
     per_row = max(1, (w - 20) // (piece_w + 8))
     h = _display_height(b, w)
     D.panel(d, (x, y, x + w, y + h))
-    D.text(d, (x + 12, y + 10), f"Display — round {b.round} of 4", 18, D.INK, bold=True)
+    # i18n: the title of the display (Q16)
+    title = _("Display — round {round} of {rounds}", round=b.round, rounds=4)
+    shown, size = D.fit_text(title, w - 24, 18, bold=True)
+    D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     for i, (kind, pc) in enumerate(pieces):
         row, col = divmod(i, per_row)
         px, py = x + 12 + col * (piece_w + 8), y + 40 + row * (piece_h + 8)
@@ -575,7 +668,9 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: Displa
                 (px, py, px + piece_w, py + piece_h), radius=8, fill=(250, 244, 226), outline=D.GOOD, width=2
             )
             _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16)
-            D.text(d, (px + piece_w / 2, py + piece_h - 4), "face up", 12, D.GOOD, bold=True, anchor="md")
+            # i18n: under an expansion lying face up in the display (Q22)
+            shown, size = D.fit_text(_("face up"), piece_w - 6, 12, bold=True, min_size=9)
+            D.text(d, (px + piece_w / 2, py + piece_h - 4), shown, size, D.GOOD, bold=True, anchor="md")
             continue
         fill = (120, 104, 86) if kind == "stack" else (156, 140, 120)
         d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=fill, outline=D.INK, width=2)
@@ -589,31 +684,50 @@ def _display(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, b: Displa
                 t,
                 size=15,
             )
-        caption = f"stack ({b.stack_count})" if kind == "stack" else "face down"
-        D.text(d, (px + piece_w / 2, py + piece_h - 4), caption, 12, D.WHITE, bold=True, anchor="md")
+        # i18n: under the round stack in the display (Q16), with the pieces left in it; or a face-down piece
+        caption = _("stack ({n})", n=b.stack_count) if kind == "stack" else _("face down")
+        shown, size = D.fit_text(caption, piece_w - 6, 12, bold=True, min_size=9)
+        D.text(d, (px + piece_w / 2, py + piece_h - 4), shown, size, D.WHITE, bold=True, anchor="md")
     if not pieces:
-        D.text(d, (x + 12, y + 44), "empty", 16, D.MUTED, bold=True)
-    to_come = ", ".join(f"R{b.round + 1 + i}: {n}" for i, n in enumerate(b.stacks_to_come)) or "none"
-    info = f"Stacks to come: {to_come}   ·   Supply: {b.supply} (6 pts each)   ·   Bag {b.bag}   ·   Tower {b.tower}"
-    shown, size = D.fit_text(info, w - 24, 15, bold=True)
-    D.text(d, (x + 12, y + h - 8), shown, size, D.INK, bold=True, anchor="ld")
+        shown, size = D.fit_text(_("empty"), w - 24, 16, bold=True)
+        D.text(d, (x + 12, y + 44), shown, size, D.MUTED, bold=True)
+    stacks = [f"{_('R{round}', round=b.round + 1 + i)}: {n}" for i, n in enumerate(b.stacks_to_come)]
+    parts = [
+        # i18n: under the display: the pieces in the stacks of the rounds to come ("R2: 12, R3: 12"), or "none"
+        _("Stacks to come: {stacks}", stacks=", ".join(stacks) or _("none")),
+        # i18n: under the display: tiles in the supply (Q8: each costs 6 points)
+        _("Supply: {n} (6 pts each)", n=b.supply),
+        # i18n: under the display: tiles in the bag
+        _("Bag {n}", n=b.bag),
+        # i18n: under the display: tiles in the tower (discarded)
+        _("Tower {n}", n=b.tower),
+    ]
+    lines, size = D.fit_lines("   ·   ".join(parts), w - 24, 15, bold=True, min_size=11)
+    for k, line in enumerate(lines):  # one line, or two if it must
+        D.text(d, (x + 12, y + h - 8 - (len(lines) - 1 - k) * (size + 3)), line, size, D.INK, bold=True, anchor="ld")
 
 
-def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
+def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int, _: Words = ENGLISH) -> int:
     """Colour letters and pattern values, so every hexagon's code reads in words (Q2, Q3). Returns the height
     (with d None, only measures)."""
     cx, cy = x, y
     for i, colour in enumerate(QC.COLOURS):
-        label = f"{colour.letter} = {colour.name}"
+        label = D.fit_text(f"{colour.letter} = {colour_name(i, _)}", w - 10, 14, True, min_size=14)[0]
         cw = D.text_size(label, 14, True)[0] + 10
         if cx + cw > x + w:
             cx, cy = x, cy + 30
         if d is not None:
             D.chip(d, (cx, cy), label, colour_rgb(i), size=14, pad=5)
         cx += cw + 6
+    patterns = "   ".join(f"{v} {pattern_name(v, _)}" for v in sorted(QC.PATTERNS))
     lines = [
-        f"Patterns: {'   '.join(f'{v} {n}' for v, n in sorted(QC.PATTERNS.items()))}",
-        "J = joker   ·   ringed = printed on an expansion",
+        # i18n: the legend: each pattern's value and name ("1 tree   2 bird ...")
+        _("Patterns: {patterns}", patterns=patterns),
+        # i18n: the legend: {letter} is the letter on a joker's hexagon ("J")
+        _("{letter} = joker", letter=joker_letter(_))
+        + "   ·   "
+        # i18n: the legend: hexagons with an inner ring are printed on an expansion, not tiles
+        + _("ringed = printed on an expansion"),
     ]
     if D.text_size("   ·   ".join(lines), 14, True)[0] <= w:
         lines = ["   ·   ".join(lines)]
@@ -629,8 +743,8 @@ def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int) -> int:
 LEGEND_MARGIN = 4  # left and right of the legend's lines: a glyph may reach a pixel past its pen position
 
 
-def _legend_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
-    _legend(d, x + LEGEND_MARGIN, y, w)
+def _legend_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, _: Words = ENGLISH) -> None:
+    _legend(d, x + LEGEND_MARGIN, y, w, _)
 
 
 def _legend_box(x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
@@ -651,6 +765,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
             extra = frozenset(GEO.AREA_CELLS[next(iter(extra))])
     if focus:
         return _draw_focus(b, extra)
+    _ = b.words
     width = 1440
     cols = 2
     panel_w, panel_h = _panel_size(width, cols, b.players)
@@ -660,24 +775,28 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     display_w = width - 3 * GAP - wheel_w
     # after the game: results instead of wheel and display
     top_h = 0 if b.over else max(_display_height(display, display_w), 230)
-    results_h = D.results_height(b.results) + GAP if b.results else 0
+    results_h = D.results_height(b.results, width - 2 * GAP) + GAP if b.results else 0
     last_h = D.LAST_MOVE_H if b.last_move else 0
-    legend_h = _legend(None, GAP, 0, width - 2 * GAP)
+    legend_h = _legend(None, GAP, 0, width - 2 * GAP, _)
     height = GAP + HEADER_H + results_h + last_h + legend_h + (top_h + GAP if top_h else 0) + rows * (panel_h + GAP)
     img, d = D.canvas(width, height)
-    title = "Azul: Queen's Garden" + ("" if b.over else f"   Round {b.round} of 4")
-    D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), title, right="Game over" if b.over else "")
+    title = _("Azul: Queen's Garden")
+    if not b.over:
+        # i18n: the header, after the game's name
+        title += "   " + _("Round {round} of {rounds}", round=b.round, rounds=4)
+    D.title_bar(d, (GAP, GAP, width - GAP, GAP + HEADER_H - 8), title, right=_("Game over") if b.over else "")
     y = GAP + HEADER_H
     if b.results:
-        y += D.results_sheet(d, b.results, {p.id: p.name for p in b.players}, GAP, y, width - 2 * GAP, name_w=190) + GAP
-    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP)
-    D.part(img, _legend_box(GAP, y, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP)
+        names = {p.id: p.name for p in b.players}
+        y += D.results_sheet(d, b.results, names, GAP, y, width - 2 * GAP, name_w=190, _=_) + GAP
+    y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP, _)
+    D.part(img, _legend_box(GAP, y, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP, _)
     y += legend_h
     if top_h:  # each section a cached part: drawn again only when what it shows changes
-        D.part(img, (GAP, y, GAP + wheel_w, y + top_h), _wheel, b.round, b.over, wheel_w, top_h)
+        D.part(img, (GAP, y, GAP + wheel_w, y + top_h), _wheel, b.round, b.over, wheel_w, top_h, _)
         dx = GAP + wheel_w + GAP
         dh = _display_height(display, display_w)
-        D.part(img, (dx, y, dx + display_w, y + dh), _display, display, display_w)
+        D.part(img, (dx, y, dx + display_w, y + dh), _display, display, display_w, _)
         y += top_h + GAP
     for i, p in enumerate(b.players):
         r, c = divmod(i, cols)
@@ -685,7 +804,7 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
         y0 = y + r * (panel_h + GAP)
         mine = b.viewer is None or p.id == b.viewer
         box = (x0, y0, x0 + panel_w, y0 + panel_h)
-        D.part(img, box, _player_panel, p, (panel_w, panel_h), extra if mine else frozenset())
+        D.part(img, box, _player_panel, p, (panel_w, panel_h), extra if mine else frozenset(), _)
     return img
 
 
@@ -694,11 +813,11 @@ def _draw_focus(b: Board, extra: frozenset[str]) -> Image.Image:
     me = next((p for p in b.players if p.id == b.viewer), b.players[0])
     width = 760
     panel_w, panel_h = _panel_size(width, 1, [me])
-    legend_h = _legend(None, GAP, GAP, width - 2 * GAP)
+    legend_h = _legend(None, GAP, GAP, width - 2 * GAP, b.words)
     img, d = D.canvas(width, panel_h + 2 * GAP + legend_h)
-    D.part(img, _legend_box(GAP, GAP, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP)
+    D.part(img, _legend_box(GAP, GAP, width - 2 * GAP, legend_h), _legend_part, width - 2 * GAP, b.words)
     box = (GAP, GAP + legend_h, width - GAP, GAP + legend_h + panel_h)
-    D.part(img, box, _player_panel, me, (width - 2 * GAP, panel_h), extra, viewer=b.viewer)
+    D.part(img, box, _player_panel, me, (width - 2 * GAP, panel_h), extra, b.words, viewer=b.viewer)
     return img
 
 
@@ -708,6 +827,7 @@ def draw(
     names: Mapping[str, str] | None = None,
     highlight: Any = None,
     focus: bool = False,
+    lang: str = "en",
 ) -> Image.Image:
     """The render entry point for Queen's Garden (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names), highlight=highlight, focus=focus)
+    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
