@@ -39,6 +39,15 @@ class Presenter:
     kind_labels: Mapping[str, str] = {}  # N_-marked button labels of action kinds
     free_actions_label = N_("Free actions")  # the free-actions button (shown with `_.text`)
 
+    # the game's own figures in /stats (records/figures.py): key -> N_-marked label; the values come from `figures`
+    figure_labels: Mapping[str, str] = {}
+
+    def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:
+        """Per player, the game's own figures at the end of a finished game, as plain JSON (a number, or a list
+        of numbers per scoring round), stored with the results: /stats sums them up over a player's games.
+        Only what the final public position shows. Default: none."""
+        return {}
+
     def kind_label(self, kind: str, _: Words = ENGLISH) -> str:
         """A button label for an action kind ("take_money" -> "Take money" unless the game names it)."""
         label = self.kind_labels.get(kind)

@@ -105,6 +105,21 @@ class AlhambraPresenter(Presenter):
             auto.get(seat.bonus_auto, seat.bonus_auto),
         ]
 
+    figure_labels = {"longest_wall": N_("Longest wall"), "round_points": N_("Points per scoring round")}
+
+    def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:
+        """Per player: the longest outer wall of their Alhambra at the end (A48) and the points each scoring round
+        gave them (A43–A49)."""
+        from engine.alhambra.geometry import longest_wall
+
+        return {
+            p: {
+                "longest_wall": longest_wall(state.seat(p).alhambra),
+                "round_points": [line.total for r in state.scorings for line in r.lines if line.player == p],
+            }
+            for p in state.players
+        }
+
 
 def _modules(rules: Any, view: Any, seat: Any, _: Words) -> str:
     """The Vizier's Favour bits of the player's position: vizier side, huts taken, unplayed bonus cards."""

@@ -34,5 +34,13 @@ class GardensPresenter(Presenter):
             return None
         return _("Your hand: {cards}", cards=", ".join(_.text(tile_text(t)) for t in hand))
 
+    figure_labels = {"buildings_won": N_("Buildings won")}
+
+    def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:
+        """Per player: the buildings whose scoring they won (G29–G32)."""
+        from engine.gardens.rules import breakdown
+
+        return {p: {"buildings_won": len(won)} for p, won in breakdown(state).items()}
+
 
 PRESENTER = GardensPresenter()

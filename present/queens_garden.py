@@ -24,5 +24,29 @@ class QueensGardenPresenter(Presenter):
             return None
         return rules.view(rules.apply(state, player, action), player), spot
 
+    figure_labels = {
+        "groups_of_six": N_("Groups of six"),
+        "jokers_earned": N_("Jokers earned"),
+        "round_points": N_("Points per scoring round"),
+    }
+
+    def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:
+        """Per player: the complete groups of six in their garden (Q35's bonus), the jokers won by surrounding
+        garden elements (Q30; those lost to a full storage included) and what each round's scoring gave
+        (Q31–Q33)."""
+        from engine.queens_garden.components import JOKER_REWARD
+        from engine.queens_garden.geometry import elements
+        from engine.queens_garden.scoring import scored_groups
+
+        out = {}
+        for p, seat in zip(state.players, state.seats, strict=True):
+            found = elements(seat)
+            out[p] = {
+                "groups_of_six": sum(1 for kind in scored_groups(seat) for g in kind if g["bonus"]),
+                "jokers_earned": sum(JOKER_REWARD.get(found.get(space, ""), 0) for space in seat.rewarded),
+                "round_points": list(seat.round_points),
+            }
+        return out
+
 
 PRESENTER = QueensGardenPresenter()
