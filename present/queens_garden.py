@@ -9,7 +9,13 @@ from present import Presenter
 
 
 class QueensGardenPresenter(Presenter):
-    kind_labels = {"pass": N_("Pass"), "place_tile": N_("Place a tile"), "buy_expansion": N_("Buy expansion")}
+    kind_labels = {  # Q19–Q29: actions A to D
+        "acquire": N_("Acquire"),
+        "place_tile": N_("Place a tile"),
+        "place_expansion": N_("Place expansion"),
+        "buy_expansion": N_("Buy expansion"),
+        "pass": N_("Pass"),
+    }
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         # i18n: an area of the player's garden (the letters of spaces like NW0), in the menu narrowing long lists
