@@ -33,7 +33,7 @@ class AlhambraPresenter(Presenter):
         "vizier_buy": N_("Vizier: buy out of turn"),
         "reactivate_vizier": N_("Reactivate vizier"),
         "take_hut": N_("Take a hut"),
-        "play_bonus": N_("Play a bonus card"),
+        "play_bonus": N_("Play bonus"),
         "set_bonus_autoplay": N_("Set bonus autoplay"),
     }
     free_actions_label = N_("Bonus cards")
