@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs import _moving, _table
+from cogs import _moving, _records, _table
 from cogs._images import Images
 from cogs._seating import is_ai
 from cogs._session import Session
@@ -187,6 +187,7 @@ class Herald:
         for group in groups_of(notices, force=force):
             last = group[-1]
             view = _table.table_view(self.session, row)
+            extra: list[tuple[bytes, str]] = []
             if last.kind == "reminder":
                 content, image = self._reminder(row, last), None
                 if content is None:  # the player moved meanwhile, or only AI seats are to move
@@ -201,12 +202,20 @@ class Herald:
                 if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
                     times = _moving.turn_time_line(row, await self.session.storage.moves(row.id))
                     content = clip(f"{content}\n{times}" if times else content)
+                    # the rating changes and the score chart (cogs/_records.py), stored with the final move
+                    words = await self.session.languages.public(row.guild_id)
+                    ratings = await _records.results_line(self.session.storage, row, words)
+                    content = clip(f"{content}\n{ratings}" if ratings else content)
+                    chart = await _records.results_chart(self.client, row, words)
+                    extra = [(chart, "scores.png")] if chart else []
                 image = await self.images.public(row, last.version)
             if self.fault is not None:
                 await self.fault("rendered")
             posted = None
             try:
-                posted = await _table.post_public(self.client, row, content, image, view, nonce=nonce_of(last))
+                posted = await _table.post_public(
+                    self.client, row, content, image, view, nonce=nonce_of(last), extra=extra
+                )
             except (discord.NotFound, discord.Forbidden):
                 # the channel is gone or closed to the bot: nobody can be told, and retrying would never end
                 log.warning(

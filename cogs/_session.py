@@ -29,6 +29,7 @@ from cogs._locale import Languages
 from cogs._seating import GameError, Seating, encode, is_ai
 from cogs._tempo import Tempo
 from engine import Text
+from records.figures import finish_of
 from storage import Due, GameRow, MoveRow, StaleVersion, Storage
 
 log = logging.getLogger(__name__)
@@ -329,6 +330,8 @@ class Session(Tempo, Seating):
                 for p in rules.to_move(new)  # named in the post but never pinged
                 if self.played_by_ai(row, table, p, away, now) or (p in away and away[p].away(now))
             ]
+        # the game's end: its results and ratings are stored in the final move's transaction (records/)
+        finish = finish_of(row.game, rules, new, [(s.id, s.name) for s in row.seats], table) if finished else None
         try:
             row = await self.storage.commit_move(
                 row,
@@ -342,6 +345,8 @@ class Session(Tempo, Seating):
                 due=due if not free else Due(remind_at=None, ai=due.ai),
                 table=table,
                 now=now,
+                standin=standin,
+                finish=finish,
             )
         except StaleVersion:
             raise StaleMove(Text("Someone else moved first; nothing was changed. Have another look.")) from None

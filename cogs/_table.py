@@ -217,15 +217,17 @@ async def post_public(
     view: discord.ui.View | None,
     *,
     nonce: str | None = None,
+    extra: Sequence[tuple[bytes, str]] = (),
 ) -> discord.Message:
     """A public post in the game's channel: text, the public board image (if any) and the table buttons.
     `nonce`: Discord returns the earlier message instead of posting twice if the same nonce comes again soon
-    (a notice re-sent after a crash). Raises discord.HTTPException if Discord refuses."""
+    (a notice re-sent after a crash). `extra`: more images (PNG bytes, file name), e.g. the results' score chart.
+    Raises discord.HTTPException if Discord refuses."""
     channel = client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
     kwargs: dict[str, Any] = {"allowed_mentions": PUBLIC_MENTIONS}
-    file = png_file(image)
-    if file:
-        kwargs["file"] = file
+    files = [f for f in [png_file(image), *(png_file(data, name) for data, name in extra)] if f]
+    if files:
+        kwargs["files"] = files
     if view is not None:
         kwargs["view"] = view
     if nonce is not None:

@@ -1,0 +1,90 @@
+"""The results post's part of the records (issue 17): each rated player's new rating and its change, and the
+game's score progression chart, for the herald's final post (cogs/_herald.py). Also the one way records images
+are drawn in the image worker pool (`draw`). The commands are in cogs/records.py."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+import present
+from cogs._text import esc
+from i18n import Words
+from render.charts import number, progression_png
+from storage import GameRow, Storage
+
+log = logging.getLogger(__name__)
+
+
+def signed(value: float) -> str:
+    """A rating change: "+2.1", "−0.4"."""
+    return f"{value:+.1f}".replace("-", "−")
+
+
+def rating_number(value: float) -> str:
+    """A shown rating: "21.4", "−1.8" (a true minus sign, like the changes)."""
+    return number(value).replace("-", "−")
+
+
+async def results_line(storage: Storage, row: GameRow, _: Words) -> str:
+    """The results post's rating line: each rated player's new rating and its change (and who was not rated
+    because the AI played their seat); empty for a game without results or ratings."""
+    parts, standins = [], []
+    for r in await storage.game_results(row.id):
+        rec = r.record
+        name = f"**{esc(rec.name)}**"
+        if rec.after is not None and rec.change is not None:
+            rating, change = rating_number(rec.after.shown), signed(rec.change)
+            if rec.after.provisional:
+                # i18n: a player's new rating and its change in the results post, while still provisional
+                parts.append(_("{name} {rating} ({change}, provisional)", name=name, rating=rating, change=change))
+            else:
+                # i18n: a player's new rating and its change in the results post
+                parts.append(_("{name} {rating} ({change})", name=name, rating=rating, change=change))
+        elif rec.ai_level is None and r.guild_id:
+            standins.append(name)
+    lines = [_("📈 Ratings: {ratings}", ratings=" · ".join(parts))] if parts else []
+    if standins:
+        # i18n: in the results post: players whose seat an AI stand-in played for most of the game
+        lines.append(_("Not rated (the AI played most of their moves): {names}", names=", ".join(standins)))
+    return "\n".join(lines)
+
+
+async def draw(bot: Any, key: int, job: Callable[[], bytes]) -> bytes | None:
+    """PNG bytes drawn by the image worker pool (cogs/_images.py; a thread when it has no processes), None if
+    drawing fails (logged: the reply goes out without its image)."""
+    images = bot.images
+    try:
+        run = getattr(images, "run", None)
+        if run is not None:
+            result: bytes | None = await run(key, job)
+            return result
+        if images.processes <= 0:
+            return await asyncio.to_thread(job)
+        return await images._in_pool(key % images.processes, job)  # noqa: SLF001 (the pool's own dispatch)
+    except Exception:
+        log.exception("drawing a records image failed; answering without it")
+        return None
+
+
+async def results_chart(bot: Any, row: GameRow, _: Words) -> bytes | None:
+    """The score progression chart of a finished game, replayed from its move log in the worker pool."""
+    moves = await bot.session.storage.moves(row.id)
+    names = {s.id: s.name for s in row.seats}
+    # i18n: the title of a finished game's score chart
+    title = _("{title}: scores over the game", title=_.text(present.title(row.game)))
+    actions = [(m.player, m.action) for m in moves]
+    job = functools.partial(
+        progression_png, row.game, row.options, row.seed, row.player_ids, actions, names, title, _.lang
+    )
+    return await draw(bot, row.id, job)
+
+
+def png(data: bytes | None, name: str) -> discord.File | None:
+    return discord.File(io.BytesIO(data), filename=name) if data else None
