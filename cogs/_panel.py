@@ -332,7 +332,8 @@ async def preview_files(interaction: discord.Interaction, panel: Panel) -> list[
     spec = panel.words.preview(panel.rules, panel.state, panel.player, action)
     if spec is None:
         return []
-    file = png_file(await bot_of(interaction).images.preview(panel.row, panel.player, *spec), "preview.png")
+    image = await bot_of(interaction).images.preview(panel.row, panel.player, *spec, lang=panel._.lang)  # theirs
+    file = png_file(image, "preview.png")
     return [file] if file else []
 
 
