@@ -77,11 +77,9 @@ class Presenter:
         the public view does not (the generic version: the differing parts of the views, as data)."""
         return _diff_text(to_jsonable(rules.view(state, player)), to_jsonable(rules.view(state, None)))
 
-    def out_of_turn_line(self, who: str, until: str = "", *, _: Words = ENGLISH, main: str | None = None) -> str:
+    def out_of_turn_line(self, who: str, *, _: Words = ENGLISH, main: str | None = None) -> str:
         """The line naming players (`who`) who may act out of turn now, until `main` (the player whose turn it is,
-        named) acts. `until` is the older English-only way (" until **Ana** acts")."""
-        if until:
-            return f"⏳ {who} may act out of turn{until}."
+        named) acts."""
         if main:
             return _("⏳ {who} may act out of turn until {main} acts.", who=who, main=main)
         return _("⏳ {who} may act out of turn.", who=who)

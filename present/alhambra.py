@@ -83,9 +83,8 @@ class AlhambraPresenter(Presenter):
             )
         return _("Your hand: {cards}", cards=" · ".join([*parts, *others])) + extra
 
-    def out_of_turn_line(self, who: str, until: str = "", *, _: Words = ENGLISH, main: str | None = None) -> str:
-        if until:  # V4/V12
-            return f"🧞 Vizier: {who} may buy out of turn{until}."
+    def out_of_turn_line(self, who: str, *, _: Words = ENGLISH, main: str | None = None) -> str:
+        # V4/V12
         if main:
             return _("🧞 Vizier: {who} may buy out of turn until {main} acts.", who=who, main=main)
         return _("🧞 Vizier: {who} may buy out of turn.", who=who)
