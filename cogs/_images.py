@@ -1,11 +1,14 @@
 """Board images for the Discord layer: drawn in worker processes (never on the event loop), cached per game,
-move and viewer.
+move, viewer and language.
 
 Drawing and PNG encoding are pure Python and Pillow work that holds the GIL: in the bot's own process they would
 slow every click. Each game is drawn by the same worker process (game id modulo the number of workers), so a
 renderer's per-process caches serve that game's next moves. A worker is given the stored state's JSON text and
 does the decoding, `rules.view(state, viewer)` and the drawing itself: only `view` output ever reaches the
 renderer, so a public image can hold nothing private. `processes=0` draws in a thread instead (tests).
+
+Every word in an image is in the `lang` asked for (`i18n` codes; the caller's choice: the server's language for
+a public post, the viewer's for a private image or a preview); English by default.
 """
 
 from __future__ import annotations
@@ -46,16 +49,18 @@ def _warm_up() -> None:
         render_png(game, rules.view(rules.new_game(players, {}, 1), None))
 
 
-def _draw_state(game: str, state_json: str, viewer: str | None, names: Mapping[str, str]) -> bytes:
+def _draw_state(game: str, state_json: str, viewer: str | None, names: Mapping[str, str], lang: str = "en") -> bytes:
     from render import render_state
 
-    return render_state(game, state_json, viewer, names)
+    return render_state(game, state_json, viewer, names, lang=lang)
 
 
-def _draw_view(game: str, view: Any, viewer: str | None, names: Mapping[str, str], highlight: Any) -> bytes:
+def _draw_view(
+    game: str, view: Any, viewer: str | None, names: Mapping[str, str], highlight: Any, lang: str = "en"
+) -> bytes:
     from render import render_png
 
-    return render_png(game, view, viewer, names, highlight=highlight, focus=True)
+    return render_png(game, view, viewer, names, highlight=highlight, focus=True, lang=lang)
 
 
 class Images:
@@ -65,7 +70,7 @@ class Images:
         self.session = session
         self.processes = processes
         self._pools: list[Executor | None] = [None] * max(processes, 0)
-        self._cache: collections.OrderedDict[tuple[int, int, str | None], bytes | None] = collections.OrderedDict()
+        self._cache: collections.OrderedDict[tuple[int, int, str | None, str], bytes | None] = collections.OrderedDict()
         self._size = cache_size
         self.drawn = 0  # images drawn (not from the cache), for tests and logs
 
@@ -76,22 +81,22 @@ class Images:
             pool = self._pool(n)
             pool.submit(_warm_up)
 
-    async def public(self, row: GameRow, version: int | None = None) -> bytes | None:
-        """The public board after move `version` (default: now)."""
+    async def public(self, row: GameRow, version: int | None = None, *, lang: str = "en") -> bytes | None:
+        """The public board after move `version` (default: now), its words in `lang` (the server's language)."""
         version = row.version if version is None else version
-        return await self._image(row, version, None)
+        return await self._image(row, version, None, lang)
 
-    async def private(self, row: GameRow, player: str) -> bytes | None:
-        """What `player` may see (their hand added). Ephemeral use only."""
-        return await self._image(row, row.version, player)
+    async def private(self, row: GameRow, player: str, *, lang: str = "en") -> bytes | None:
+        """What `player` may see (their hand added), in `lang` (theirs). Ephemeral use only."""
+        return await self._image(row, row.version, player, lang)
 
-    async def preview(self, row: GameRow, player: str, view: Any, highlight: Any) -> bytes | None:
-        """A small picture of the player's own board after a tentative placement (`view` is theirs)."""
-        job = functools.partial(_draw_view, row.game, view, player, Session.names(row), highlight)
+    async def preview(self, row: GameRow, player: str, view: Any, highlight: Any, *, lang: str = "en") -> bytes | None:
+        """A small picture of the player's own board after a tentative placement (`view` is theirs), in `lang`."""
+        job = functools.partial(_draw_view, row.game, view, player, Session.names(row), highlight, lang)
         return await self._run(row, job)
 
-    async def _image(self, row: GameRow, version: int, viewer: str | None) -> bytes | None:
-        key = (row.id, version, viewer)
+    async def _image(self, row: GameRow, version: int, viewer: str | None, lang: str) -> bytes | None:
+        key = (row.id, version, viewer, lang)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
@@ -100,7 +105,8 @@ class Images:
         else:  # an earlier position (a notice posted late): rebuilt from the move log
             state = await self.session.state_at(row, version)
             state_json = encode(self.session.rules(row.game), state)
-        png = await self._run(row, functools.partial(_draw_state, row.game, state_json, viewer, Session.names(row)))
+        job = functools.partial(_draw_state, row.game, state_json, viewer, Session.names(row), lang)
+        png = await self._run(row, job)
         self._cache[key] = png
         while len(self._cache) > self._size:
             self._cache.popitem(last=False)

@@ -806,8 +806,8 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
         s = int(min(row_h - 2, 22))
         d.rounded_rectangle((cols[0], ry, cols[0] + s, ry + s), radius=4, fill=col, outline=D.mix(col, D.INK, 0.5))
         D.building_icon(d, t, (cols[0] + 2, ry + 2, cols[0] + s - 2, ry + s - 2), D.contrast(col))
-        name = _.text(TYPE_WORDS[t])
-        name, size = D.fit_text(name if name_w > 100 else name[:5], int(cols[1] - cols[0]) - s - 8, 15, True, 10)
+        name = _.text(TYPE_WORDS[t] if name_w > 100 else SHORT[t])  # a narrow table: the tiles' short names
+        name, size = D.fit_text(name, int(cols[1] - cols[0]) - s - 8, 15, True, 10)
         D.text(d, (cols[0] + s + 6, ry + s / 2), name, size, D.INK, bold=True, anchor="lm")
         for r in (1, 2, 3):
             D.text(d, (cols[r], ry + s / 2), "/".join(map(str, C.POINTS[r][t])), 15, D.INK, bold=True, anchor="lm")

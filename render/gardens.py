@@ -566,7 +566,10 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     hand_h = 0
     if b.hand is not None:
         hand_h = _hand_height(b.hand, width - 2 * GAP) + GAP
-    height = GAP + header + results_h + last_h + BOARD_PX + GAP + hand_h
+    ph = _players_height(b.players)
+    legend_h = _legend_height(b.unowned, SIDE_W, _)
+    middle = max(BOARD_PX, LABEL + ph + 10 + legend_h)  # the board, and beside it the players and the legend
+    height = GAP + header + results_h + last_h + middle + GAP + hand_h
     img, d = D.canvas(width, height)
     # i18n: the header: tiles left in the supply
     info = _("Supply {n} tile", "Supply {n} tiles", n=b.supply)
@@ -580,12 +583,10 @@ def draw_board(b: Board, highlight: Any = None, focus: bool = False) -> Image.Im
     y += D.last_move_line(d, b.last_move, GAP, y, width - 2 * GAP, _)
     _board_part(img, b, GAP, y, extra)
     sx = GAP + BOARD_PX + GAP
-    ph = _players_height(b.players)
     D.part(img, _side_box(sx, y + LABEL, ph), _side_part, _players, tuple(b.players), b.over, SIDE_W, _)
     sy = y + LABEL + ph + 10
-    legend_h = _legend_height(b.unowned, SIDE_W, _)
     D.part(img, _side_box(sx, sy, legend_h), _side_part, _legend, b.unowned, SIDE_W, _)
-    y += BOARD_PX + GAP
+    y += middle + GAP
     if b.hand is not None:
         _hand_part(img, b, GAP, y, width - 2 * GAP)
     return img

@@ -3,21 +3,33 @@ contract, written to docs/gallery/ for review.
 
     python -m scripts.gallery            # every game whose engine exists (from the repository root)
     python -m scripts.gallery alhambra   # just one
+    python -m scripts.gallery --lang hu,cs,es,de   # also the public boards in those languages
+    python -m scripts.gallery --lang long --out /tmp/gallery   # a made-up language of long words (overflow check)
 
 For each game: the smallest and the largest player count, mid-game (just after a placement, so the last move is
 marked) and at the end (public images), plus a private image (one player's view) mid-game; games with expansion modules get their own entries (MODULE_GAMES:
 Alhambra with all four Vizier's Favour modules). Actions are chosen at random among the legal ones, with a mild
 bias toward building (buying/placing rather than hoarding), so the boards look like real games.
 `playthrough` is shared with the tests and the benchmark.
+
+Languages (`--lang`, comma-separated; English is the default gallery): for each other language the public
+boards of every game (mid-game and the end, at the largest player count, and the module game) go to
+`docs/gallery/<lang>/`. Besides our languages (i18n.LANGUAGES), two made-up ones for checking layouts:
+`long` (`Long`: every word of every text 60% longer, longer than German or Hungarian: nothing may overflow or be
+cut) and `qps`, the tests' pseudo-language (every text wrapped in ⟦ ⟧).
 """
 
 from __future__ import annotations
 
+import argparse
+import gettext
+import math
 import random
-import sys
+import re
 from pathlib import Path
 from typing import Any
 
+import i18n
 from engine import GAMES, get_rules
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "gallery"
@@ -101,6 +113,79 @@ def showcase_state(states: list[Any], fraction: float = 0.6, within: int = 30) -
     return states[start]
 
 
+class Long(gettext.NullTranslations):
+    """A made-up language for layout checks: every word of a text (outside its {fields}) 60% longer, single
+    letters (codes such as "J") and rule ids (A61) kept: "Building market" -> "Buildingbuil marketmar"."""
+
+    WORD = re.compile(r"\{[^{}]*\}|[^\W\d_]{2,}")
+
+    @classmethod
+    def longer(cls, text: str) -> str:
+        def grow(m: re.Match[str]) -> str:
+            word = m.group(0)
+            return word if word.startswith("{") else word + word[: math.ceil(len(word) * 0.6)].lower()
+
+        return cls.WORD.sub(grow, text)
+
+    def gettext(self, message: str) -> str:
+        return self.longer(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.longer(msgid1 if n == 1 else msgid2)
+
+
+LONG = "long"
+
+
+def install_made_up(lang: str) -> None:
+    """Installs `long` or the pseudo-language `qps` (i18n.PSEUDO) when asked for (our languages need nothing)."""
+    if lang == LONG:
+        i18n.install(LONG, Long())
+    elif lang == i18n.PSEUDO:
+        from i18n import catalogs
+
+        i18n.install(i18n.PSEUDO, catalogs.pseudo(catalogs.code_entries()[0]))
+
+
+def write_languages(games: list[str], langs: list[str], out: Path = OUT) -> list[Path]:
+    """The public boards of `games` in each of `langs` (mid-game and the end at the largest player count, and the
+    module games' mid-game), written to `out/<lang>/`."""
+    from render import render_png
+
+    written = []
+    for lang in langs:
+        install_made_up(lang)
+        folder = out / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        for game in games:
+            rules = get_rules(game)
+            n = rules.player_counts[-1]
+            states = playthrough(game, n, seed=100 + n)
+            names = names_for(n)
+            images = {
+                f"{game}_{n}p_mid.png": render_png(
+                    game, rules.view(showcase_state(states), None), names=names, lang=lang
+                ),
+                f"{game}_{n}p_end.png": render_png(game, rules.view(states[-1], None), names=names, lang=lang),
+            }
+            if game in MODULE_GAMES:
+                n, options, tag = MODULE_GAMES[game]
+                states = playthrough(game, n, seed=200 + n, options=options)
+                mid = showcase_state(states)
+                view = rules.view(mid, None)
+                images[f"{game}_{n}p_{tag}_mid.png"] = render_png(game, view, names=names_for(n), lang=lang)
+                viewer = mid.players[0]
+                view = rules.view(mid, viewer)
+                images[f"{game}_{n}p_{tag}_mid_private.png"] = render_png(
+                    game, view, viewer=viewer, names=names_for(n), lang=lang
+                )
+            if game == "alhambra":  # the 2-player game has Dirk
+                states = playthrough(game, 2, seed=102)
+                images[f"{game}_2p_end.png"] = render_png(game, rules.view(states[-1], None), lang=lang)
+            written += _write(folder, images)
+    return written
+
+
 def write_gallery(games: list[str], out: Path = OUT) -> list[Path]:
     from render import render_png
 
@@ -151,13 +236,24 @@ def _write(out: Path, images: dict[str, bytes]) -> list[Path]:
         path = out / name
         path.write_bytes(png)
         written.append(path)
-        print(f"{path.relative_to(out.parent.parent)}  {len(png) // 1024} KiB")
+        print(f"{path}  {len(png) // 1024} KiB")
     return written
 
 
-def main(argv: list[str]) -> None:
-    write_gallery(argv or list(GAMES))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scripts.gallery", description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", help="games (default: every game)")
+    parser.add_argument("--lang", default="en", help="languages, comma-separated: en, hu, cs, es, de, long, qps")
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write (default: docs/gallery)")
+    args = parser.parse_args(argv)
+    games = args.games or list(GAMES)
+    langs = [lang for lang in args.lang.split(",") if lang]
+    if i18n.SOURCE in langs:
+        write_gallery(games, args.out)
+    others = [lang for lang in langs if lang != i18n.SOURCE]
+    if others:
+        write_languages(games, others, args.out)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
