@@ -189,6 +189,37 @@ async def player_stats(
     return sorted(out, key=lambda s: -s[0].games)
 
 
+def stats_card_of(
+    name: str,
+    server: str,
+    found: list[tuple[GameStats, tuple[int, RatingRow] | None, int]],
+    history: list[tuple[float, float]],
+    _: Words,
+) -> StatsCard:
+    """What the /stats image shows (`found`: `player_stats`; `history`: (μ, σ) per rated game of the first)."""
+    first, standing, size = found[0]
+    title = _.text(present.title(first.game))
+    rating = ""
+    if standing:
+        # i18n: under the player's name in the /stats image: their rating in the game the chart shows
+        rating = _(
+            "{title}: rating {rating}, #{place} of {size}",
+            title=title,
+            rating=rating_text(standing[1], _),
+            place=standing[0],
+            size=size,
+        )
+    return StatsCard(
+        name=name,
+        server=server,
+        games=tuple((_.text(present.title(s.game)), s, present.for_game(s.game).figure_labels) for s, _st, _n in found),
+        rating=rating,
+        history=tuple(history),
+        # i18n: the title of the rating history chart in /stats
+        history_title=_("Rating history: {title}", title=title),
+    )
+
+
 # --------------------------------------------------------------------------------------------- commands
 
 
@@ -247,26 +278,9 @@ class RecordsCog(CommandErrors, commands.Cog):
         embed = discord.Embed(
             title=_("📊 Statistics: {name}", name=name or player), description=clip("\n".join(lines), 4000)
         )
-        first, standing, size = found[0]
-        history = await self.session.storage.rating_history(guild, first.game, player)
-        card = StatsCard(
-            name=name or player,
-            server=interaction.guild.name if interaction.guild else "",
-            games=tuple(
-                (_.text(present.title(s.game)), s, present.for_game(s.game).figure_labels) for s, _st, _n in found
-            ),
-            rating=_(
-                "🏆 Rating {rating}, #{place} of {size}",
-                rating=rating_text(standing[1], _),
-                place=standing[0],
-                size=size,
-            )
-            if standing
-            else "",
-            history=tuple((r.mu, r.sigma) for _at, r in history),
-            # i18n: the title of the rating history chart in /stats
-            history_title=_("Rating history: {title}", title=_.text(present.title(first.game))),
-        )
+        history = await self.session.storage.rating_history(guild, found[0][0].game, player)
+        server = interaction.guild.name if interaction.guild else ""
+        card = stats_card_of(name or player, server, found, [(r.mu, r.sigma) for _at, r in history], _)
         image = await draw(self.bot, int(player) if player.isdigit() else 0, functools.partial(stats_png, card, _.lang))
         file = png(image, "stats.png")
         kwargs: dict[str, Any] = {"embed": embed}

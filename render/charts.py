@@ -36,10 +36,11 @@ WIDTH = 1000
 
 
 def number(value: float, digits: int = 1) -> str:
-    """A number as the charts and tables print it: a whole number plainly, else with `digits` decimals."""
+    """A number as the charts and tables print it: a whole number plainly, else with `digits` decimals; a true
+    minus sign."""
     if abs(value - round(value)) < 1e-9:
-        return str(int(round(value)))
-    return f"{value:.{digits}f}"
+        return str(int(round(value))).replace("-", "−")
+    return f"{value:.{digits}f}".replace("-", "−")
 
 
 def duration(seconds: float | None, _: Words) -> str:
@@ -86,10 +87,10 @@ class Series:
     band: tuple[tuple[float, float], ...] = ()  # (low, high) per point: a shaded range around the line
 
 
-def _ticks(lo: float, hi: float, most: int = 6) -> list[float]:
-    """Round tick values covering [lo, hi]."""
+def _ticks(lo: float, hi: float, most: int = 6, *, whole: bool = False) -> list[float]:
+    """Round tick values covering [lo, hi] (`whole`: whole numbers only, for counts of games or moves)."""
     span = max(hi - lo, 1e-9)
-    raw = span / max(most - 1, 1)
+    raw = max(span / max(most - 1, 1), 1.0 if whole else 0.0)
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     first = math.floor(lo / step) * step
@@ -174,7 +175,7 @@ def line_chart(
     for v in yticks:
         d.line((left, py(v), right, py(v)), fill=GRID)
         text(d, (left - 8, py(v)), number(v), 13, MUTED, anchor="rm")
-    for v in _ticks(x0, x1, 8):
+    for v in _ticks(x0, x1, 8, whole=all(float(x).is_integer() for x in xs)):
         if x0 <= v <= x1:
             text(d, (px(v), bottom + 6), number(v), 13, MUTED, anchor="ma")
     text(d, ((left + right) / 2, height - 24), x_label, 14, MUTED, anchor="ma")
