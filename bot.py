@@ -26,6 +26,7 @@ from dotenv import find_dotenv, load_dotenv
 from cogs import EXTENSIONS
 from cogs._herald import Herald
 from cogs._images import Images
+from cogs._locale import Translator
 from cogs._session import Session
 from storage import ALL_SHARDS, Shards, Storage, open_storage
 
@@ -179,6 +180,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self._open = True
         self.session = Session(self.storage)
+        self.session.languages.guild_locale = self.guild_locale  # public posts: the server's own language by default
         self.images = Images(self.session, processes=self.settings.render_processes)
         self.herald = Herald(
             self, self.session, self.images, shards=self.settings.shards, owner=f"{socket.gethostname()}:{os.getpid()}"
@@ -186,6 +188,7 @@ class GameBot(commands.AutoShardedBot):
         self.session.listeners.append(self.herald.notify)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        await self.tree.set_translator(Translator())  # the commands in every language (cogs/_locale.py)
         # Sync deliberately: instantly to the development server, globally only when asked (--sync).
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -197,6 +200,11 @@ class GameBot(commands.AutoShardedBot):
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
         self.images.warm()  # the drawing processes start now, not with the first move after a start
         gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it
+
+    def guild_locale(self, guild_id: int) -> discord.Locale | None:
+        """A cached server's own language (its Discord "preferred locale"), or None if this process has not seen it."""
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
 
     async def close(self) -> None:
         """Stop cleanly: refuse new moves, let those under way finish (bounded), post what they owe, then close

@@ -22,7 +22,8 @@ from cogs import _moving, _records, _table
 from cogs._images import Images
 from cogs._seating import is_ai
 from cogs._session import Session
-from cogs._text import clip, duration, esc, name_of, ping, title_of
+from cogs._text import clip, duration, esc, name_of, notice_content, ping, seated, title_of
+from i18n import ENGLISH, Words
 from storage import ALL_SHARDS, GameRow, Notice, Shards
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,14 @@ LEASE_SECONDS = 60.0  # how long a process may post a game's notices before anot
 STALE_AFTER = 30.0  # seconds after which the periodic pass posts even a held AI turn
 
 
-def _reminder_text(row: GameRow, movers: list[str], since: float, at: float) -> str:
-    pings = ", ".join(ping(row, p) for p in movers)
-    return f"⏰ Reminder: {pings}, it's your move in {title_of(row.game)} (waiting for {duration(at - since)})."
+def _reminder_text(row: GameRow, movers: list[str], since: float, at: float, _: Words = ENGLISH) -> str:
+    # i18n: the reminder after a turn was idle a while: {who} are the pings, {time} how long it waited
+    return _(
+        "⏰ Reminder: {who}, it's your move in {title} (waiting for {time}).",
+        who=", ".join(ping(row, p, _) for p in movers),
+        title=title_of(row.game, _),
+        time=duration(at - since, _),
+    )
 
 
 def nonce_of(notice: Notice) -> str:
@@ -120,7 +126,7 @@ class Herald:
                 log.warning("%d post(s) still under way at shutdown: they go out at the next start", len(late))
                 await asyncio.wait(late)
 
-    async def _digest(self, row: GameRow, group: list[Notice]) -> list[str]:
+    async def _digest(self, row: GameRow, group: list[Notice], _: Words = ENGLISH) -> list[str]:
         """What the others did since the last turn of the player this post pings (at most six lines; private
         choices never): the moves between that player's last move and this post's."""
         last = group[-1].payload
@@ -139,14 +145,22 @@ class Herald:
                 break
             action = rules.action_from_json(m.action)
             if not rules.is_private(action):
-                lines.append(f"• {name_of(row, m.player)} {rules.describe(action)}")
+                # i18n: a line of the "since your last turn" digest: who did what
+                lines.append(
+                    _("• {who} {action}", who=name_of(row, m.player, _), action=_.text(rules.describe(action)))
+                )
         if not lines:
             return []
         if len(lines) > 5:
-            lines = [*lines[:4], f"• …and {len(lines) - 4} more (`/game log since:me`)"]
-        return [f"📜 Since your last turn, {esc(row.seat_name(pinged[0]))}:", *lines]
+            # i18n: the digest's last line when more moves happened than it shows
+            more = _(
+                "• …and {n} more (`/game log since:me`)", "• …and {n} more (`/game log since:me`)", n=len(lines) - 4
+            )
+            lines = [*lines[:4], more]
+        # i18n: the heading of what the others did since a player's last turn (in the post that pings them)
+        return [_("📜 Since your last turn, {name}:", name=esc(seated(row, pinged[0], _))), *lines]
 
-    def _reminder(self, row: GameRow, notice: Notice) -> str | None:
+    def _reminder(self, row: GameRow, notice: Notice, _: Words = ENGLISH) -> str | None:
         """The reminder's text, for the humans still to move (None if there is nobody to remind any more)."""
         if row.status != "active":
             return None
@@ -154,7 +168,7 @@ class Herald:
         movers = [p for p in self.session.to_move(row) if p not in side and not is_ai(p)]
         if not movers:
             return None
-        return _reminder_text(row, movers, row.turn_started_at or row.updated_at, notice.payload["at"])
+        return _reminder_text(row, movers, row.turn_started_at or row.updated_at, notice.payload["at"], _)
 
     async def deliver(self, game_id: int, *, force: bool = False) -> None:
         if self.closed:
@@ -184,31 +198,31 @@ class Herald:
         if not notices:
             return
         row = await self.session.load(game_id)
+        _ = await self.session.languages.public(row.guild_id)  # the server's language
         for group in groups_of(notices, force=force):
             last = group[-1]
-            view = _table.table_view(self.session, row)
+            view = _table.table_view(self.session, row, _)
             extra: list[tuple[bytes, str]] = []
             if last.kind == "reminder":
-                content, image = self._reminder(row, last), None
+                content, image = self._reminder(row, last, _), None
                 if content is None:  # the player moved meanwhile, or only AI seats are to move
                     await self.session.storage.clear_notices([last.id])
                     continue
             elif last.kind in _moving.KINDS:  # deadlines, stand-ins, undo: the table's own lines
-                content, view = _moving.notice_content(row, last)
-                image = await self.images.public(row, row.version) if last.kind == "undo" else None
+                content, view = _moving.notice_content(row, last, _)
+                image = await self.images.public(row, row.version, lang=_.lang) if last.kind == "undo" else None
             else:
-                digest = await self._digest(row, group) if group[0].kind == "move" else []
-                content = _table.notice_content(row, group, digest)
+                digest = await self._digest(row, group, _) if group[0].kind == "move" else []
+                content = notice_content(row, group, digest, _)
                 if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
-                    times = _moving.turn_time_line(row, await self.session.storage.moves(row.id))
+                    times = _moving.turn_time_line(row, await self.session.storage.moves(row.id), _)
                     content = clip(f"{content}\n{times}" if times else content)
                     # the rating changes and the score chart (cogs/_records.py), stored with the final move
-                    words = await self.session.languages.public(row.guild_id)
-                    ratings = await _records.results_line(self.session.storage, row, words)
+                    ratings = await _records.results_line(self.session.storage, row, _)
                     content = clip(f"{content}\n{ratings}" if ratings else content)
-                    chart = await _records.results_chart(self.client, row, words)
+                    chart = await _records.results_chart(self.client, row, _)
                     extra = [(chart, "scores.png")] if chart else []
-                image = await self.images.public(row, last.version)
+                image = await self.images.public(row, last.version, lang=_.lang)
             if self.fault is not None:
                 await self.fault("rendered")
             posted = None

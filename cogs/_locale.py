@@ -5,7 +5,8 @@
   chose with /language, else the server's own Discord locale, else English: `await languages.public(guild_id)`.
 - `Translator` gives Discord the commands' names, descriptions and choices in each language, from the same
   catalogs (names in the catalog context "command name", checked against Discord's rules; a name Discord would
-  refuse falls back to the English one).
+  refuse falls back to the English one). The languages' own names (the /language choices) stay as they are.
+- `LanguageCog`: `/language`, with which a server admin sees or sets the language of the server's posts.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from i18n import COMMAND_NAME, SOURCE, Words, catalogs, words
+from i18n import COMMAND_NAME, LANGUAGES, SOURCE, Words, catalogs, words
 
 CACHE_SIZE = 4096  # servers whose language is remembered
 CACHE_SECONDS = 60.0  # how long (another process may change it on a shared database)
@@ -90,7 +91,7 @@ class Translator(app_commands.Translator):
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
         lang = i18n.language_of(locale)
-        if lang is None or lang == SOURCE:
+        if lang is None or lang == SOURCE or string.message in OWN_NAMES:
             return None
         w = words(lang)
         if context.location in NAME_LOCATIONS:
@@ -137,5 +138,68 @@ def command_entries() -> list[catalogs.Entry]:
                         add(param.name, where, name=True, note="a slash-command option's name: " + name_note[16:])
                         add(param.description, where, note="a slash-command option's description (at most 100)")
                         for choice in param.choices:
-                            add(choice.name, where, note="a slash-command choice (at most 100)")
+                            if choice.name not in OWN_NAMES:
+                                add(choice.name, where, note="a slash-command choice (at most 100)")
     return found
+
+
+# --------------------------------------------------------------------------------------------- /language
+
+OWN_NAMES = frozenset(LANGUAGES.values())  # each language in its own words: never translated
+SERVER = "server"  # the /language choice that clears the server's choice
+
+
+class LanguageCog(commands.Cog):
+    """`/language`: the language of this server's public posts (moves, lobby, reminders, results), for server
+    admins. Without a choice it shows the current one; "the server's own language" clears the choice (the
+    server's Discord locale applies again). Stored per server; the reply is in the language chosen."""
+
+    def __init__(self, bot: commands.Bot):
+        self.bot = bot
+
+    @property
+    def languages(self) -> Languages:
+        return self.bot.session.languages  # type: ignore[attr-defined, no-any-return]
+
+    @app_commands.command(name="language", description="The language of this server's game posts (server admins)")
+    @app_commands.describe(language="The language to post in (leave it out to see the current one)")
+    @app_commands.choices(
+        language=[
+            *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
+            app_commands.Choice(name="The server's own language", value=SERVER),
+        ]
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        guild_id = interaction.guild_id or 0
+        if language is None:
+            _ = user_words(interaction)
+            chosen = await self.languages.chosen(guild_id)
+            now = await self.languages.of(guild_id, interaction.guild_locale)
+            if chosen is not None:
+                # i18n: /language: {language} is the language's own name ("Deutsch")
+                text = _(
+                    "This server's game posts are in {language}, as an admin chose.", language=LANGUAGES.get(now, now)
+                )
+            else:
+                # i18n: /language: {language} is the language's own name ("Deutsch")
+                text = _(
+                    "This server's game posts are in {language}, the server's own language.",
+                    language=LANGUAGES.get(now, now),
+                )
+        else:
+            await self.languages.set(guild_id, None if language == SERVER else language)
+            now = await self.languages.of(guild_id, interaction.guild_locale)
+            _ = words(now)  # the reply is in the language the posts will be in
+            if language == SERVER:
+                # i18n: /language: {language} is the language's own name ("Deutsch")
+                text = _(
+                    "From now on this server's game posts follow the server's own language: {language}.",
+                    language=LANGUAGES.get(now, now),
+                )
+            else:
+                # i18n: /language: {language} is the language's own name ("Deutsch")
+                text = _("From now on this server's game posts are in {language}.", language=LANGUAGES.get(now, now))
+        await interaction.response.send_message(text, ephemeral=True)

@@ -10,13 +10,17 @@ import statistics
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
+from cogs._locale import user_words
 from cogs._seating import GameError, is_ai
 from cogs._session import Session
-from cogs._text import clip, duration, esc, name_of, ping, title_of
+from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
+from engine import Text
+from i18n import ENGLISH, Words
 from storage import GameRow, MoveRow, Notice
 
 KINDS = frozenset({"deadline", "decided", "back", "undo_asked", "undo_refused", "undo"})
@@ -41,9 +45,11 @@ class DecisionButton(
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
         me = str(interaction.user.id)
-        row, late = await session_of(interaction).decide(row.id, me, self.op, self.turns)
+        session = session_of(interaction)
+        row, late = await session.decide(row.id, me, self.op, self.turns)
+        _ = await session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
         await interaction.response.edit_message(
-            content=clip(f"{interaction.message.content}\n✅ {decided_line(row, me, late, self.op)}"), view=None
+            content=clip(f"{interaction.message.content}\n✅ {decided_line(row, me, late, self.op, _)}"), view=None
         )
 
 
@@ -66,8 +72,11 @@ class UndoButton(
             row.id, str(interaction.user.id), self.keep, self.op == "yes"
         )
         if outcome == "waiting":
+            _ = user_words(interaction)
             waiting = [p for p in row.table["undo"]["need"] if p not in row.table["undo"]["yes"]]
-            await reply(interaction, f"Noted. Still waiting for {', '.join(esc(row.seat_name(p)) for p in waiting)}.")
+            names = ", ".join(esc(seated(row, p, _)) for p in waiting)
+            # i18n: the answer to a player who agreed to an undo: whom it still waits for
+            await reply(interaction, _("Noted. Still waiting for {who}.", who=names))
         else:  # settled: the post saying so comes from the herald
             await interaction.response.edit_message(view=None)
 
@@ -75,101 +84,134 @@ class UndoButton(
 # --------------------------------------------------------------------------------------------- the posts
 
 
-def decided_line(row: GameRow, by: str, late: str, choice: str) -> str:
-    who = name_of(row, late)
+def decided_line(row: GameRow, by: str, late: str, choice: str, _: Words = ENGLISH) -> str:
+    who, late_one = name_of(row, by, _), name_of(row, late, _)
     if choice == "wait":
-        return f"{name_of(row, by)} chose to wait longer for {who}."
-    until = "this turn" if choice == "turn" else f"until {who} is back"
-    return f"{name_of(row, by)} let the AI play for {who} {until}."
+        # i18n: the table's decision after a passed deadline
+        return _("{who} chose to wait longer for {late}.", who=who, late=late_one)
+    if choice == "turn":
+        # i18n: the table's decision after a passed deadline
+        return _("{who} let the AI play for {late} this turn.", who=who, late=late_one)
+    # i18n: the table's decision after a passed deadline
+    return _("{who} let the AI play for {late} until {late} is back.", who=who, late=late_one)
 
 
-def notice_content(row: GameRow, notice: Notice) -> tuple[str, discord.ui.View | None]:
-    """The post of one of the clock's or the table's notices, and its buttons."""
+def notice_content(row: GameRow, notice: Notice, _: Words = ENGLISH) -> tuple[str, discord.ui.View | None]:
+    """The post of one of the clock's or the table's notices (in the server's language `_`), and its buttons."""
     p = notice.payload
-    table_buttons = _table_view(row)
+    table_buttons = _table_view(row, _)
     if notice.kind == "deadline":
-        who = p["player"]
-        if p["phase"] == "warn":
-            hours = row.table.get("deadline") or 0
-            end = int((row.turn_started_at or time.time()) + hours * 3600)
-            return (
-                f"⏳ {ping(row, who)}, your move in {title_of(row.game)}: the deadline is <t:{end}:R>.",
-                table_buttons,
-            )
-        if p["phase"] == "late":
-            others = [s for s in row.seats if s.id != who and not is_ai(s.id)]
-            if not row.table.get("standins", True):
-                return (
-                    f"⌛ {name_of(row, who)}'s deadline has passed. The table waits one more deadline.",
-                    table_buttons,
-                )
-            default = (
-                "the AI plays this turn for them"
-                if row.table.get("on_timeout", "ai") == "ai"
-                else "the table waits one more deadline"
-            )
-            text = (
-                f"⌛ {name_of(row, who)}'s deadline has passed. {', '.join(ping(row, s.id) for s in others)}: "
-                f"what now? If nobody decides by <t:{int(row.deadline_at or time.time())}:R>, {default}."
-            )
-            view = new_view(
-                DecisionButton(
-                    row.id,
-                    row.turns,
-                    "turn",
-                    f"Let the AI play for {row.seat_name(who)} this turn"[:80],
-                    discord.ButtonStyle.primary,
-                ),
-                DecisionButton(row.id, row.turns, "back", f"…until {row.seat_name(who)} is back"[:80]),
-                DecisionButton(row.id, row.turns, "wait", "Wait longer"),
-            )
-            return clip(text), view
-        if p["phase"] == "auto":
-            return (
-                f"🤖 Nobody decided: the AI plays this turn for {name_of(row, who)} (**AI for "
-                f"{esc(row.seat_name(who))}**).",
-                table_buttons,
-            )
-        return f"⏳ Waiting one more deadline for {ping(row, who)}.", table_buttons
+        return _deadline_post(row, p, table_buttons, _)
     if notice.kind == "decided":
-        return decided_line(row, p["by"], p["player"], p["choice"]), table_buttons
+        return decided_line(row, p["by"], p["player"], p["choice"], _), table_buttons
     if notice.kind == "back":
-        return f"👋 {name_of(row, p['player'])} is back and plays again.", table_buttons
+        return _("👋 {who} is back and plays again.", who=name_of(row, p["player"], _)), table_buttons
     if notice.kind == "undo_asked":
         need = row.table.get("undo", {}).get("need", [])
-        text = (
-            f"↩️ {name_of(row, p['by'])} asks to take back their last turn (moves after #{p['keep']}). "
-            f'{", ".join(ping(row, x) for x in need)}: do you agree? The first "no" ends it.'
+        # i18n: an undo asking the table: {others} are the pings of the players who must agree
+        text = _(
+            '↩️ {who} asks to take back their last turn (moves after #{keep}). {others}: do you agree? The first "no" ends it.',
+            who=name_of(row, p["by"], _),
+            keep=p["keep"],
+            others=", ".join(ping(row, x, _) for x in need),
         )
         view = new_view(
-            UndoButton(row.id, p["keep"], "yes", "Agree", discord.ButtonStyle.success),
-            UndoButton(row.id, p["keep"], "no", "Refuse", discord.ButtonStyle.danger),
+            # i18n: a button: agree to another player's undo
+            UndoButton(row.id, p["keep"], "yes", _("Agree"), discord.ButtonStyle.success),
+            # i18n: a button: refuse another player's undo
+            UndoButton(row.id, p["keep"], "no", _("Refuse"), discord.ButtonStyle.danger),
         )
         return clip(text), view
     if notice.kind == "undo_refused":
-        return f"↩️ {name_of(row, p['no'])} refused: {name_of(row, p['by'])}'s turn stands.", table_buttons
+        # i18n: {who} refused the undo that {by} asked for
+        return _(
+            "↩️ {who} refused: {by}'s turn stands.", who=name_of(row, p["no"], _), by=name_of(row, p["by"], _)
+        ), table_buttons
     rules = Session.rules(row.game)
-    undone = "; ".join(f"{esc(row.seat_name(pl))} {rules.describe(rules.action_from_json(a))}" for pl, a in p["moves"])
+    undone = "; ".join(_move(rules, esc(seated(row, pl, _)), a, _) for pl, a in p["moves"])
     state = rules.from_json(row.state or {})
     side = set(rules.out_of_turn(state))
     movers = [x for x in rules.to_move(state) if x not in side]
-    from cogs._table import turn_line  # (the table module builds on this one)
-
-    return clip(
-        f"↩️ {name_of(row, p['by'])} took back: {undone}. The board is as it was before.\n"
-        f"{turn_line(row, movers)}".rstrip()
-    ), table_buttons
+    # i18n: the post after an undo: {moves} are the moves taken back
+    took = _("↩️ {who} took back: {moves}. The board is as it was before.", who=name_of(row, p["by"], _), moves=undone)
+    return clip(f"{took}\n{turn_line(row, movers, _=_)}".rstrip()), table_buttons
 
 
-def _table_view(row: GameRow) -> discord.ui.View | None:
+def _deadline_post(
+    row: GameRow, p: dict, table_buttons: discord.ui.View | None, _: Words
+) -> tuple[str, discord.ui.View | None]:
+    who = p["player"]
+    if p["phase"] == "warn":
+        hours = row.table.get("deadline") or 0
+        end = int((row.turn_started_at or time.time()) + hours * 3600)
+        # i18n: the warning before a deadline; {when} is a Discord timestamp relative to now ("in 2 hours")
+        text = _(
+            "⏳ {who}, your move in {title}: the deadline is {when}.",
+            who=ping(row, who, _),
+            title=title_of(row.game, _),
+            when=f"<t:{end}:R>",
+        )
+        return text, table_buttons
+    if p["phase"] == "late":
+        others = [s for s in row.seats if s.id != who and not is_ai(s.id)]
+        if not row.table.get("standins", True):
+            text = _("⌛ {who}'s deadline has passed. The table waits one more deadline.", who=name_of(row, who, _))
+            return text, table_buttons
+        fields = {
+            "who": name_of(row, who, _),
+            "others": ", ".join(ping(row, s.id, _) for s in others),
+            "when": f"<t:{int(row.deadline_at or time.time())}:R>",
+        }
+        if row.table.get("on_timeout", "ai") == "ai":
+            # i18n: a deadline passed: the other players are asked ({others}: pings; {when}: a Discord timestamp)
+            text = _(
+                "⌛ {who}'s deadline has passed. {others}: what now? If nobody decides by {when}, the AI plays this turn for them.",
+                **fields,
+            )
+        else:
+            # i18n: a deadline passed: the other players are asked ({others}: pings; {when}: a Discord timestamp)
+            text = _(
+                "⌛ {who}'s deadline has passed. {others}: what now? If nobody decides by {when}, the table waits one more deadline.",
+                **fields,
+            )
+        name = seated(row, who, _)
+        # i18n: a button after a passed deadline (at most 80 characters with the name)
+        this_turn = _("Let the AI play for {name} this turn", name=name)[:80]
+        # i18n: a button after a passed deadline, below "Let the AI play for {name} this turn"
+        until_back = _("…until {name} is back", name=name)[:80]
+        view = new_view(
+            DecisionButton(row.id, row.turns, "turn", this_turn, discord.ButtonStyle.primary),
+            DecisionButton(row.id, row.turns, "back", until_back),
+            # i18n: a button after a passed deadline
+            DecisionButton(row.id, row.turns, "wait", _("Wait longer")),
+        )
+        return clip(text), view
+    if p["phase"] == "auto":
+        # i18n: nobody decided after a passed deadline: the AI plays for the late player, named "AI for …"
+        text = _(
+            "🤖 Nobody decided: the AI plays this turn for {who} (**AI for {name}**).",
+            who=name_of(row, who, _),
+            name=esc(seated(row, who, _)),
+        )
+        return text, table_buttons
+    return _("⏳ Waiting one more deadline for {who}.", who=ping(row, who, _)), table_buttons
+
+
+def _move(rules: Any, who: str, action: Any, _: Words) -> str:
+    """One move taken back by an undo, in words."""
+    # i18n: one of the moves an undo took back: who and what they did
+    return _("{who} {action}", who=who, action=_.text(rules.describe(rules.action_from_json(action))))
+
+
+def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
     from cogs._table import TableButton
 
     items = [
-        TableButton(row.id, "play", "Play my turn", discord.ButtonStyle.success),
-        TableButton(row.id, "board", "Board"),
+        TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),
+        TableButton(row.id, "board", _("Board")),
     ]
     if row.table.get("sub"):
-        items.append(TableButton(row.id, "back", "I'm back"))
+        items.append(TableButton(row.id, "back", _("I'm back")))
     return new_view(*items)
 
 
@@ -187,14 +229,15 @@ def turn_times(moves: Sequence[MoveRow], seats: Sequence[str]) -> dict[str, list
     return out
 
 
-def turn_time_line(row: GameRow, moves: Sequence[MoveRow]) -> str:
+def turn_time_line(row: GameRow, moves: Sequence[MoveRow], _: Words = ENGLISH) -> str:
     times = turn_times(moves, [s.id for s in row.seats if not is_ai(s.id)])
     parts = [
-        f"{esc(row.seat_name(p))} {duration(statistics.mean(t))} / {duration(statistics.median(t))}"
+        f"{esc(seated(row, p, _))} {duration(statistics.mean(t), _)} / {duration(statistics.median(t), _)}"
         for p, t in times.items()
         if t
     ]
-    return f"⏱️ Turn times (average / median): {' · '.join(parts)}" if parts else ""
+    # i18n: the results' last line: each player's average and median time per turn
+    return _("⏱️ Turn times (average / median): {times}", times=" · ".join(parts)) if parts else ""
 
 
 # --------------------------------------------------------------------------------------------- away
@@ -203,8 +246,9 @@ def turn_time_line(row: GameRow, moves: Sequence[MoveRow]) -> str:
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>d|h|m|w)", re.IGNORECASE)
 
 
-def parse_until(text: str, now: float) -> float:
-    """`3d`, `12h`, `1w 2d`, or a date `2026-12-24` (UTC, the end of that day): the time it names."""
+def parse_until(text: str, now: float, _: Words = ENGLISH) -> float:
+    """`3d`, `12h`, `1w 2d`, or a date `2026-12-24` (UTC, the end of that day): the time it names. A refusal is a
+    GameError with a Text (answered in the reader's language; `_` is accepted for older callers)."""
     text = (text or "").strip()
     try:
         day = datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC)
@@ -213,28 +257,38 @@ def parse_until(text: str, now: float) -> float:
         pass
     parts = list(_DURATION.finditer(text))
     if not parts or _DURATION.sub("", text).strip():
-        raise GameError("Say how long you are away like `3d`, `12h`, `1w 2d`, or until a date like `2026-12-24`.")
+        # i18n: /away until: the units d, h, m, w are typed as they are in every language
+        raise GameError(Text("Say how long you are away like `3d`, `12h`, `1w 2d`, or until a date like `2026-12-24`."))
     seconds = sum(float(m["n"]) * {"m": 60, "h": 3600, "d": 86400, "w": 604800}[m["unit"].lower()] for m in parts)
     if not 0 < seconds <= 90 * 86400:
-        raise GameError("Away mode lasts from a minute up to 90 days.")
+        raise GameError(Text("Away mode lasts from a minute up to 90 days."))
     return now + seconds
 
 
 # --------------------------------------------------------------------------------------------- replies
 
 
-def settings_text(row: GameRow) -> str:
+def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
     t = row.table
-    deadline = f"{t['deadline']} h per move" if t.get("deadline") else "none (reminders only)"
-    timeout = "the AI plays that turn" if t.get("on_timeout", "ai") == "ai" else "wait one more deadline"
-    standins = "allowed" if t.get("standins", True) else "not allowed"
-    return (
-        f"⚙️ **{title_of(row.game)}** (game #{row.id}): deadline {deadline}; when a deadline passed and nobody "
-        f"decides, {timeout}; AI stand-ins {standins}."
+    # i18n: /game settings: the deadline per move, in hours
+    per_move = _("{hours} h per move", hours=t.get("deadline"))
+    deadline = per_move if t.get("deadline") else _("none (reminders only)")
+    # i18n: /game settings: what happens when a deadline passed and nobody decides
+    timeout = _("the AI plays that turn") if t.get("on_timeout", "ai") == "ai" else _("wait one more deadline")
+    # i18n: /game settings: whether the AI may stand in for late or away players
+    standins = _("allowed") if t.get("standins", True) else _("not allowed")
+    # i18n: /game settings: {deadline}, {timeout} and {standins} are the settings' values
+    return _(
+        "⚙️ **{title}** (game #{id}): deadline {deadline}; when a deadline passed and nobody decides, {timeout}; AI stand-ins {standins}.",
+        title=title_of(row.game, _),
+        id=row.id,
+        deadline=deadline,
+        timeout=timeout,
+        standins=standins,
     )
 
 
-async def mine_text(session: Session, player: str) -> str:
+async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
     """Every game waiting for `player`, in every server, the longest waiting first, with a link to its post."""
     waiting = []
     for row in await session.storage.games_of(player, limit=100):
@@ -243,7 +297,7 @@ async def mine_text(session: Session, player: str) -> str:
         if player in session.movers(row, session.state_of(row)):
             waiting.append(row)
     if not waiting:
-        return "No game is waiting for you right now. 🎉"
+        return _("No game is waiting for you right now. 🎉")
     waiting.sort(key=lambda r: r.turn_started_at or r.updated_at)
     now = time.time()
     lines = []
@@ -253,42 +307,60 @@ async def mine_text(session: Session, player: str) -> str:
             if row.last_post_id
             else f"<#{row.channel_id}>"
         )
-        since = duration(now - (row.turn_started_at or row.updated_at))
-        lines.append(f"• {title_of(row.game)} (#{row.id}), waiting {since}: {link}")
-    return "**Waiting for your move:**\n" + "\n".join(lines)
+        since = duration(now - (row.turn_started_at or row.updated_at), _)
+        title = title_of(row.game, _)
+        # i18n: /game mine: a game waiting for the reader, for how long, and a link to its last post
+        line = _("• {title} (#{id}), waiting {time}: {link}", title=title, id=row.id, time=since, link=link)
+        lines.append(line)
+    return _("**Waiting for your move:**") + "\n" + "\n".join(lines)
 
 
 async def back(interaction: discord.Interaction, row: GameRow) -> None:
     await session_of(interaction).back(row.id, str(interaction.user.id))
-    await reply(interaction, "👋 Welcome back: your seat is yours again.")
+    await reply(interaction, user_words(interaction)("👋 Welcome back: your seat is yours again."))
 
 
-async def away_text(session: Session, player: str) -> str:
+async def away_text(session: Session, player: str, _: Words = ENGLISH) -> str:
     me = await session.storage.player(player)
     if not me.away(time.time()):
-        return "You are not away."
-    ai = " The AI plays your turns where the table allows it." if me.away_ai else ""
-    return f"🏖️ You are away until <t:{int(me.away_until or 0)}:f>: nobody pings or reminds you.{ai}"
+        return _("You are not away.")
+    until = f"<t:{int(me.away_until or 0)}:f>"
+    if me.away_ai:
+        # i18n: /away: {until} is a Discord timestamp (a date and time)
+        return _(
+            "🏖️ You are away until {until}: nobody pings or reminds you. The AI plays your turns where the table allows it.",
+            until=until,
+        )
+    # i18n: /away: {until} is a Discord timestamp (a date and time)
+    return _("🏖️ You are away until {until}: nobody pings or reminds you.", until=until)
 
 
-async def status_lines(session: Session, row: GameRow) -> list[str]:
+async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> list[str]:
     """What `/game status` adds for a running game: the deadline, stand-ins, away players, turn times."""
     if row.status not in ("active", "finished"):
         return []
     lines = []
     if row.status == "active":
         movers = session.movers(row, session.state_of(row))
-        from cogs._table import deadline_line  # (the table module builds on this one)
-
-        lines.append(deadline_line(row, movers))
+        lines.append(deadline_line(row, movers, _))
         for p, mode in row.table.get("sub", {}).items():
-            until = "this turn" if mode == "turn" else f"until {esc(row.seat_name(p))} is back"
-            lines.append(f"🤖 AI for {name_of(row, p)} ({until}).")
+            if mode == "turn":
+                # i18n: /game status: the AI plays for a player this turn
+                lines.append(_("🤖 AI for {who} (this turn).", who=name_of(row, p, _)))
+            else:
+                name = esc(seated(row, p, _))
+                # i18n: /game status: the AI plays for a player until they are back
+                lines.append(_("🤖 AI for {who} (until {name} is back).", who=name_of(row, p, _), name=name))
         humans = [s.id for s in row.seats if not is_ai(s.id)]
         now = time.time()
         for p, me in (await session.storage.players(humans)).items():
             if me.away(now):
-                ai = ", the AI plays for them" if me.away_ai and row.table.get("standins", True) else ""
-                lines.append(f"🏖️ {name_of(row, p)} is away until <t:{int(me.away_until or 0)}:R>{ai}.")
-    lines.append(turn_time_line(row, await session.storage.moves(row.id)))
+                fields = {"who": name_of(row, p, _), "until": f"<t:{int(me.away_until or 0)}:R>"}
+                if me.away_ai and row.table.get("standins", True):
+                    # i18n: /game status: {until} is a Discord timestamp relative to now
+                    lines.append(_("🏖️ {who} is away until {until}, the AI plays for them.", **fields))
+                else:
+                    # i18n: /game status: {until} is a Discord timestamp relative to now
+                    lines.append(_("🏖️ {who} is away until {until}.", **fields))
+    lines.append(turn_time_line(row, await session.storage.moves(row.id), _))
     return [x for x in lines if x]

@@ -375,7 +375,7 @@ class Session(Tempo, Seating):
         return {
             "player": player,
             "action": rules.action_to_json(action),
-            "events": [[e.player, str(e.text)] for e in fresh],
+            "events": [[e.player, e.text.to_json() if isinstance(e.text, engine.Text) else str(e.text)] for e in fresh],
             "to_move": to_move,
             "before": [p for p in rules.to_move(state) if p not in before_side],
             "side": [] if finished else list(self.out_of_turn(row, new)),

@@ -20,11 +20,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import engine
 from cogs._seating import GameError, encode, is_ai
+from engine import Text
 from storage import Due, GameRow, Player, StaleVersion, Storage
 
 DEADLINES = (12, 24, 48, 72, 168)  # the presets, in hours
@@ -34,6 +35,18 @@ AI_LEVEL = "normal"  # how a stand-in plays
 def warn_before(deadline_hours: float) -> float:
     """Seconds before the deadline that the player is warned: a tenth of it, at most two hours."""
     return min(deadline_hours * 360, 7200.0)
+
+
+def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
+    """The states of a game from the deal through each of `moves` (MoveRows, in order): the start, then the state
+    after each move (the engines are deterministic). Pure, no I/O: undo uses it, and the replay viewer runs it in a
+    drawing worker (cogs/replays.py)."""
+    rules = engine.get_rules(row.game)
+    state = rules.new_game(list(row.player_ids), row.options, row.seed)
+    yield state
+    for m in moves:
+        state = rules.apply(state, m.player, rules.action_from_json(m.action))
+        yield state
 
 
 class Tempo:
@@ -78,11 +91,8 @@ class Tempo:
         """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table."""
         movers = self.movers(row, state)
         table = {k: v for k, v in table.items() if k not in ("phase", "late")}
-        ai = (
-            any(self.played_by_ai(row, table, p, away, now) for p in self.rules(row.game).to_move(state))
-            if (movers)
-            else False
-        )
+        to_move = self.rules(row.game).to_move(state) if movers else []
+        ai = any(self.played_by_ai(row, table, p, away, now) for p in to_move)
         humans = [
             p
             for p in movers
@@ -129,13 +139,16 @@ class Tempo:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if player != row.creator_id:
-                raise GameError(f"Only the creator ({row.seat_name(row.creator_id)}) can change the settings.")
+                name = row.seat_name(row.creator_id)
+                raise GameError(Text("Only the creator ({name}) can change the settings.", name=name))
             if row.status not in ("lobby", "active"):
-                raise GameError("This game is over.")
+                raise GameError(Text("This game is over."))
             table = dict(row.table)
             if deadline is not False:
                 if deadline is not None and deadline not in DEADLINES:
-                    raise GameError(f"A deadline is one of {', '.join(f'{h} h' for h in DEADLINES)}, or none.")
+                    choices = ", ".join(f"{h} h" for h in DEADLINES)
+                    # i18n: /game settings: {choices} are the deadlines in hours ("12 h, 24 h, …")
+                    raise GameError(Text("A deadline is one of {choices}, or none.", choices=choices))
                 table["deadline"] = deadline
             if on_timeout is not None:
                 table["on_timeout"] = on_timeout
@@ -148,7 +161,7 @@ class Tempo:
             due, table = self.clock(row, table, state, away, row.turn_started_at or time.time())
             done = await self.storage.update_table(game_id, expect=row.table, table=table, deadline_at=due.deadline_at)
             if done is None:
-                raise GameError("The table changed meanwhile; try again.")
+                raise GameError(Text("The table changed meanwhile; try again."))
             return done
 
     # -- deadlines ---------------------------------------------------------------------------------------
@@ -205,13 +218,13 @@ class Tempo:
         table = dict(row.table)
         late = table.get("late")
         if row.status != "active" or table.get("phase") != "decide" or late is None or row.turns != turns:
-            raise GameError("This was decided already, or the game moved on: nothing was changed.")
+            raise GameError(Text("This was decided already, or the game moved on: nothing was changed."))
         if player == late:
-            raise GameError("You are back in time: just play your move.")
+            raise GameError(Text("You are back in time: just play your move."))
         if player not in row.player_ids or is_ai(player):
-            raise GameError("Only the players of this game decide.")
+            raise GameError(Text("Only the players of this game decide."))
         if choice != "wait" and not table.get("standins", True):
-            raise GameError("This table does not let the AI stand in for players.")
+            raise GameError(Text("This table does not let the AI stand in for players."))
         table.pop("late", None)
         hours = table.get("deadline") or 24
         if choice == "wait":
@@ -229,7 +242,7 @@ class Tempo:
             notice=("decided", {"by": player, "player": late, "choice": choice}),
         )
         if done is None:
-            raise GameError("Someone decided first: nothing was changed.")
+            raise GameError(Text("Someone decided first: nothing was changed."))
         if choice != "wait":
             await self.storage.set_ai_due(game_id, row.version, True)
         self.changed(game_id)
@@ -241,7 +254,7 @@ class Tempo:
         table = dict(row.table)
         sub = dict(table.get("sub", {}))
         if player not in sub:
-            raise GameError("Nobody is playing for you here: it's all yours.")
+            raise GameError(Text("Nobody is playing for you here: it's all yours."))
         del sub[player]
         table["sub"] = sub
         if not sub:
@@ -253,7 +266,7 @@ class Tempo:
             game_id, expect=row.table, table=table, deadline_at=due.deadline_at, notice=("back", {"player": player})
         )
         if done is None:
-            raise GameError("The table changed meanwhile; try again.")
+            raise GameError(Text("The table changed meanwhile; try again."))
         await self.storage.set_ai_due(game_id, row.version, due.ai)
         self.changed(game_id)
         return done
@@ -262,11 +275,7 @@ class Tempo:
 
     async def replay(self, row: GameRow, moves: list[Any]) -> list[Any]:
         """The states of the game from the deal through each of `moves` (MoveRows): [start, after 1, ...]."""
-        rules = self.rules(row.game)
-        states = [rules.new_game(list(row.player_ids), row.options, row.seed)]
-        for m in moves:
-            states.append(rules.apply(states[-1], m.player, rules.action_from_json(m.action)))
-        return states
+        return list(replayed(row, moves))
 
     async def undo(self, game_id: int, player: str) -> tuple[GameRow, str]:
         """Take back `player`'s last turn: at once if nobody acted since and it revealed nothing; with the
@@ -275,13 +284,13 @@ class Tempo:
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status != "active" or player not in row.player_ids:
-                raise GameError("Only a player of a running game can take a move back.")
+                raise GameError(Text("Only a player of a running game can take a move back."))
             if row.table.get("undo"):
-                raise GameError("An undo is already waiting for the table's answer.")
+                raise GameError(Text("An undo is already waiting for the table's answer."))
             moves = await self.storage.moves(game_id)
             mine = [m.move_number for m in moves if m.player == player]
             if not mine:
-                raise GameError("You have no move to take back.")
+                raise GameError(Text("You have no move to take back."))
             first = mine[-1]
             while first - 1 >= 1 and moves[first - 2].player == player:  # the whole turn: its earlier actions too
                 first -= 1
@@ -290,11 +299,10 @@ class Tempo:
             for m in moves[first - 1 :]:
                 before, after = states[m.move_number - 1], states[m.move_number]
                 if rules.reveals(before, m.player, rules.action_from_json(m.action), after):
-                    what = str(rules.describe(rules.action_from_json(m.action)))
-                    raise GameError(
-                        f'That can\'t be taken back: "{what}" revealed something hidden (a card, a '
-                        "tile or a refill everyone has seen since). Nothing was changed."
-                    )
+                    what = rules.describe(rules.action_from_json(m.action))
+                    # i18n: undo refused: {what} is the move that revealed something
+                    text = Text('That can\'t be taken back: "{what}" revealed something hidden (a card, a tile or a refill everyone has seen since). Nothing was changed.', what=what)  # fmt: skip
+                    raise GameError(text)
             keep = first - 1
             others = [s.id for s in row.seats if s.id != player and not is_ai(s.id)]
             if all(m.player == player for m in moves[keep:]) or not others:
@@ -308,7 +316,7 @@ class Tempo:
                 notice=("undo_asked", {"by": player, "keep": keep, "version": row.version}),
             )
             if asked is None:
-                raise GameError("The table changed meanwhile; try again.")
+                raise GameError(Text("The table changed meanwhile; try again."))
             self.changed(game_id)
             return asked, "asked"
 
@@ -318,9 +326,9 @@ class Tempo:
             row = await self.load(game_id)
             ask = row.table.get("undo")
             if not ask or ask["keep"] != keep:
-                raise GameError("That undo was settled already: nothing was changed.")
+                raise GameError(Text("That undo was settled already: nothing was changed."))
             if player not in ask["need"]:
-                raise GameError("This undo waits for the other players' answers, not yours.")
+                raise GameError(Text("This undo waits for the other players' answers, not yours."))
             table = {k: v for k, v in row.table.items() if k != "undo"}
             if not yes:
                 done = await self.storage.update_table(
@@ -331,7 +339,7 @@ class Tempo:
                     notice=("undo_refused", {"by": ask["by"], "no": player}),
                 )
                 if done is None:
-                    raise GameError("The table changed meanwhile; try again.")
+                    raise GameError(Text("The table changed meanwhile; try again."))
                 self.changed(game_id)
                 return done, "refused"
             ask = {**ask, "yes": sorted({*ask["yes"], player})}
@@ -340,7 +348,7 @@ class Tempo:
                     game_id, expect=row.table, table={**table, "undo": ask}, deadline_at=row.deadline_at
                 )
                 if done is None:
-                    raise GameError("The table changed meanwhile; try again.")
+                    raise GameError(Text("The table changed meanwhile; try again."))
                 return done, "waiting"
             moves = await self.storage.moves(game_id)
             states = await self.replay(row, moves)
@@ -369,7 +377,7 @@ class Tempo:
                 now=now,
             )
         except StaleVersion:
-            raise GameError("Someone moved meanwhile: nothing was taken back.") from None
+            raise GameError(Text("Someone moved meanwhile: nothing was taken back.")) from None
         self.forget(row.id)
         self.changed(row.id)
         return done

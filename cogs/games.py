@@ -15,13 +15,15 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+import present
 from cogs import _free, _items, _lobby, _moving, _panel, _table  # noqa: F401 (_free: its families register)
 from cogs._items import FAMILIES, reply
+from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
-from cogs._seating import GameError, ai_available, is_ai
+from cogs._seating import GameError, ai_available, is_ai, seat_name
 from cogs._session import Session
-from cogs._text import PUBLIC_MENTIONS, esc, fit, name_of, ping, seat_of, title_of
-from engine import IllegalAction
+from cogs._text import PUBLIC_MENTIONS, created_text, esc, fit, name_of, ping, seat_of, title_of
+from engine import IllegalAction, Text
 from storage import GameRow
 
 log = logging.getLogger(__name__)
@@ -38,15 +40,18 @@ class CommandErrors:
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if self.session.closing:  # answered by cog_app_command_error
-            raise app_commands.CheckFailure("The bot is restarting: nothing was changed. Try again in a minute.")
+            raise app_commands.CheckFailure(Text("The bot is restarting: nothing was changed. Try again in a minute."))
         return True
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         exc = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure) and not isinstance(exc, GameError):
-            exc = GameError(str(error) or "You can't use this command here.")
+        if isinstance(error, app_commands.MissingPermissions):
+            exc = GameError(Text("Only server admins (with **Manage Server**) can use this command."))
+        elif isinstance(error, app_commands.CheckFailure) and not isinstance(exc, GameError):
+            said = error.args[0] if error.args else None
+            exc = GameError(said if isinstance(said, Text) else Text("You can't use this command here."))
         if isinstance(exc, (GameError, IllegalAction)):
             await _items.answer_error(interaction, exc)
             return
@@ -98,15 +103,23 @@ class GameCog(
         ai_level: Literal["easy", "normal", "hard"] = "normal",
         deadline: Literal["none", "12h", "24h", "48h", "72h", "7d"] = "none",
     ) -> None:
+        _ = user_words(interaction)
         game = game_named(game)
         chosen = parse_options(game, options)
         if ai_players:  # refused before anything is created, so a bad count leaves no half-made game
             hi = engine.get_rules(game).player_counts[-1]
             if not ai_available(game, chosen):
-                raise GameError(f"There is no AI player for {title_of(game)} yet.")
+                raise GameError(Text("There is no AI player for {title} yet.", title=present.title(game)))
             if ai_players + 1 > hi:
                 raise GameError(
-                    f"{title_of(game)} seats at most {hi} players: you and up to {hi - 1} AI players, not {ai_players}."
+                    Text(
+                        "{title} seats at most {n} players: you and up to {ai} AI players, not {asked}.",
+                        "{title} seats at most {n} players: you and up to {ai} AI players, not {asked}.",
+                        title=present.title(game),
+                        n=hi,
+                        ai=hi - 1,
+                        asked=ai_players,
+                    )
                 )
         creator = seat_of(interaction.user)
         channel_id = interaction.channel_id
@@ -114,16 +127,21 @@ class GameCog(
         if thread:
             channel = interaction.channel
             if not isinstance(channel, discord.TextChannel):
-                raise GameError("I can only open a thread from a normal text channel. Create the game here instead.")
+                raise GameError(
+                    Text("I can only open a thread from a normal text channel. Create the game here instead.")
+                )
+            public = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)
             try:
                 new_thread = await channel.create_thread(
-                    name=f"{title_of(game)} – {interaction.user.display_name}"[:100],
+                    name=f"{title_of(game, public)} – {interaction.user.display_name}"[:100],
                     type=discord.ChannelType.public_thread,
                 )
             except discord.Forbidden:
                 raise GameError(
-                    "I'm not allowed to create threads here (I need **Create Public Threads**). "
-                    "Create the game without a thread, or ask an admin."
+                    Text(
+                        "I'm not allowed to create threads here (I need **Create Public Threads**). "
+                        "Create the game without a thread, or ask an admin."
+                    )
                 ) from None
             channel_id = new_thread.id
         row = await self.session.create(
@@ -135,15 +153,11 @@ class GameCog(
             reminder_hours=reminder_hours,
         )
         if ai_players:
-            row, _ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
+            row, __ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
         if deadline != "none":
             row = await self.session.settings(row.id, creator.id, deadline=_moving.DEADLINE_CHOICES[deadline])
         await _lobby.post_lobby(interaction.client, self.session, row)
-        where = f"in <#{channel_id}>" if thread else "below"
-        await interaction.edit_original_response(
-            content=f"Your game of {title_of(game)} is set up: the lobby post is {where}. Press **Start** "
-            "there once everyone has joined."
-        )
+        await interaction.edit_original_response(content=created_text(game, channel_id if thread else None, _))
 
     @create.autocomplete("game")
     async def _game_autocomplete(self, interaction: discord.Interaction, current: str):
@@ -155,24 +169,28 @@ class GameCog(
         if game not in engine.GAMES:
             return []
         done = current.rsplit(",", 1)[0] + ", " if "," in current else ""
+        _ = user_words(interaction)
         out = []
         for name, opt in engine.get_rules(game).options.items():
             for v in [str(c) for c in opt.choices] if opt.choices else ["yes", "no"]:
                 text = f"{done}{name}={v}"
                 if current.strip().lower() in text.lower() or not current.strip():
-                    out.append(app_commands.Choice(name=fit(f"{text} ({opt.description})"), value=text[:100]))
+                    out.append(app_commands.Choice(name=fit(f"{text} ({_.text(opt.description)})"), value=text[:100]))
         return out[:25]
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction) -> None:
+        _ = user_words(interaction)
         row = await self.session.join((await self.here(interaction)).id, seat_of(interaction.user))
-        await reply(interaction, f"You're in! Seat {len(row.seats)} of {title_of(row.game)}.")
+        await reply(
+            interaction, _("You're in! Seat {seat} of {title}.", seat=len(row.seats), title=title_of(row.game, _))
+        )
         await _lobby.refresh_lobby(interaction.client, row)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         row = await self.session.leave((await self.here(interaction)).id, str(interaction.user.id))
-        await reply(interaction, "You left the game.")
+        await reply(interaction, user_words(interaction)("You left the game."))
         await _lobby.refresh_lobby(interaction.client, row)
 
     @app_commands.command(name="add_ai", description="Seat AI players in this channel's lobby (creator only)")
@@ -186,14 +204,25 @@ class GameCog(
         row = await self.here(interaction)
         row, added = await self.session.add_ai(row.id, str(interaction.user.id), level, count)
         hi = self.session.rules(row.game).player_counts[-1]
-        await reply(interaction, f"Added {', '.join(s.name for s in added)} ({len(row.seats)} of {hi} seats taken).")
+        _ = user_words(interaction)
+        names = ", ".join(seat_name(s.id, s.name, _) for s in added)
+        # i18n: /game add_ai: the AI players seated, and how many of the table's seats are taken
+        text = _(
+            "Added {names} ({seated} of {n} seats taken).",
+            "Added {names} ({seated} of {n} seats taken).",
+            names=names,
+            seated=len(row.seats),
+            n=hi,
+        )
+        await reply(interaction, text)
         await _lobby.refresh_lobby(interaction.client, row)
 
     @app_commands.command(name="remove_ai", description="Take an AI player out of this channel's lobby (creator only)")
     @app_commands.describe(player="Which AI player (default: the last one added)")
     async def remove_ai(self, interaction: discord.Interaction, player: str | None = None) -> None:
         row, gone = await self.session.remove_ai((await self.here(interaction)).id, str(interaction.user.id), player)
-        await reply(interaction, f"Removed {gone.name}.")
+        _ = user_words(interaction)
+        await reply(interaction, _("Removed {name}.", name=seat_name(gone.id, gone.name, _)))
         await _lobby.refresh_lobby(interaction.client, row)
 
     @remove_ai.autocomplete("player")
@@ -216,8 +245,14 @@ class GameCog(
         row = await self.session.cancel(
             (await self.here(interaction)).id, str(interaction.user.id), can_manage=_lobby.can_manage(interaction)
         )
+        _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
         await interaction.response.send_message(
-            f"{name_of(row, str(interaction.user.id))} cancelled the game of {title_of(row.game)} (#{row.id}).",
+            _(
+                "{who} cancelled the game of {title} (#{id}).",
+                who=name_of(row, str(interaction.user.id), _),
+                title=title_of(row.game, _),
+                id=row.id,
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await _lobby.refresh_lobby(interaction.client, row)
@@ -225,8 +260,9 @@ class GameCog(
     @app_commands.command(name="status", description="Whose turn it is and the scores so far")
     async def status(self, interaction: discord.Interaction) -> None:
         row = await self.here(interaction, finished_too=True)
-        extra = await _moving.status_lines(self.session, row)
-        await reply(interaction, "\n".join([_table.status_text(self.session, row), *extra]))
+        _ = user_words(interaction)
+        extra = await _moving.status_lines(self.session, row, _)
+        await reply(interaction, "\n".join([_table.status_text(self.session, row, _), *extra]))
 
     @app_commands.command(name="board", description="Show the board (only to you)")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -246,12 +282,13 @@ class GameCog(
         row = await self.here(interaction, finished_too=True)
         me = str(interaction.user.id)
         after = await self.session.storage.last_move_of(row.id, me) if since else 0
-        await reply(interaction, await _table.move_log_text(self.session, row, me, since=after))
+        await reply(interaction, await _table.move_log_text(self.session, row, me, after, user_words(interaction)))
 
     @app_commands.command(name="list", description="Games in this server, or the games you are in")
     @app_commands.describe(mine="Only the games you are seated in (in every server)")
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
         user = str(interaction.user.id)
+        _ = user_words(interaction)
         if mine:
             rows = await self.session.storage.games_of(user)
         else:
@@ -259,11 +296,13 @@ class GameCog(
         if not rows:
             await reply(
                 interaction,
-                "You are not in any game right now." if mine else "No games here yet. Start one with `/game create`.",
+                _("You are not in any game right now.")
+                if mine
+                else _("No games here yet. Start one with `/game create`."),
             )
             return
-        lines = [_table.list_line(self.session, row, user) for row in rows[:30]]
-        head = "**Your games:**" if mine else "**Games in this server:**"
+        lines = [_table.list_line(self.session, row, user, _) for row in rows[:30]]
+        head = _("**Your games:**") if mine else _("**Games in this server:**")
         await reply(interaction, head + "\n" + "\n".join(lines))
 
     @app_commands.command(name="rules", description="A summary of a game's rules")
@@ -299,32 +338,44 @@ class GameCog(
         row = await self.session.settings(
             row.id, str(interaction.user.id), deadline=hours, on_timeout=on_timeout, standins=standins
         )
-        await reply(interaction, _moving.settings_text(row))
+        await reply(interaction, _moving.settings_text(row, user_words(interaction)))
 
     @app_commands.command(name="undo", description="Take back your last turn (the others agree if they moved since)")
     async def undo(self, interaction: discord.Interaction) -> None:
         row, outcome = await self.session.undo((await self.here(interaction)).id, str(interaction.user.id))
+        _ = user_words(interaction)
         await reply(
             interaction,
-            "↩️ Done: your turn is taken back (the board is posted again)."
+            _("↩️ Done: your turn is taken back (the board is posted again).")
             if outcome == "done"
-            else "↩️ The other players are asked to agree (see the post).",
+            else _("↩️ The other players are asked to agree (see the post)."),
         )
 
     @app_commands.command(name="mine", description="Every game in every server waiting for your move")
     async def mine(self, interaction: discord.Interaction) -> None:
-        await reply(interaction, await _moving.mine_text(self.session, str(interaction.user.id)))
+        await reply(
+            interaction, await _moving.mine_text(self.session, str(interaction.user.id), user_words(interaction))
+        )
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:
         row = await self.session.nudge(
             (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
         )
-        pings = ", ".join(ping(row, p) for p in self.session.to_move(row) if not is_ai(p))  # AI seats: never
-        await interaction.response.send_message(
-            f"⏰ {pings}: {esc(interaction.user.display_name)} is waiting for your move in {title_of(row.game)}.",
-            allowed_mentions=PUBLIC_MENTIONS,
+        _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
+        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p))  # AI seats: never
+        # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
+        text = _(
+            "⏰ {who}: {name} is waiting for your move in {title}.",
+            who=pings,
+            name=esc(interaction.user.display_name),
+            title=title_of(row.game, _),
         )
+        await interaction.response.send_message(text, allowed_mentions=PUBLIC_MENTIONS)
+
+
+class LanguageCommand(CommandErrors, LanguageCog):
+    """`/language` (cogs._locale), answered like every other command when refused."""
 
 
 class Fallback(commands.Cog):
@@ -342,4 +393,5 @@ class Fallback(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*FAMILIES)
     await bot.add_cog(GameCog(bot))
+    await bot.add_cog(LanguageCommand(bot))
     await bot.add_cog(Fallback(bot))

@@ -371,7 +371,7 @@ def test_ai_budget_setting():
 
 def test_an_ai_turn_in_one_post_keeps_its_moves_in_order_and_the_next_player_last(monkeypatch):
     """Several moves of one AI turn share a post; whatever their length, the post fits and ends with who's next."""
-    from cogs import _table
+    from cogs import _text
     from storage import GameRow, Seat
 
     row = GameRow(
@@ -418,12 +418,12 @@ def test_an_ai_turn_in_one_post_keeps_its_moves_in_order_and_the_next_player_las
         def describe(text):
             return text
 
-    monkeypatch.setattr(_table, "engine_rules", lambda game: Words)
+    monkeypatch.setattr(_text, "engine_rules", lambda game: Words)
     short = [move(n, ("ai:easy:1",)) for n in range(3)]
-    text = _table.move_content(row, [*short, move(3, ("11",))])
+    text = _text.move_content(row, [*short, move(3, ("11",))])
     assert text.splitlines() == [f"**AI (easy) 1** takes money {n}." for n in range(4)] + ["Your turn, <@11>."]
     long = [move(n, ("ai:easy:1",), "x" * 280) for n in range(9)]
-    text = _table.move_content(row, [*long, move(9, ("11",), "x" * 280)])
+    text = _text.move_content(row, [*long, move(9, ("11",), "x" * 280)])
     lines = text.splitlines()
     assert len(text) <= 2000 and lines[-1] == "Your turn, <@11>." and lines[-2].endswith(" 9.")
     assert lines[0].startswith("*…") and "earlier moves: see `/game log`" in lines[0]

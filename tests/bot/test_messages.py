@@ -1,6 +1,6 @@
 """Message texts stay within Discord's limits whatever the engine reports, and the harness's limit checks work."""
 
-from cogs import _table, _text
+from cogs import _text
 from storage import GameRow, Seat
 from tests.bot.harness import _check_commands, _check_components, _check_message
 
@@ -41,7 +41,7 @@ def test_a_flood_of_events_never_hides_the_results():
         "scores": {"11": 10, "22": 12},
         "winners": ["22"],
     }
-    text = _table.move_content(row("finished"), [notice])
+    text = _text.move_content(row("finished"), [notice])
     assert len(text) <= 2000
     assert text.splitlines()[-1] == "**Scores:** **Bo** 12 · **Ana** 10"
     assert "more (see `/game log`" in text
@@ -49,9 +49,9 @@ def test_a_flood_of_events_never_hides_the_results():
 
 def test_turn_line_pings_only_players_whose_turn_begins():
     r = row()
-    assert _table.turn_line(r, ["22"], ["11"]) == "Your turn, <@22>."
-    assert _table.turn_line(r, ["11"], ["11"]) == "**Ana** continues."
-    assert _table.turn_line(r, ["22", "11"], ["11"]) == "To move: <@22>, **Ana**."
+    assert _text.turn_line(r, ["22"], ["11"]) == "Your turn, <@22>."
+    assert _text.turn_line(r, ["11"], ["11"]) == "**Ana** continues."
+    assert _text.turn_line(r, ["22", "11"], ["11"]) == "To move: <@22>, **Ana**."
 
 
 def test_harness_catches_discord_limit_breaches():
@@ -85,9 +85,9 @@ def test_harness_catches_discord_limit_breaches():
 def test_vizier_line_names_out_of_turn_buyers_without_pings():
     """V4/V12: the vizier window is one line naming the claimants (no mentions) and whose turn it is."""
     r = row("active", "alhambra")
-    line = _table.out_of_turn_line(r, ["22"], ["11", "22"])
+    line = _text.out_of_turn_line(r, ["22"], ["11", "22"])
     assert line == "🧞 Vizier: **Bo** may buy out of turn until **Ana** acts."
-    assert "<@" not in line and _table.out_of_turn_line(r, [], ["11"]) == ""
+    assert "<@" not in line and _text.out_of_turn_line(r, [], ["11"]) == ""
 
 
 def test_long_texts_are_split_between_lines_not_cut():
@@ -104,5 +104,5 @@ def test_turn_line_names_who_could_already_move_without_a_new_ping():
     """After an out-of-turn action (a clap, a vizier purchase, V6) whoever was already to move is named, not
     pinged again; the actor carrying on "continues"."""
     r = row()
-    assert _table.turn_line(r, ["22"], ["22", "11"], actor="11") == "Still to move: **Bo**."
-    assert _table.turn_line(r, ["11"], ["22", "11"], actor="11") == "**Ana** continues."
+    assert _text.turn_line(r, ["22"], ["22", "11"], actor="11") == "Still to move: **Bo**."
+    assert _text.turn_line(r, ["11"], ["22", "11"], actor="11") == "**Ana** continues."
