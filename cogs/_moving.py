@@ -317,7 +317,8 @@ async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
 
 async def back(interaction: discord.Interaction, row: GameRow) -> None:
     await session_of(interaction).back(row.id, str(interaction.user.id))
-    await reply(interaction, user_words(interaction)("👋 Welcome back: your seat is yours again."))
+    _ = user_words(interaction)
+    await reply(interaction, _("👋 Welcome back: your seat is yours again."))
 
 
 async def away_text(session: Session, player: str, _: Words = ENGLISH) -> str:

@@ -190,7 +190,8 @@ class GameCog(
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         row = await self.session.leave((await self.here(interaction)).id, str(interaction.user.id))
-        await reply(interaction, user_words(interaction)("You left the game."))
+        _ = user_words(interaction)
+        await reply(interaction, _("You left the game."))
         await _lobby.refresh_lobby(interaction.client, row)
 
     @app_commands.command(name="add_ai", description="Seat AI players in this channel's lobby (creator only)")
