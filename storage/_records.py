@@ -107,6 +107,11 @@ def result_of(r: Sequence[Any]) -> ResultRow:
     return ResultRow(int(r[0]), int(r[1]), str(r[2]), float(r[3]), int(r[4]), record)
 
 
+def results_from(rows: Iterable[Sequence[Any]]) -> list[ResultRow]:
+    """Many stored rows as ResultRows (a rebuild reads a whole server's: in a thread)."""
+    return [result_of(r) for r in rows]
+
+
 def result_values(row: ResultRow) -> dict[str, Any]:
     """A ResultRow as column values (RESULT_COLUMNS names)."""
     rec = row.record

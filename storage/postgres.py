@@ -500,7 +500,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "stream": (9, "game"),
     "rerate_result": (1, 0, True, 25.0, 8.3, 0, 27.0, 8.0, 1),
     "clear_ratings": (9, "game"),
-    "all_ratings": (0, "", "", 1000),
+    "all_ratings": (0, "", "", 100),
 }
 
 
@@ -1059,7 +1059,7 @@ class PostgresStorage(Storage):
                 locked = attempt == 3
                 if locked:
                     await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
-                rows = [_records.result_of(r) for r in await conn.fetch(SQL["stream"], guild_id, game)]
+                rows = await asyncio.to_thread(_records.results_from, await conn.fetch(SQL["stream"], guild_id, game))
                 results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
                 values = await asyncio.to_thread(_rerate_all, results)
                 if not locked:

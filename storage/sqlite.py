@@ -935,7 +935,7 @@ class SQLiteStorage(Storage):
             if held:
                 await self._write.acquire()
             try:
-                rows = [_records.result_of(r) for r in await self._all("stream", key)]
+                rows = await asyncio.to_thread(_records.results_from, await self._all("stream", key))
                 results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
                 values = await asyncio.to_thread(_records.rerate_values, results)
                 if not held:

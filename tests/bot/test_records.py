@@ -139,3 +139,28 @@ async def test_ratings_rebuild_is_for_managers_and_gives_the_same_ratings(bots, 
     assert await storage.leaderboard(GUILD_ID, "gardens") == before
     group = h.bot.tree.get_command("ratings")  # Discord shows it to server managers only (they may change that)
     assert group.default_permissions == discord.Permissions(manage_guild=True)
+
+
+async def test_a_seat_the_ai_stood_in_for_all_game_is_not_rated(bots, users):
+    """Cyd never turns up: at his first deadline the table lets the AI play for him until he is back, and he never
+    is. His seat is not rated (the results post says so); Ana and Bo are, against the stand-in's level."""
+    from tests.bot.test_tempo import clock, play_until, start, turn_of
+
+    h, (ana, bo, cyd) = bots, users[:3]
+    rnd = random.Random(3)
+    post = await start(h, [ana, bo, cyd], deadline="12h")
+    await play_until(h, [ana, bo, cyd], post, rnd, turn_of(cyd))
+    await clock(h, 2)  # the warning, then the deadline: the table decides
+    await h.click(ana, h.last_public(), "…until Cyd is back")
+    await h.settle()
+    final = await play_until(h, [ana, bo, cyd], h.last_public(), rnd, lambda p: False, limit=300)
+    assert "Game over" in final.content
+    assert "Not rated (the AI played most of their moves): **Cyd**" in final.content
+    assert "📈 Ratings: **Ana** " in final.content and "**Bo** " in final.content.split("📈")[1]
+    storage = h.bot.session.storage
+    row = await storage.last_game_in_channel(CHANNEL_ID)
+    cyds = [m.standin for m in await storage.moves(row.id) if m.player == cyd.sid]
+    assert cyds and all(cyds)
+    results = {r.record.player: r.record for r in await storage.game_results(row.id)}
+    assert not results[cyd.sid].rated and results[ana.sid].rated and results[bo.sid].rated
+    assert await storage.standing(GUILD_ID, "gardens", cyd.sid) is None

@@ -321,12 +321,17 @@ INSERT INTO moves SELECT id, m, '1', '{}', 9e8, m::text FROM games, generate_ser
 INSERT INTO notices (game_id, version, kind, payload, created_at)
     SELECT id, 1, 'move', '{}', 9e8 FROM games WHERE status = 'active' LIMIT 20;
 INSERT INTO leases SELECT id, 'a', 9e8 FROM games WHERE status = 'active' LIMIT 10;
+INSERT INTO results SELECT g.id, g.guild_id, 'fake', 9e8 + g.id, g.id, k - 1, ((g.id * k) % 300)::text, 'P', k, k,
+    NULL, FALSE, 30, 0, TRUE, 25, 8, 0, 26, 7, 1, 10, 600, 60, '{}'
+FROM games g, generate_series(1, 3) k WHERE g.status = 'finished';
+INSERT INTO ratings SELECT DISTINCT ON (guild_id, player) guild_id, 'fake', player, 'P', 26, 7, 5, 1, 9e8
+FROM results;
 ANALYZE;
 """
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, their seats, a small outbox, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
@@ -337,7 +342,7 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
     plans = await db_pg.query_plans(seqscan=True)
     assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
     for name, plan in plans.items():
-        assert not db_pg.full_scan(plan, ("games", "moves", "seats")), f"{name}:\n{plan}"
+        assert not db_pg.full_scan(plan, ("games", "moves", "seats", "results", "ratings")), f"{name}:\n{plan}"
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
     assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
 
