@@ -120,7 +120,7 @@ async def choose(interaction: discord.Interaction, gid: int, pos: str, values: l
     if not confirm:
         what = esc(_.text(session.rules(row.game).describe(actions[i])))
         view = new_view(FreeButton(gid, pos, str(i), _("Confirm")))
-        # i18n: {who} is the player's name, {action} what the action does ("plays the bonus card Tower (13)")
+        # i18n: {who} is the player's name, {action} what the action does ("plays a card")
         content = _("Play this? {who} {action}.", who=name_of(row, player), action=what)
         await interaction.response.edit_message(content=content, view=view, attachments=[])
         return
