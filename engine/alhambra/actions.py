@@ -14,8 +14,18 @@ TakeMoney and BuyTile/VizierBuy card lists.
 
 from __future__ import annotations
 
-from engine._common import action
-from engine.alhambra.components import PRICE, card_name, cards_text, cell_name, is_money, tile_name, value_of
+from engine._common import N_, Text, action
+from engine.alhambra.components import (
+    PRICE,
+    TYPE_NAMES,
+    TYPE_OF,
+    card_text,
+    cards_text,
+    cell_name,
+    is_money,
+    tile_text,
+    value_of,
+)
 
 
 @action("take_money")
@@ -151,53 +161,72 @@ Action = (
     | SetBonusAutoplay
 )
 FREE_ACTIONS = (PlayBonus, SetBonusAutoplay)  # not turn actions: rules.free_actions lists them
+# V66: the standing orders in words (marked constants, for the presentation: `_.text(AUTOPLAY_TEXT[mode])`)
 AUTOPLAY_TEXT = {
-    "every": "before every scoring round",
-    "final": "only before the final scoring",
-    "never": "never (only by hand)",
+    "every": N_("before every scoring round"),
+    "final": N_("only before the final scoring"),
+    "never": N_("never (only by hand)"),
 }
 
 
-def describe(action: Action) -> str:
+def describe(action: Action) -> Text:
     """One short sentence without the player's name, e.g. 'buys the Tower (9) with 5+4 florin'."""
     if isinstance(action, TakeMoney):
         if len(action.cards) == 1 and not is_money(action.cards[0]):
-            return f"takes the {card_name(action.cards[0])}"
-        return f"takes {cards_text(action.cards)}"
+            return Text("takes the {card}", card=card_text(action.cards[0]))
+        return Text("takes {cards}", cards=cards_text(action.cards))
     if isinstance(action, BuyTile):
-        paid = sum(value_of(c) for c in action.cards if is_money(c))
-        extra = " (exact: acts again)" if paid == PRICE.get(action.tile) else ""
-        return f"buys the {tile_name(action.tile)} with {cards_text(action.cards)}{extra}"
+        tile, cards = tile_text(action.tile), cards_text(action.cards)
+        if sum(value_of(c) for c in action.cards if is_money(c)) == PRICE.get(action.tile):
+            return Text("buys the {tile} with {cards} (exact: acts again)", tile=tile, cards=cards)
+        return Text("buys the {tile} with {cards}", tile=tile, cards=cards)
     if isinstance(action, VizierBuy):
-        return f"uses the vizier to buy the {tile_name(action.tile)} with {cards_text(action.cards)}"
+        return Text(
+            "uses the vizier to buy the {tile} with {cards}",
+            tile=tile_text(action.tile),
+            cards=cards_text(action.cards),
+        )
     if isinstance(action, ReactivateVizier):
-        return "turns the vizier back to its active side"
+        return Text("turns the vizier back to its active side")
     if isinstance(action, TakeHut):
-        return f"takes the {tile_name(action.hut)}"
+        return Text("takes the {hut}", hut=tile_text(action.hut))
     if isinstance(action, PlayBonus):
-        return f"plays the bonus card for the {tile_name(action.card)}: one more {_type_word(action.card)}"
+        typ = TYPE_NAMES.get(TYPE_OF.get(action.card, ""))
+        kind = Text.marked(typ) if typ is not None else Text("building")
+        return Text("plays the bonus card for the {tile}: one more {type}", tile=tile_text(action.card), type=kind)
     if isinstance(action, SetBonusAutoplay):
-        return f"sets bonus cards to play automatically {AUTOPLAY_TEXT.get(action.mode, action.mode)}"
+        return autoplay_words(action.mode)
     if isinstance(action, RedesignAdd):
-        return f"redesigns: moves the {tile_name(action.tile)} from the reserve to {cell_name(action.cell)}"
+        return Text(
+            "redesigns: moves the {tile} from the reserve to {cell}",
+            tile=tile_text(action.tile),
+            cell=cell_name(action.cell),
+        )
     if isinstance(action, RedesignRemove):
-        return f"redesigns: moves the {tile_name(action.tile)} to the reserve"
+        return Text("redesigns: moves the {tile} to the reserve", tile=tile_text(action.tile))
     if isinstance(action, RedesignSwap):
-        return (
-            f"redesigns: exchanges the {tile_name(action.replaces)} for the {tile_name(action.tile)} from the reserve"
+        return Text(
+            "redesigns: exchanges the {tile} for the {other} from the reserve",
+            tile=tile_text(action.replaces),
+            other=tile_text(action.tile),
         )
     if isinstance(action, Pass):
-        return "ends the turn's actions"
+        return Text("ends the turn's actions")
     if isinstance(action, PlaceTile):
-        return f"places the {tile_name(action.tile)} at {cell_name(action.cell)}"
+        return Text("places the {tile} at {cell}", tile=tile_text(action.tile), cell=cell_name(action.cell))
     if isinstance(action, ReserveTile):
-        return f"puts the {tile_name(action.tile)} on the reserve"
+        return Text("puts the {tile} on the reserve", tile=tile_text(action.tile))
     if isinstance(action, GiveToDirk):
-        return f"gives the {tile_name(action.tile)} to Dirk"
+        return Text("gives the {tile} to Dirk", tile=tile_text(action.tile))
     raise TypeError(f"not an Alhambra action: {action!r}")
 
 
-def _type_word(tile: str) -> str:
-    from engine.alhambra.components import TYPE_NAMES, TYPE_OF
-
-    return TYPE_NAMES.get(TYPE_OF.get(tile, ""), "building")
+def autoplay_words(mode: str) -> Text:
+    """V66: describe's words for a new standing order."""
+    if mode == "every":
+        return Text("sets bonus cards to play automatically before every scoring round")
+    if mode == "final":
+        return Text("sets bonus cards to play automatically only before the final scoring")
+    if mode == "never":
+        return Text("sets bonus cards to play automatically never (only by hand)")
+    return Text("sets bonus cards to play automatically {mode}", mode=mode)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine._common import load_data, require_data
+from engine._common import N_, Text, join_texts, load_data, require_data
 
 # --------------------------------------------------------------------------------------------- sides
 
@@ -27,7 +27,16 @@ NEIGHBOURS = ((0, -1, N, S), (1, 0, E, W), (0, 1, S, N), (-1, 0, W, E))
 # --------------------------------------------------------------------------------------------- tiles
 
 TYPES = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")  # A2, in table order
-TYPE_NAMES = {t: t.capitalize() for t in TYPES}
+# the types' names as players read them (marked constants: `_.text(TYPE_NAMES[t])`, in a Text `type_text(t)`)
+TYPE_NAMES = {
+    "pavilion": N_("Pavilion"),
+    "seraglio": N_("Seraglio"),
+    "arcades": N_("Arcades"),
+    "chambers": N_("Chambers"),
+    "garden": N_("Garden"),
+    "tower": N_("Tower"),
+}
+require_data(all(TYPE_NAMES[t] == t.capitalize() for t in TYPES), "A2: the six building types")
 FOUNTAIN = "fountain"
 
 
@@ -45,6 +54,10 @@ class Tile:
     @property
     def name(self) -> str:
         return tile_name(self.id)
+
+    @property
+    def text(self) -> Text | str:
+        return tile_text(self.id)
 
 
 def _load_tiles() -> tuple[dict[str, Tile], tuple[str, ...], tuple[str, ...]]:
@@ -98,7 +111,12 @@ def is_hut(tile_id: str) -> bool:
     return tile_id in HUT_TYPE
 
 
-def _names() -> dict[str, str]:
+def type_text(typ: str) -> Text:
+    """A building type's name as a Text: 'Tower'."""
+    return Text.marked(TYPE_NAMES[typ])
+
+
+def _names() -> dict[str, Text]:
     # A tile is named by type and price; where two tiles share both, the walls tell them apart (so menus and
     # log lines never name two different tiles the same way).
     by_key: dict[tuple[str, int], list[str]] = {}
@@ -107,39 +125,62 @@ def _names() -> dict[str, str]:
     names = {}
     for (typ, price), ids in by_key.items():
         for tid in ids:
+            w = "".join(s for s, bit in SIDE_BITS.items() if WALLS[tid] & bit)
             if len(ids) == 1:
-                names[tid] = f"{TYPE_NAMES[typ]} ({price})"
+                names[tid] = Text("{type} ({price})", type=type_text(typ), price=price)
+            elif w:
+                names[tid] = Text("{type} ({price}, walls {walls})", type=type_text(typ), price=price, walls=w)
             else:
-                w = "".join(s for s, bit in SIDE_BITS.items() if WALLS[tid] & bit)
-                names[tid] = f"{TYPE_NAMES[typ]} ({price}, {'walls ' + w if w else 'no walls'})"
+                names[tid] = Text("{type} ({price}, no walls)", type=type_text(typ), price=price)
     for tid in START_TILES:
-        names[tid] = "Fountain"
-    hut_names: dict[str, list[str]] = {}
+        names[tid] = Text("Fountain")
+    hut_names: dict[tuple[str, str], list[str]] = {}
     for tid in HUTS:
         w = "".join(s for s, bit in SIDE_BITS.items() if WALLS[tid] & bit)
-        hut_names.setdefault(f"{TYPE_NAMES[HUT_TYPE[tid]]} hut (walls {w})", []).append(tid)
-    for name, ids in hut_names.items():  # a replaced data file may repeat a layout: number those huts
+        hut_names.setdefault((HUT_TYPE[tid], w), []).append(tid)
+    for (typ, w), ids in hut_names.items():  # a replaced data file may repeat a layout: number those huts
         for k, tid in enumerate(ids, 1):
-            names[tid] = name if len(ids) == 1 else name.replace(" (", f" {k} (")
+            if len(ids) == 1:
+                names[tid] = Text("{type} hut (walls {walls})", type=type_text(typ), walls=w)
+            else:
+                names[tid] = Text("{type} hut {number} (walls {walls})", type=type_text(typ), number=k, walls=w)
     return names
 
 
-_TILE_NAMES = _names()
+_TILE_TEXTS = _names()
+_TILE_NAMES = {tid: str(text) for tid, text in _TILE_TEXTS.items()}
+
+
+def tile_text(tile_id: str) -> Text | str:
+    """A tile in words: 'Tower (13)', or 'Garden (8, walls NE)' where type and price alone are ambiguous (an
+    unknown id stays as it is)."""
+    return _TILE_TEXTS.get(tile_id, tile_id)
 
 
 def tile_name(tile_id: str) -> str:
-    """'Tower (13)', or 'Garden (8, walls NE)' where type and price alone are ambiguous."""
+    """`tile_text` in English (for the presentation until it translates `tile_text`)."""
     return _TILE_NAMES.get(tile_id, tile_id)
 
 
-def tile_names(tiles: Iterable[str]) -> str:
+def tile_names(tiles: Iterable[str]) -> Text:
     """'Tower (13), Garden (8)', or 'no tiles'."""
-    return ", ".join(tile_name(t) for t in tiles) or "no tiles"
+    texts = [tile_text(t) for t in tiles]
+    return join_texts(texts) if texts else Text("no tiles")
 
 
 # --------------------------------------------------------------------------------------------- money
 
 CURRENCIES = ("denar", "dirham", "ducat", "florin")  # A4; A6 [U]: market space i+1 takes CURRENCIES[i]
+# their names as players read them (marked constants; the ids above stay as they are in data and events)
+CURRENCY_NAMES: tuple[str, ...] = (N_("denar"), N_("dirham"), N_("ducat"), N_("florin"))
+require_data(CURRENCY_NAMES == CURRENCIES, "A4: the four currencies")
+
+
+def currency_text(currency: int) -> Text:
+    """A currency's name as a Text: 'florin'."""
+    return Text.marked(CURRENCY_NAMES[currency])
+
+
 CURRENCY_COLORS = {"denar": "blue", "dirham": "green", "ducat": "orange", "florin": "yellow"}
 
 # Money cards are ints 0..107: currency * 27 + (value - 1) * 3 + copy. Ids are stable for the whole game
@@ -187,39 +228,49 @@ def is_exchange(card: int) -> bool:
     return card in EXCHANGE_PAIRS
 
 
-def exchange_name(card: int) -> str:
+def exchange_name(card: int) -> Text:
+    """'denar/florin exchange card'."""
     a, b = EXCHANGE_PAIRS[card]
-    return f"{CURRENCIES[a]}/{CURRENCIES[b]} exchange card"
+    return Text("{currency}/{other} exchange card", currency=currency_text(a), other=currency_text(b))
 
 
-def card_name(card: int) -> str:
+def card_text(card: int) -> Text:
+    """A card in words: '7 florin', 'denar/florin exchange card', 'scoring card 1'."""
     if card in EXCHANGE_PAIRS:
         return exchange_name(card)
     if card in SCORING_CARDS:
-        return f"scoring card {SCORING_CARDS.index(card) + 1}"
+        return Text("scoring card {number}", number=SCORING_CARDS.index(card) + 1)
     if card == HIDDEN_CARD:
-        return "a hidden card"
-    return f"{value_of(card)} {CURRENCIES[currency_of(card)]}"
+        return Text("a hidden card")
+    return Text("{value} {currency}", value=value_of(card), currency=currency_text(currency_of(card)))
 
 
-def cards_text(cards: Iterable[int]) -> str:
+def card_name(card: int) -> str:
+    """`card_text` in English (for the presentation until it translates `card_text`)."""
+    return str(card_text(card))
+
+
+def cards_text(cards: Iterable[int]) -> Text:
     """'5+4 florin' for one currency, '3 denar + 2 ducat' for several; an exchange card is named after them."""
     return _cards_text(tuple(cards))
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _cards_text(cards: tuple[int, ...]) -> str:
-    # cached: every applied purchase or take writes these words into its move event
+def _cards_text(cards: tuple[int, ...]) -> Text:
+    # cached: every applied purchase or take writes these words into its move event (Texts are immutable)
     exchange = [c for c in cards if c in EXCHANGE_PAIRS]
     if exchange:
         money = [c for c in cards if c not in EXCHANGE_PAIRS]
-        names = ", ".join(exchange_name(c) for c in exchange)
-        return f"{cards_text(money)} and the {names}" if money else f"the {names}"
+        names = join_texts([exchange_name(c) for c in exchange])
+        if money:
+            return Text("{cards} and the {exchange}", cards=cards_text(money), exchange=names)
+        return Text("the {exchange}", exchange=names)
     ordered = sorted(cards, key=lambda c: (currency_of(c), -value_of(c)))
     currencies = {currency_of(c) for c in ordered}
     if len(currencies) == 1:
-        return "+".join(str(value_of(c)) for c in ordered) + " " + CURRENCIES[currency_of(ordered[0])]
-    return " + ".join(card_name(c) for c in ordered)
+        values = "+".join(str(value_of(c)) for c in ordered)
+        return Text("{value} {currency}", value=values, currency=currency_text(currency_of(ordered[0])))
+    return join_texts([card_text(c) for c in ordered], " + ")
 
 
 # V60/V61: the bonus cards, named by the wall-less building tile each depicts; how many each player gets.
@@ -285,7 +336,9 @@ def parse_cell(text: str) -> tuple[int, int]:
     """The inverse of cell_name ('n12' works too). ValueError for text that is not a cell."""
     m = _CELL.match(text)
     if not m:
-        raise ValueError(f"'{text}' is not a position; write a column letter and a row number, like M13.")
+        raise ValueError(
+            Text("'{text}' is not a position; write a column letter and a row number, like M13.", text=str(text))
+        )
     if m.group(1) is not None:
         col = int(m.group(1))
     else:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_name
+from engine._common import N_, Text
+from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
 
 Cell = tuple[int, int]
 Alhambra = Mapping[Cell, str]
 
-SIDE_WORDS = {N: "north", E: "east", S: "south", W: "west"}
+SIDE_WORDS = {N: N_("north"), E: N_("east"), S: N_("south"), W: N_("west")}
 
 # The 8 cells around a cell in ring order (N, NE, E, SE, S, SW, W, NW): consecutive entries are edge neighbours
 # of each other, and the even entries are the cell's own edge neighbours.
@@ -130,12 +131,18 @@ def has_hole(alh: Alhambra) -> bool:
 # --------------------------------------------------------------------------------------------- placing
 
 
-def placement_problem(alh: Alhambra, tile: str, cell: Cell) -> str | None:
-    """A31: why `tile` may not go on `cell`, or None if it may."""
+def placement_problem(alh: Alhambra, tile: str, cell: Cell, redesign: bool = False) -> Text | None:
+    """A31: why `tile` may not go on `cell`, or None if it may; with `redesign`, the refusal of a redesign that
+    moves it there from the reserve (A33a)."""
     where = cell_name(cell)
-    name = tile_name(tile)
+    name = tile_text(tile)
     if cell in alh:
-        return f"{where} is already taken by the {tile_name(alh[cell])}; choose an empty position (A31)."
+        taken = tile_text(alh[cell])
+        if redesign:
+            return Text(
+                "{cell} is already taken by the {tile}; choose an empty position (A33a, A31).", cell=where, tile=taken
+            )
+        return Text("{cell} is already taken by the {tile}; choose an empty position (A31).", cell=where, tile=taken)
     walls = WALLS[tile]
     x, y = cell
     contact = False
@@ -148,27 +155,71 @@ def placement_problem(alh: Alhambra, tile: str, cell: Cell) -> str | None:
         mine = bool(walls & side)
         theirs = bool(WALLS[other] & back)
         if mine != theirs:
-            o_where = cell_name((x + dx, y + dy))
-            if mine:
-                return (
-                    f"You can't place the {name} at {where}: its {SIDE_WORDS[side]} wall would meet an open "
-                    f"side of the {tile_name(other)} at {o_where} (A31.2)."
+            fields = {
+                "tile": name,
+                "cell": where,
+                "side": Text.marked(SIDE_WORDS[side]),
+                "other": tile_text(other),
+                "other_cell": cell_name((x + dx, y + dy)),
+            }
+            if mine and redesign:
+                return Text(
+                    "You can't place the {tile} at {cell}: its {side} wall would meet an open side of the {other} "
+                    "at {other_cell} (A33a, A31.2).",
+                    **fields,
                 )
-            return (
-                f"You can't place the {name} at {where}: its open {SIDE_WORDS[side]} side would meet a wall "
-                f"of the {tile_name(other)} at {o_where} (A31.2)."
+            if mine:
+                return Text(
+                    "You can't place the {tile} at {cell}: its {side} wall would meet an open side of the {other} "
+                    "at {other_cell} (A31.2).",
+                    **fields,
+                )
+            if redesign:
+                return Text(
+                    "You can't place the {tile} at {cell}: its open {side} side would meet a wall of the {other} "
+                    "at {other_cell} (A33a, A31.2).",
+                    **fields,
+                )
+            return Text(
+                "You can't place the {tile} at {cell}: its open {side} side would meet a wall of the {other} "
+                "at {other_cell} (A31.2).",
+                **fields,
             )
         if not mine:
             open_contact = True
     if not contact:
-        return f"You can't place the {name} at {where}: it must share a full side with a tile of your Alhambra (A31.1)."
+        if redesign:
+            return Text(
+                "You can't place the {tile} at {cell}: it must share a full side with a tile of your Alhambra "
+                "(A33a, A31.1).",
+                tile=name,
+                cell=where,
+            )
+        return Text(
+            "You can't place the {tile} at {cell}: it must share a full side with a tile of your Alhambra (A31.1).",
+            tile=name,
+            cell=where,
+        )
     if not open_contact:
-        return (
-            f"You can't place the {name} at {where}: walls would cut it off, so it could not be reached on "
-            f"foot from the fountain (A31.3)."
+        if redesign:
+            return Text(
+                "You can't place the {tile} at {cell}: walls would cut it off, so it could not be reached on foot "
+                "from the fountain (A33a, A31.3).",
+                tile=name,
+                cell=where,
+            )
+        return Text(
+            "You can't place the {tile} at {cell}: walls would cut it off, so it could not be reached on foot "
+            "from the fountain (A31.3).",
+            tile=name,
+            cell=where,
         )
     if creates_hole(alh, cell):
-        return f"You can't place the {name} at {where}: it would enclose an empty space (no holes, A31.4)."
+        return Text(
+            "You can't place the {tile} at {cell}: it would enclose an empty space (no holes, A31.4).",
+            tile=name,
+            cell=where,
+        )
     return None
 
 
@@ -328,45 +379,51 @@ def cell_of(alh: Alhambra, tile: str) -> Cell | None:
     return None
 
 
-def _redesign_target_problem(alh: Alhambra, cell: Cell, purpose: str) -> str | None:
+def _redesign_target_problem(alh: Alhambra, cell: Cell, exchange: bool) -> Text | None:
     """A32/A33: why the tile on `cell` can't be taken out by a redesign at all (no tile there, or the fountain)."""
     tile = alh.get(cell)
     if tile is None:
-        return f"There is no tile at {cell_name(cell)} in your Alhambra{purpose}."
+        if exchange:
+            return Text("There is no tile at {cell} in your Alhambra to exchange.", cell=cell_name(cell))
+        return Text("There is no tile at {cell} in your Alhambra.", cell=cell_name(cell))
     if tile in START_TILES or cell == (0, 0):
-        return "The fountain can never be removed, moved or exchanged (A32)."
+        return Text("The fountain can never be removed, moved or exchanged (A32).")
     return None
 
 
-def removal_problem(alh: Alhambra, cell: Cell) -> str | None:
+def removal_problem(alh: Alhambra, cell: Cell) -> Text | None:
     """A33(b): why the tile on `cell` may not be moved to the reserve, or None if it may."""
-    problem = _redesign_target_problem(alh, cell, "")
+    problem = _redesign_target_problem(alh, cell, False)
     if problem:
         return problem
     where = cell_name(cell)
     tile = alh[cell]
     x, y = cell
     if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
-        return (
-            f"You can't remove the {tile_name(tile)} at {where}: it is surrounded on all four sides, so "
-            f"removing it would leave a hole (A33b, A31.4)."
+        return Text(
+            "You can't remove the {tile} at {cell}: it is surrounded on all four sides, so removing it would leave "
+            "a hole (A33b, A31.4).",
+            tile=tile_text(tile),
+            cell=where,
         )
     if len(reachable(alh, skip=cell)) != len(alh) - 1:
-        return (
-            f"You can't remove the {tile_name(tile)} at {where}: other tiles could then no longer be "
-            f"reached on foot from the fountain (A33b, A31.3)."
+        return Text(
+            "You can't remove the {tile} at {cell}: other tiles could then no longer be reached on foot from the "
+            "fountain (A33b, A31.3).",
+            tile=tile_text(tile),
+            cell=where,
         )
     return None
 
 
-def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> str | None:
+def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> Text | None:
     """A33(c): why `tile_in` may not replace the tile on `cell`, or None if it may."""
-    problem = _redesign_target_problem(alh, cell, " to exchange")
+    problem = _redesign_target_problem(alh, cell, True)
     if problem:
         return problem
     where = cell_name(cell)
     # The outline does not change, so only matching sides (A31.2) and an open way in (A31.3) can fail.
-    name = tile_name(tile_in)
+    name = tile_text(tile_in)
     walls = WALLS[tile_in]
     x, y = cell
     open_contact = False
@@ -376,17 +433,32 @@ def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> str | None:
             continue
         mine = bool(walls & side)
         if mine != bool(WALLS[other] & back):
-            o_where = cell_name((x + dx, y + dy))
-            what = "wall" if mine else "open side"
-            other_what = "an open side" if mine else "a wall"
-            return (
-                f"You can't exchange the {name} into {where}: its {SIDE_WORDS[side]} {what} would meet "
-                f"{other_what} of the {tile_name(other)} at {o_where} (A33c, A31.2)."
+            fields = {
+                "tile": name,
+                "cell": where,
+                "side": Text.marked(SIDE_WORDS[side]),
+                "other": tile_text(other),
+                "other_cell": cell_name((x + dx, y + dy)),
+            }
+            if mine:
+                return Text(
+                    "You can't exchange the {tile} into {cell}: its {side} wall would meet an open side of the "
+                    "{other} at {other_cell} (A33c, A31.2).",
+                    **fields,
+                )
+            return Text(
+                "You can't exchange the {tile} into {cell}: its {side} open side would meet a wall of the {other} "
+                "at {other_cell} (A33c, A31.2).",
+                **fields,
             )
         if not mine:
             open_contact = True
     if not open_contact:
-        return f"You can't exchange the {name} into {where}: walls would cut it off from the fountain (A33c, A31.3)."
+        return Text(
+            "You can't exchange the {tile} into {cell}: walls would cut it off from the fountain (A33c, A31.3).",
+            tile=name,
+            cell=where,
+        )
     return None
 
 

@@ -34,7 +34,7 @@ def mark(marks: Marks, events: Iterable[Event]) -> Marks:
                 continue
             action = None
         changed = True
-        player, text = who, str(e.text)
+        player, text = who, e.text
         if not data.get("free"):  # a turn move ends every other player's turn on the image
             if cells and (len(cells) > 1 or who not in cells):
                 cells = {who: cells[who]} if who in cells else {}

@@ -4,8 +4,10 @@ refer to the project's rules specifications: A1–A83 (base) and V1–V66 (the e
 
 This class is the facade; the rules are plain functions of the state in `setup` (dealing), `listing` (who may
 act, what they may do), `check` (the single legality check), `turn` (`step`: the action and what it sets off),
-`marks` (what the board image marks across a turn), `summary` (the /rules text) and `migrate` (states stored by
-earlier versions).
+`rounds` (a scoring round in play), `marks` (what the board image marks across a turn), `summary` (the /rules
+text) and `migrate` (states stored by earlier versions). Every refusal, `describe`, event text, option and the
+summary is a `Text` (words as data); the names players read are marked constants (`components.TYPE_NAMES`,
+`CURRENCY_NAMES`, `actions.AUTOPLAY_TEXT`) or Texts (`components.tile_text`, `card_text`).
 
 How the modules meet the contract:
 - Vizier (V3–V12): after every turn (after the refill and any scoring) `state.window` is open until the
@@ -29,7 +31,7 @@ import types
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from engine._common import Option, Rules, replace, visible_log
+from engine._common import N_, Option, Rules, Text, replace, visible_log
 from engine.alhambra import check, listing, migrate, setup, summary, turn
 from engine.alhambra.actions import ACTION_TYPES, FREE_ACTIONS, Action, SetBonusAutoplay, describe
 from engine.alhambra.components import HIDDEN_CARD, HUT_LIMIT
@@ -37,17 +39,17 @@ from engine.alhambra.state import HIDDEN, OVER, GameState, PlayerState, state_pr
 
 OPTIONS: dict[str, Option] = {
     "vizier": Option(
-        "vizier", False, "The Vizier's Favour: buy a tile out of turn at its exact price, then re-activate"
+        "vizier", False, Text("The Vizier's Favour: buy a tile out of turn at its exact price, then re-activate")
     ),
-    "huts": Option("huts", False, "Worker's Huts: take up to 3 free huts that count beside same-type buildings"),
-    "exchange": Option("exchange", False, "Bureau de Change: exchange cards let one purchase mix two currencies"),
-    "bonus": Option("bonus", False, "Bonus cards: a played card counts as one more building of its type"),
+    "huts": Option("huts", False, Text("Worker's Huts: take up to 3 free huts that count beside same-type buildings")),
+    "exchange": Option("exchange", False, Text("Bureau de Change: exchange cards let one purchase mix two currencies")),
+    "bonus": Option("bonus", False, Text("Bonus cards: a played card counts as one more building of its type")),
 }
 
 
 class AlhambraRules(Rules[GameState, Action]):
     name = "alhambra"
-    title = "Alhambra"
+    title = N_("Alhambra")
     player_counts = range(2, 7)
     options: Mapping[str, Option] = OPTIONS  # the Vizier's Favour modules, yes/no, any combination
     state_type = GameState
@@ -104,7 +106,7 @@ class AlhambraRules(Rules[GameState, Action]):
 
     # ------------------------------------------------------------------------------------------ the rules
 
-    def check(self, state: GameState, player: str, action: Action) -> str | None:
+    def check(self, state: GameState, player: str, action: Action) -> Text | None:
         return check.check(state, player, action)
 
     def candidates(self, state: GameState, player: str) -> list[Any]:
@@ -143,7 +145,7 @@ class AlhambraRules(Rules[GameState, Action]):
             **extra,
         )
 
-    def describe(self, action: Action) -> str:
+    def describe(self, action: Action) -> Text:
         return describe(action)
 
     def migrate(self, version: Any, payload: Any) -> Any:
@@ -154,7 +156,7 @@ class AlhambraRules(Rules[GameState, Action]):
         if problem:
             raise ValueError(f"invalid Alhambra state: {problem}")
 
-    def summary(self, options: Mapping[str, Any] | None = None) -> str:
+    def summary(self, options: Mapping[str, Any] | None = None) -> Text:
         return summary.summary(options)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine.alhambra.components import HUT_TYPE, NEIGHBOURS, POINTS, TYPE_NAMES, TYPE_OF, TYPES, WALLS
+from engine._common import Text, join_texts
+from engine.alhambra.components import HUT_TYPE, NEIGHBOURS, POINTS, TYPE_OF, TYPES, WALLS, type_text
 from engine.alhambra.geometry import longest_wall
 from engine.alhambra.state import ScoreLine, ScoringRound
 
@@ -104,14 +105,32 @@ def score_round(
     return ScoringRound(rnd, tuple(lines))
 
 
-def line_text(line: ScoreLine) -> str:
-    """'scores 19 points (Tower 13, Garden 5, walls 1)'."""
-    parts = [f"{TYPE_NAMES[t]} {p}" for t, p in sorted(line.majorities.items(), key=lambda kv: -kv[1])]
+def line_text(line: ScoreLine) -> Text:
+    """'scores 19 points (Tower 13, Garden 5, walls 1), 40 in total.' (a scoring event's words after the player's
+    name)."""
+    parts = [
+        Text("{type} {points}", type=type_text(t), points=p)
+        for t, p in sorted(line.majorities.items(), key=lambda kv: -kv[1])
+    ]
     if line.wall:
-        parts.append(f"walls {line.wall}")
-    detail = f" ({', '.join(parts)})" if parts else ""
-    added = [f"{k} {TYPE_NAMES[t]} from huts" for t, k in line.huts.items()]
-    added += [f"{k} {TYPE_NAMES[t]} from bonus cards" for t, k in line.bonus.items()]
+        parts.append(Text("walls {points}", points=line.wall))
+    added = [Text("{n} {type} from huts", type=type_text(t), n=k) for t, k in line.huts.items()]
+    added += [Text("{n} {type} from bonus cards", type=type_text(t), n=k) for t, k in line.bonus.items()]
+    points, score = Text("{n} point", "{n} points", n=line.total), line.score
+    if parts and added:
+        return Text(
+            "scores {points} ({details}); counted {added}, {score} in total.",
+            points=points,
+            details=join_texts(parts),
+            added=join_texts(added),
+            score=score,
+        )
+    if parts:
+        return Text(
+            "scores {points} ({details}), {score} in total.", points=points, details=join_texts(parts), score=score
+        )
     if added:
-        detail += f"; counted {', '.join(added)}"
-    return f"scores {line.total} point{'s' if line.total != 1 else ''}{detail}, {line.score} in total"
+        return Text(
+            "scores {points}; counted {added}, {score} in total.", points=points, added=join_texts(added), score=score
+        )
+    return Text("scores {points}, {score} in total.", points=points, score=score)

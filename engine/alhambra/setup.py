@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, replace, rng, shuffled
+from engine._common import Event, Text, replace, rng, shuffled
 from engine.alhambra.components import (
     BONUS_CARDS,
     BONUS_DEAL,
@@ -55,7 +55,12 @@ def new_game(players: tuple[str, ...], options: dict[str, Any], seed: int) -> Ga
         log.append(
             Event(
                 "dirk_tiles",
-                f"Dirk receives 6 tiles: {tile_names(dirk)} (A62).",
+                Text(
+                    "Dirk receives {n} tile: {tiles} (A62).",
+                    "Dirk receives {n} tiles: {tiles} (A62).",
+                    n=len(dirk),
+                    tiles=tile_names(dirk),
+                ),
                 data={"tiles": list(dirk), "reason": "setup"},
             )
         )
@@ -77,12 +82,12 @@ def new_game(players: tuple[str, ...], options: dict[str, Any], seed: int) -> Ga
         first = tied[rng(seed, counter).randrange(len(tied))]
         counter += 1
     if sum(1 for k in keys if k[0] == keys[first][0]) == 1:
-        how = "fewest starting cards"
+        how = Text("starts the game (fewest starting cards, A14).")
     elif len(tied) == 1:
-        how = "fewest starting cards, lowest total"
+        how = Text("starts the game (fewest starting cards, lowest total, A14).")
     else:
-        how = "fewest starting cards and lowest total shared: chosen by lot"
-    log.append(Event("start_player", f"starts the game ({how}, A14).", player=players[first]))
+        how = Text("starts the game (fewest starting cards and lowest total shared: chosen by lot, A14).")
+    log.append(Event("start_player", how, player=players[first]))
 
     display = tuple(deck.pop() for _ in range(4))  # A15: before the split, so no scoring card here
 
@@ -126,8 +131,12 @@ def new_game(players: tuple[str, ...], options: dict[str, Any], seed: int) -> Ga
             log.append(
                 Event(
                     "bonus_dealt",
-                    f"receives the bonus cards {tile_names(dealt)} (V61); play one once its "
-                    f"building is in your Alhambra (V62).",
+                    Text(
+                        "receives the bonus card {tiles} (V61); play one once its building is in your Alhambra (V62).",
+                        "receives the bonus cards {tiles} (V61); play one once its building is in your Alhambra (V62).",
+                        n=len(dealt),
+                        tiles=tile_names(dealt),
+                    ),
                     player=p,
                     data={"cards": list(dealt)},
                     private_to=p,

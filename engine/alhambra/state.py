@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine._common import Event
+from engine._common import Event, Text
 from engine.alhambra.components import (
     BONUS_CARDS,
     BUILDING_TILES,
@@ -104,10 +104,11 @@ class Marks:
     and, per player, the Alhambra cells their moves filled or swapped (or whose building a played bonus card
     depicts) and the market spaces they bought from, since another player's last turn move (a free action of
     another player, a bonus card, does not interrupt a turn). The image marks the latest mover's whole turn.
-    At most one entry per player; cells and spaces sorted; only players with something to mark."""
+    At most one entry per player; cells and spaces sorted; only players with something to mark. `text` is the
+    move's Text (a plain str in states stored before texts were data)."""
 
     player: str | None = None
-    text: str = ""
+    text: str | Text = ""
     cells: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
     spaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
 

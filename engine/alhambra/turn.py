@@ -1,6 +1,6 @@
 """Alhambra: applying a legal action (`step`, unchecked) and everything it sets off: the end of the actions, the
-turn end with its refill (A24, A39–A42), scoring rounds (A43–A49, A63–A65) with the bonus-card standing orders
-(V66), the vizier purchase and its placement (V6, V11), and the end of the game (A50–A53).
+turn end with its refill (A24, A39–A42), scoring rounds (`rounds.scoring_round`: A43–A49, A63–A65, with the
+bonus-card standing orders, V66), the vizier purchase and its placement (V6, V11), and the end of the game (A50–A53).
 
 The log: `step` starts the state's log afresh, so after an action it holds exactly that action's events: first
 a public "move" event (`describe`'s words, the action's JSON as `data["action"]`, and `space`/`cell` where the
@@ -12,10 +12,9 @@ only a note for its owner. What the board image marks across the actions of a tu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from engine._common import Event, action_to_json, replace, shuffled
+from engine._common import Event, Text, action_to_json, replace, shuffled
 from engine.alhambra import geometry
 from engine.alhambra.actions import (
     FREE_ACTIONS,
@@ -40,38 +39,34 @@ from engine.alhambra.components import (
     PRICE,
     SCORING_1,
     SCORING_CARDS,
-    TYPE_NAMES,
     TYPE_OF,
     TYPES,
     cards_text,
     currency_of,
+    currency_text,
     is_money,
-    tile_name,
-    tile_names,
+    tile_text,
+    type_text,
     value_of,
 )
 from engine.alhambra.listing import vizier_claimants
 from engine.alhambra.marks import mark
-from engine.alhambra.scoring import bonus_counts, hut_counts, line_text, score_round
+from engine.alhambra.rounds import scoring_round
 from engine.alhambra.state import (
     ACTION,
-    AUTO_EVERY,
-    AUTO_FINAL,
     FINAL,
     OVER,
     PLACE,
     VIZIER,
     GameState,
     PlayerState,
-    ScoreLine,
 )
 
 T = TypeVar("T")
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
-    "every": "will have the bonus cards played automatically before every scoring round",
-    "final": "will have the bonus cards played automatically only before the final scoring",
-    "never": "will play the bonus cards only by hand",
+    "every": Text("will have the bonus cards played automatically before every scoring round (V66)."),
+    "final": Text("will have the bonus cards played automatically only before the final scoring (V66)."),
+    "never": Text("will play the bonus cards only by hand (V66)."),
 }
 
 
@@ -126,7 +121,11 @@ def step(state: GameState, player: str, action: Any) -> GameState:
         market = tuple(None if t == action.tile else t for t in state.market)
         event = Event(
             "vizier",
-            f"uses the vizier: buys the {tile_name(action.tile)} out of turn with {cards_text(action.cards)} (V6).",
+            Text(
+                "uses the vizier: buys the {tile} out of turn with {cards} (V6).",
+                tile=tile_text(action.tile),
+                cards=cards_text(action.cards),
+            ),
             player=player,
             data={"tile": action.tile, "space": space, "cards": list(action.cards)},
         )
@@ -144,10 +143,15 @@ def step(state: GameState, player: str, action: Any) -> GameState:
         k = TYPES.index(HUT_TYPE[action.hut])
         stack = state.huts[k][:-1]
         seat = replace(seat, pending=seat.pending + (action.hut,), huts_taken=seat.huts_taken + 1)
-        shown = f"; the {tile_name(stack[-1])} turns up" if stack else "; that stack is used up"
+        if stack:
+            said = Text(
+                "takes the {hut} (V22); the {next} turns up.", hut=tile_text(action.hut), next=tile_text(stack[-1])
+            )
+        else:
+            said = Text("takes the {hut} (V22); that stack is used up.", hut=tile_text(action.hut))
         event = Event(
             "hut",
-            f"takes the {tile_name(action.hut)} (V22){shown}.",
+            said,
             player=player,
             data={"hut": action.hut, "type": HUT_TYPE[action.hut], "revealed": stack[-1] if stack else None},
         )
@@ -222,7 +226,7 @@ def step(state: GameState, player: str, action: Any) -> GameState:
         log = log + (
             Event(
                 "dirk_tiles",
-                f"Dirk receives the {tile_name(action.tile)} (A66).",
+                Text("Dirk receives the {tile} (A66).", tile=tile_text(action.tile)),
                 data={"tiles": [action.tile], "reason": "gift", "from": player},
             ),
         )
@@ -246,7 +250,7 @@ def _step_free(state: GameState, player: str, action: Any) -> GameState:
         events: tuple[Event, ...] = (
             Event(
                 "bonus_autoplay_set",
-                f"{AUTOPLAY_ORDER[action.mode]} (V66).",
+                AUTOPLAY_ORDER[action.mode],
                 player=player,
                 data={"mode": action.mode},
                 private_to=player,
@@ -258,8 +262,11 @@ def _step_free(state: GameState, player: str, action: Any) -> GameState:
             _move_event(state, seat, player, action),
             Event(
                 "bonus_play",
-                f"plays the bonus card for the {tile_name(action.card)}: it counts as one "
-                f"more {TYPE_NAMES[typ]} in every scoring (V62, V63).",
+                Text(
+                    "plays the bonus card for the {tile}: it counts as one more {type} in every scoring (V62, V63).",
+                    tile=tile_text(action.card),
+                    type=type_text(typ),
+                ),
                 player=player,
                 data={"cards": [action.card], "type": typ},
             ),
@@ -294,7 +301,7 @@ def _vizier_done(state: GameState) -> GameState:
     state = replace(state, phase=ACTION, claimant=-1)
     state, rounds, ended = _refill(state)
     for rnd in rounds:
-        state = _scoring(state, rnd)
+        state = scoring_round(state, rnd)
     if ended:
         return _game_end(state)
     return state
@@ -313,7 +320,7 @@ def _end_turn(state: GameState) -> GameState:
     A43), then the next player's turn, or the end of the game when the market could not be refilled (A50)."""
     state, rounds, ended = _refill(state)
     for rnd in rounds:
-        state = _scoring(state, rnd)
+        state = scoring_round(state, rnd)
     if ended:
         return _game_end(state)
     return _next_turn(state)
@@ -339,19 +346,20 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
             deck, discard = list(shuffled_deck), []
             reshuffled = True
             log.append(
-                Event("reshuffle", "The money deck is used up: the discard pile is shuffled to make a new deck (A41).")
+                Event(
+                    "reshuffle",
+                    Text("The money deck is used up: the discard pile is shuffled to make a new deck (A41)."),
+                )
             )
         card = deck.pop()
         if card in SCORING_CARDS:  # A40: set aside, keep drawing, score before the next turn
             rnd = 1 if card == SCORING_1 else 2
             rounds.append(rnd)
-            log.append(
-                Event(
-                    "scoring_card",
-                    f"The {ORDINAL[rnd]} scoring card is drawn: scoring round {rnd} follows (A40).",
-                    data={"round": rnd},
-                )
-            )
+            if rnd == 1:
+                said = Text("The 1st scoring card is drawn: scoring round 1 follows (A40).")
+            else:
+                said = Text("The 2nd scoring card is drawn: scoring round 2 follows (A40).")
+            log.append(Event("scoring_card", said, data={"round": rnd}))
         else:
             display.append(card)
     market = list(state.market)
@@ -391,91 +399,6 @@ def _next_turn(state: GameState) -> GameState:
     )
 
 
-def _scoring(state: GameState, rnd: int) -> GameState:
-    """A43–A49 (and A65 for Dirk); after rounds 1 and 2 Dirk draws tiles (A63, A64). With the modules: the
-    standing orders for bonus cards first (V66), then huts (V27) and played bonus cards (V63) add buildings."""
-    options = state.options
-    if options.get("bonus"):
-        state = _autoplay(state, rnd)
-    participants: list[tuple[str | None, Iterable[str], Mapping[tuple[int, int], str] | None, int]] = [
-        (p, seat.alhambra.values(), seat.alhambra, seat.score)
-        for p, seat in zip(state.players, state.seats, strict=True)
-    ]
-    if state.two_player:
-        participants.append((None, state.dirk, None, state.dirk_score))
-    extras = None
-    if options.get("huts") or options.get("bonus"):
-        extras = [(hut_counts(seat.alhambra), bonus_counts(seat.bonus_played)) for seat in state.seats]
-    result = score_round(rnd, participants, extras)
-    seats = tuple(replace(seat, score=line.score) for seat, line in zip(state.seats, result.lines, strict=False))
-    dirk_score = result.lines[-1].score if state.two_player else state.dirk_score
-    log = list(state.log)
-    log.append(
-        Event("scoring", f"Scoring round {rnd}{' (final)' if rnd == 3 else ''}.", data={"round": rnd})
-    )  # the breakdown: one "score" event per participant
-    for line in result.lines:
-        if line.player is None:
-            log.append(
-                Event("score", "Dirk " + line_text(line) + ".", data={"round": rnd, "dirk": True, **_line_data(line)})
-            )
-        else:
-            log.append(
-                Event("score", line_text(line) + ".", player=line.player, data={"round": rnd, **_line_data(line)})
-            )
-    bag = state.bag
-    dirk = state.dirk
-    if state.two_player and rnd in (1, 2):
-        want = 6 if rnd == 1 else len(bag) // 3  # A63 / A64
-        got = bag[len(bag) - min(want, len(bag)) :][::-1]
-        bag = bag[: len(bag) - len(got)]
-        dirk = dirk + got
-        rule = "A63" if rnd == 1 else "A64"
-        if got:
-            log.append(
-                Event(
-                    "dirk_tiles",
-                    f"Dirk receives {len(got)} tile{'s' if len(got) != 1 else ''} from "
-                    f"the bag: {tile_names(got)} ({rule}).",
-                    data={"tiles": list(got), "reason": f"round {rnd}"},
-                )
-            )
-    return replace(
-        state,
-        seats=seats,
-        dirk_score=dirk_score,
-        scorings=state.scorings + (result,),
-        bag=bag,
-        dirk=dirk,
-        log=tuple(log),
-    )
-
-
-def _autoplay(state: GameState, rnd: int) -> GameState:
-    """V62, V66: right before scoring round `rnd`, each player's standing order plays their playable bonus
-    cards ("every": before every round; "final": before round 3; "never": not at all), in seat order."""
-    for idx, seat in enumerate(state.seats):
-        mode = seat.bonus_auto
-        if not seat.bonus_hand or not (mode == AUTO_EVERY or (mode == AUTO_FINAL and rnd == 3)):
-            continue
-        built = set(seat.alhambra.values())
-        cards = tuple(c for c in seat.bonus_hand if c in built)
-        if not cards:
-            continue
-        seat = replace(
-            seat, bonus_hand=tuple(c for c in seat.bonus_hand if c not in cards), bonus_played=seat.bonus_played + cards
-        )
-        event = Event(
-            "bonus_autoplay",
-            f"plays the bonus card{'s' if len(cards) > 1 else ''} for the "
-            f"{tile_names(cards)} before scoring round {rnd} (standing order, V62, "
-            f"V66).",
-            player=state.players[idx],
-            data={"cards": list(cards), "round": rnd},
-        )
-        state = replace(state, seats=_set(state.seats, idx, seat), log=state.log + (event,))
-    return state
-
-
 def _game_end(state: GameState) -> GameState:
     """A50–A51: the market could not be refilled. Each leftover tile goes to the player with the most money
     of its space's currency; on a tie, or if nobody has any, it leaves the game. Then placing, or A52."""
@@ -483,9 +406,10 @@ def _game_end(state: GameState) -> GameState:
     log.append(
         Event(
             "game_end_trigger",
-            "The market cannot be refilled: the game ends (A50). Leftover tiles "
-            "go to the players with the most money of their space's currency "
-            "(A51).",
+            Text(
+                "The market cannot be refilled: the game ends (A50). Leftover tiles go to the players with the most "
+                "money of their space's currency (A51)."
+            ),
         )
     )
     pending: list[list[str]] = [list(s.pending) for s in state.seats]
@@ -504,15 +428,28 @@ def _game_end(state: GameState) -> GameState:
             log.append(
                 Event(
                     "leftover",
-                    f"receives the {tile_name(tile)} from the market: most {currency} in hand, {best} (A51).",
+                    Text(
+                        "receives the {tile} from the market: most {currency} in hand, {money} (A51).",
+                        tile=tile_text(tile),
+                        currency=currency_text(space),
+                        money=best,
+                    ),
                     player=state.players[holders[0]],
                     data=data,
                 )
             )
         else:
             removed.append(tile)
-            why = "nobody holds any" if best == 0 else f"a tie for most {currency} ({best})"
-            log.append(Event("leftover", f"The {tile_name(tile)} leaves the game: {why} (A51).", data=data))
+            if best == 0:
+                said = Text("The {tile} leaves the game: nobody holds any (A51).", tile=tile_text(tile))
+            else:
+                said = Text(
+                    "The {tile} leaves the game: a tie for most {currency} ({money}) (A51).",
+                    tile=tile_text(tile),
+                    currency=currency_text(space),
+                    money=best,
+                )
+            log.append(Event("leftover", said, data=data))
     seats = tuple(replace(s, pending=tuple(p)) for s, p in zip(state.seats, pending, strict=True))
     state = replace(
         state,
@@ -533,16 +470,20 @@ def _game_end(state: GameState) -> GameState:
 
 def _final_scoring(state: GameState) -> GameState:
     """A52–A53, A68: the third scoring round, then the game is over."""
-    state = _scoring(state, 3)
+    state = scoring_round(state, 3)
     totals = scores(state)
     best = max(totals.values())
     winners = [p for p in state.players if totals[p] == best]
     data: dict[str, Any] = {"scores": totals, "winners": winners}
-    text = "The game is over."
+    text = Text("The game is over.")
     if state.two_player:
         data["dirk_score"] = state.dirk_score
         if state.dirk_score > best:
-            text += f" Dirk finished ahead with {state.dirk_score} points, but only players can win (A68)."
+            text = Text(
+                "The game is over. Dirk finished ahead with {n} point, but only players can win (A68).",
+                "The game is over. Dirk finished ahead with {n} points, but only players can win (A68).",
+                n=state.dirk_score,
+            )
     return replace(state, phase=OVER, log=state.log + (Event("game_end", text, data=data),))
 
 
@@ -552,7 +493,10 @@ def _bonus_back(state: GameState, idx: int, card: str) -> GameState:
     seat = replace(seat, bonus_played=_without(seat.bonus_played, card), bonus_hand=seat.bonus_hand + (card,))
     event = Event(
         "bonus_returned",
-        f"takes the bonus card for the {tile_name(card)} back into the hand: the tile left the Alhambra (V64).",
+        Text(
+            "takes the bonus card for the {tile} back into the hand: the tile left the Alhambra (V64).",
+            tile=tile_text(card),
+        ),
         player=state.players[idx],
         data={"cards": [card]},
     )
@@ -567,21 +511,10 @@ def _cell(seat: PlayerState, tile: str) -> list[int]:
     """Where `tile` lies in the seat's Alhambra, as JSON (the move event's `cell`)."""
     cell = geometry.cell_of(seat.alhambra, tile)
     if cell is None:
-        raise ValueError(f"the {tile_name(tile)} is not in that Alhambra")
+        raise ValueError(f"the tile {tile} is not in that Alhambra")
     return list(cell)
 
 
 def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
     i = seq.index(item)
     return seq[:i] + seq[i + 1 :]
-
-
-def _line_data(line: ScoreLine) -> dict[str, Any]:
-    return {
-        "player": line.player,
-        "counts": dict(line.counts),
-        "majorities": dict(line.majorities),
-        "wall": line.wall,
-        "total": line.total,
-        "score": line.score,
-    }

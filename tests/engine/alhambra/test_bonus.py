@@ -11,7 +11,7 @@ import pytest
 
 from engine import IllegalAction
 from engine._common import load_data
-from engine.alhambra import RULES, turn
+from engine.alhambra import RULES, rounds
 from engine.alhambra.actions import (
     PlaceTile,
     PlayBonus,
@@ -178,7 +178,7 @@ def test_V66_standing_orders_every_final_never_applied_right_before_scoring():
     assert [e.player for e in auto] == [p0] and auto[0].data["round"] == 1
     assert line_of(t, 0).counts["garden"] == 2 and line_of(t, 1).counts["garden"] == 1
     # round 3: "final" plays now, "never" still not
-    final = turn._scoring(t, 3)
+    final = rounds.scoring_round(t, 3)
     assert final.seats[1].bonus_played == ("garden-11-open",) and final.seats[2].bonus_played == ()
     with pytest.raises(IllegalAction, match="already play"):
         act(s, SetBonusAutoplay("final"), p1)
@@ -205,5 +205,5 @@ def test_bonus_module_off_and_json_round_trip_and_conservation():
     assert RULES.from_json(json.loads(json.dumps(RULES.to_json(b)))) == b
     with pytest.raises(ValueError, match="V60"):
         RULES.from_json(RULES.to_json(replace(b, bonus_aside=b.bonus_aside[1:])))
-    assert RULES.describe(PlayBonus(G10)) == "plays the bonus card for the Garden (10, no walls): one more Garden"
-    assert "final scoring" in RULES.describe(SetBonusAutoplay("final"))
+    assert str(RULES.describe(PlayBonus(G10))) == "plays the bonus card for the Garden (10, no walls): one more Garden"
+    assert "final scoring" in str(RULES.describe(SetBonusAutoplay("final")))

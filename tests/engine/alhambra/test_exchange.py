@@ -86,7 +86,7 @@ def test_V43_taking_one_exchange_card_is_the_whole_take_money_action():
         act(s, TakeMoney((card("dirham", 1), DF)))
     t = act(s, TakeMoney((DF,)))
     assert DF in t.seats[0].hand and t.current == 1  # the turn is over
-    assert RULES.describe(TakeMoney((DF,))) == "takes the denar/florin exchange card"
+    assert str(RULES.describe(TakeMoney((DF,)))) == "takes the denar/florin exchange card"
 
 
 def test_V44_exchange_cards_are_unlimited_and_hidden_like_money():
@@ -109,7 +109,7 @@ def test_V45_one_tile_paid_with_any_mix_of_the_two_currencies():
     assert buy in RULES.legal_actions(s, p)
     t = act(s, buy)
     assert t.bonus and DF in t.discard and DF not in t.seats[0].hand
-    assert "denar/florin exchange card" in RULES.describe(buy) and "acts again" in RULES.describe(buy)
+    assert "denar/florin exchange card" in str(RULES.describe(buy)) and "acts again" in str(RULES.describe(buy))
 
 
 def test_V45_the_seed_example_seven_blue_pay_a_seven_on_the_yellow_space():

@@ -85,7 +85,7 @@ def test_V22_taking_a_face_up_hut_turns_up_the_next_and_an_exhausted_stack_is_go
     assert TakeHut(hut) not in RULES.legal_actions(empty, p)
     with pytest.raises(IllegalAction, match="V22"):
         act(empty, TakeHut(hut))
-    assert RULES.describe(TakeHut("hut-garden-NE")) == "takes the Garden hut (walls NE)"
+    assert str(RULES.describe(TakeHut("hut-garden-NE"))) == "takes the Garden hut (walls NE)"
 
 
 def test_V23_a_hut_never_grants_another_action_but_may_follow_an_exact_purchase():
@@ -194,7 +194,7 @@ def test_V27_the_seed_example_scores_five_arcades_and_reserve_huts_count_nothing
     other = next(ln for ln in t.scorings[0].lines if ln.player == s.players[1])
     assert other.counts["chambers"] == 1 and other.huts == {}
     score = next(e for e in t.log if e.kind == "score" and e.player == s.players[0])
-    assert "3 Arcades from huts" in score.text
+    assert "3 Arcades from huts" in str(score.text)
 
 
 def test_V29_hut_walls_count_toward_the_longest_outer_wall():

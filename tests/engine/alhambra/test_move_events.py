@@ -90,10 +90,10 @@ def test_A66_the_gift_to_dirk_reads_with_dirk_as_subject():
     s = act(act(s, BuyTile("pavilion-2-NEW", (card("denar", 2),))), Pass())
     t = act(s, GiveToDirk("pavilion-2-NEW"))
     gift = next(e for e in t.log if e.kind == "dirk_tiles")
-    assert gift.player is None and gift.text.startswith("Dirk receives the Pavilion (2")
+    assert gift.player is None and str(gift.text).startswith("Dirk receives the Pavilion (2")
     assert gift.data == {"tiles": ["pavilion-2-NEW"], "reason": "gift", "from": s.players[0]}
     (move,) = moves(t)
-    assert move.player == s.players[0] and move.text == "gives the Pavilion (2) to Dirk"
+    assert move.player == s.players[0] and str(move.text) == "gives the Pavilion (2) to Dirk"
 
 
 def test_V62_a_played_bonus_card_is_a_free_public_move_at_its_building():
@@ -137,7 +137,7 @@ def test_V66_a_standing_order_stays_private():
     assert RULES.view(t, None).log == () and RULES.view(t, s.players[0]).log == ()
     assert t.marks == s.marks  # nothing for the image to mark either
     (note,) = t.log
-    assert note.private_to == p and note.text == "will play the bonus cards only by hand (V66)."
+    assert note.private_to == p and str(note.text) == "will play the bonus cards only by hand (V66)."
 
 
 def test_A18_V3_every_action_of_a_random_game_with_the_modules_has_one_move_event():
@@ -196,4 +196,5 @@ def test_event_texts_read_after_the_players_name():
             s = RULES.apply(s, p, rnd.choice(RULES.legal_actions(s, p)))
             events += s.log
         for e in events:
-            assert e.text[0].islower() if e.player is not None else e.text[0].isupper(), (e.kind, e.text)
+            text = str(e.text)
+            assert text[0].islower() if e.player is not None else text[0].isupper(), (e.kind, text)

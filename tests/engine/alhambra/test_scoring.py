@@ -115,7 +115,7 @@ def test_A43_A44_round_1_counts_only_the_alhambra():
     assert [seat.score for seat in t.seats] == [6, 1, 0]
     events = [e for e in t.log if e.kind == "score"]
     assert events[0].player == s.players[0] and events[0].data["majorities"] == {"tower": 6}
-    assert "Tower 6" in events[0].text
+    assert "Tower 6" in str(events[0].text)
 
 
 def test_A49_scores_are_cumulative_and_re_evaluated():
