@@ -57,14 +57,10 @@ async def results_line(storage: Storage, row: GameRow, _: Words) -> str:
 
 
 async def draw(bot: Any, key: int, job: Callable[[], bytes]) -> bytes | None:
-    """PNG bytes drawn by the image worker pool (cogs/_images.py; a thread when it has no processes), None if
-    drawing fails (logged: the reply goes out without its image)."""
+    """PNG bytes drawn by the image worker pool (cogs/_images.py: the worker `key` falls to, like a game's boards;
+    a thread when it has no processes), None if drawing fails (logged: the reply goes out without its image)."""
     images = bot.images
     try:
-        run = getattr(images, "run", None)
-        if run is not None:
-            result: bytes | None = await run(key, job)
-            return result
         if images.processes <= 0:
             return await asyncio.to_thread(job)
         return await images._in_pool(key % images.processes, job)  # noqa: SLF001 (the pool's own dispatch)
