@@ -75,6 +75,15 @@ async def test_alhambra_full_game_never_shows_a_hand_in_public(harness, users, m
             public_pngs.add(png)
     owner_of = {png: viewer for _, viewer, png in renders if viewer is not None}
 
+    # the results' score chart (records): drawn from the scores alone, which every post shows, replayed from the log
+    from render.charts import progression_png
+
+    done = await storage.last_game_in_channel(CHANNEL_ID)
+    log = [(m.player, m.action) for m in await storage.moves(done.id)]
+    names = {s.id: s.name for s in done.seats}
+    title = "Alhambra: scores over the game"
+    public_pngs.add(progression_png(done.game, done.options, done.seed, done.player_ids, log, names, title, "en"))
+
     # what was sent: public messages carry only public images and never a hand
     public = harness.public()
     assert public
