@@ -1,7 +1,8 @@
 """Render benchmark: CPU time per board image, each game at its largest player count (Alhambra also with all four
 Vizier's Favour modules), over the successive states of one seeded game, as the bot draws them.
 
-    python bench/render.py [repeats] [game ...]   (from the repository root; default 3 repeats, every game)
+    python bench/render.py [repeats] [game ...] [--lang LANG]   (from the repository root; default 3 repeats,
+                                                                every game, LANG long)
 
 Moves: every state of the game in order, each drawn from its stored JSON text exactly as a render worker does
 (`render.render_state`: decode + `rules.view` + draw + PNG), public image. Two cases:
@@ -12,6 +13,12 @@ Moves: every state of the game in order, each drawn from its stored JSON text ex
         since); fonts, glyphs and tile sprites stay warm in both, as in any running worker.
 Printed per case: median and p95 of the total and of its steps (decode + view, draw, encode), and the part
 cache's hits and the memory it held. The states are drawn `repeats` times (the part cache cleared between runs).
+
+Languages (issue 16): the same states drawn in English and in LANG in the same run, alternately (English, LANG,
+English, LANG... each pass over all the states from an emptied part cache, warm and cold as above), so that both
+meet the same machine: median and p95 per image of each and LANG's median against English's. LANG: one of ours
+(hu, cs, es, de: their catalogs), `long` (a made-up language whose every word is 60% longer, more than German or
+Hungarian: the most measuring, shrinking and wrapping) or `qps` (the tests' pseudo-language). Aim: within 10%.
 
 Encoders: the PNG encoder of `render` ("new") beside the one it replaced ("old", kept here only for this
 comparison) on three states (mid-game, late, the end), as before.
@@ -39,7 +46,7 @@ from PIL import Image, ImageDraw  # noqa: E402
 
 from engine import GAMES, get_rules  # noqa: E402
 from render import _draw, render_image  # noqa: E402
-from scripts.gallery import names_for, playthrough  # noqa: E402
+from scripts.gallery import install_made_up, names_for, playthrough  # noqa: E402
 
 ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 
@@ -129,6 +136,43 @@ def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
         print(f"  {case}  {line} ms  {cache}")
 
 
+def languages(game: str, options: dict[str, Any] | None, repeats: int, lang: str) -> tuple[float, float]:
+    """English and `lang` over the same states, alternately in one run, warm and cold (as `moves`): CPU ms per
+    image (decode + view + draw + encode). Returns the warm medians (English, lang)."""
+    rules = get_rules(game)
+    n, texts = game_states(game, options)
+    names = names_for(n)
+    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    label = f"{game} {n}p" + (" all modules" if options else "")
+    print(f"{label}: {len(texts)} states, English and {lang} alternately, x{repeats}")
+    for code in ("en", lang):  # warm-up: fonts, glyphs, sprites (not parts) of each language
+        for text in texts[:: max(1, len(texts) // 20)]:
+            view = rules.view(rules.from_json(json.loads(text)), None)
+            _draw.encode_png(render_image(game, view, None, names, lang=code), palette)
+    medians = {}
+    for case in ("warm", "cold"):
+        times: dict[str, list[float]] = {"en": [], lang: []}
+        for _ in range(repeats):
+            for code in ("en", lang):
+                clear_parts()
+                for text in texts:
+                    if case == "cold":
+                        clear_parts()
+
+                    def image(text: str = text, code: str = code) -> bytes:
+                        view = rules.view(rules.from_json(json.loads(text)), None)
+                        return _draw.encode_png(render_image(game, view, None, names, lang=code), palette)
+
+                    times[code].append(cpu_ms(image)[0])
+        en, other = statistics.median(times["en"]), statistics.median(times[lang])
+        medians[case] = (en, other)
+        print(
+            f"  {case}  en {en:5.2f} (p95 {pct(times['en'], 0.95):5.2f})  {lang} {other:5.2f} "
+            f"(p95 {pct(times[lang], 0.95):5.2f}) ms   {lang}/en {other / en:5.1%}"
+        )
+    return medians["warm"]
+
+
 def encoders(game: str, repeats: int) -> None:
     """The old and new encoders on three states (mid-game, late, the end)."""
     rules = get_rules(game)
@@ -157,13 +201,24 @@ def encoders(game: str, repeats: int) -> None:
 
 
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    games = sys.argv[2:] or list(GAMES)
+    args = sys.argv[1:]
+    lang = "long"
+    if "--lang" in args:
+        i = args.index("--lang")
+        lang = args[i + 1]
+        del args[i : i + 2]
+    repeats = int(args[0]) if args else 3
+    games = args[1:] or list(GAMES)
+    install_made_up(lang)
     print(f"CPU milliseconds per image (decode + view + draw + encode); deflate: {_draw.DEFLATE}")
     for game in games:
         moves(game, None, repeats)
         if game == "alhambra":
             moves(game, ALL, repeats)
+    for game in games:
+        languages(game, None, repeats, lang)
+        if game == "alhambra":
+            languages(game, ALL, repeats, lang)
     for game in games:
         encoders(game, max(1, 10 * repeats))
 

@@ -22,6 +22,7 @@ cut) and `qps`, the tests' pseudo-language (every text wrapped in ⟦ ⟧).
 from __future__ import annotations
 
 import argparse
+import functools
 import gettext
 import math
 import random
@@ -119,13 +120,14 @@ class Long(gettext.NullTranslations):
 
     WORD = re.compile(r"\{[^{}]*\}|[^\W\d_]{2,}")
 
-    @classmethod
-    def longer(cls, text: str) -> str:
+    @staticmethod
+    @functools.cache  # like a catalog's lookup: the words are made once per text
+    def longer(text: str) -> str:
         def grow(m: re.Match[str]) -> str:
             word = m.group(0)
             return word if word.startswith("{") else word + word[: math.ceil(len(word) * 0.6)].lower()
 
-        return cls.WORD.sub(grow, text)
+        return Long.WORD.sub(grow, text)
 
     def gettext(self, message: str) -> str:
         return self.longer(message)
