@@ -247,6 +247,17 @@ async def show_rules(interaction: discord.Interaction, game: str, options: dict[
         await interaction.followup.send(part, ephemeral=True)
 
 
+def list_text(session: Session, rows: Sequence[GameRow], user: str, mine: bool, _: Words = ENGLISH) -> str:
+    """/game list: the server's games, or (`mine`) the games `user` is seated in, one line each."""
+    if not rows:
+        return (
+            _("You are not in any game right now.") if mine else _("No games here yet. Start one with `/game create`.")
+        )
+    lines = [list_line(session, row, user, _) for row in rows[:30]]
+    head = _("**Your games:**") if mine else _("**Games in this server:**")
+    return head + "\n" + "\n".join(lines)
+
+
 def list_line(session: Session, row: GameRow, user: str, _: Words = ENGLISH) -> str:
     title = title_of(row.game, _)
     where = f"<#{row.channel_id}>"

@@ -135,7 +135,7 @@ async def test_idle_reminder_once_per_turn_from_stored_timestamps(harness, users
 async def test_commands_sync_within_discords_limits(harness):
     await harness.bot.tree.sync()
     names = {c["name"] for c in harness.fake.synced}
-    assert names == {"game", "move", "away", "prefs"}
+    assert names == {"game", "move", "away", "prefs", "language", "ratings", "leaderboard", "stats"}
     game = next(c for c in harness.fake.synced if c["name"] == "game")
     assert {o["name"] for o in game["options"]} >= {
         "create",
@@ -228,7 +228,7 @@ async def test_a_long_rules_summary_is_sent_whole(harness, users):
 
     if "queens_garden" not in engine.GAMES:
         return
-    text = engine.get_rules("queens_garden").summary(None)
+    text = str(engine.get_rules("queens_garden").summary(None))  # English: the harness user reads English
     r = await harness.run_command(users[0], "game rules", game="queens_garden")
     assert all(m.ephemeral for m in r.replies)
     shown = "\n".join(m.content for m in r.replies)
