@@ -107,7 +107,11 @@ async def test_a_hungarian_player_in_a_german_server_reads_hungarian_replies_and
         assert mark("hu") not in start.text()
         assert all(label.startswith(mark("de")) for label in start.labels()), start.labels()
 
-        # errors and replies to Ana: Hungarian
+        # her panel, errors and replies: Hungarian
+        r = await press(h, ana, start, "play")
+        panel = r.message
+        assert panel.ephemeral and panel.content.startswith(mark("hu")), panel.content
+        assert all(mark("de") not in label for label in panel.labels()), panel.labels()
         r = await h.run_command(ana, "game undo")
         assert r.message.content == mark("hu") + "You have no move to take back.", r.message.content
         r = await press(h, ana, start, "hand")
@@ -129,6 +133,8 @@ async def test_a_hungarian_player_in_a_german_server_reads_hungarian_replies_and
         assert mark("de") + "adds 5" in post.content and mark("hu") not in post.text()
         assert post.content.splitlines()[-1] == f"{mark('de')}Your turn, <@{bo.id}>.", post.content
         assert all(label.startswith(mark("de")) for label in post.labels()), post.labels()
+        r = await press(h, ana, post, "play")  # not her turn now: told so in Hungarian
+        assert r.message.ephemeral and r.message.content.startswith(mark("hu")), r.message.content
 
         # a public line from a command (the nudge) is German too, whoever sent it
         h.bot.get_cog("GameCog").nudge_gap = 0
