@@ -1,6 +1,13 @@
-"""The Discord layer: extensions loaded by bot.py (`games`, `moves`, `turns`, `ai_seats`, `records`) and their private modules (the
-underscore keeps them out of the extension list): `_session`/`_seating` (the service every change goes through),
-`_herald` (the outbox's posts), `_images`, `_items` (the custom_id grammar), `_text`, and one module per part of
-the table: `_lobby`, `_table`, `_panel`, `_free`, `_menus`."""
+"""The Discord layer: extensions loaded by bot.py (`games`, `moves`, `turns`, `ai_seats`, `records`, `replays`)
+and their private modules (the underscore keeps them out of the extension list): `_session`/`_seating` (the
+service every change goes through), `_herald` (the outbox's posts), `_images`, `_items` (the custom_id grammar),
+`_text`, and one module per part of the table: `_lobby`, `_table`, `_panel`, `_free`, `_menus`."""
 
-EXTENSIONS: tuple[str, ...] = ("cogs.games", "cogs.moves", "cogs.turns", "cogs.ai_seats", "cogs.records")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.games",
+    "cogs.moves",
+    "cogs.turns",
+    "cogs.ai_seats",
+    "cogs.records",
+    "cogs.replays",
+)

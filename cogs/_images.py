@@ -95,6 +95,12 @@ class Images:
         job = functools.partial(_draw_view, row.game, view, player, Session.names(row), highlight, lang)
         return await self._run(row, job)
 
+    async def run(self, row: GameRow, job: Callable[[], Any]) -> Any:
+        """Run `job` (a picklable callable, e.g. a functools.partial of a module-level function) in game `row`'s
+        drawing worker, like its boards; None if it fails (logged). The replays draw their frames and animations
+        this way, a few frames per job (cogs/replays.py)."""
+        return await self._run(row, job)
+
     async def _image(self, row: GameRow, version: int, viewer: str | None, lang: str) -> bytes | None:
         key = (row.id, version, viewer, lang)
         if key in self._cache:

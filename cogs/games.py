@@ -1,9 +1,8 @@
-"""`/game` (create, join, leave, add_ai, remove_ai, start, cancel, status, board, hand, play, log, list, rules,
-nudge). Every command is a thin translation to the session service; replies
-are built by the table, lobby and panel modules. Refusals and surprises of every command are answered in one
-place (`cog_app_command_error`). `setup` also registers the persistent component families once, and answers
-clicks that no family can serve (forged or outdated custom_ids) politely.
-"""
+"""`/game` (create, join, leave, add_ai, remove_ai, start, cancel, status, board, hand, play, log, replay, list,
+rules, nudge...). Every command is a thin translation to the session service; replies are built by the table,
+lobby, panel and replays modules. Refusals and surprises of every command are answered in one place
+(`cog_app_command_error`). `setup` also registers the persistent component families once, and answers clicks
+that no family can serve (forged or outdated custom_ids) politely."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs import _free, _items, _lobby, _moving, _panel, _table  # noqa: F401 (_free: its families register)
+from cogs import _free, _items, _lobby, _moving, _panel, _table, replays  # noqa: F401 (_free: its families register)
 from cogs._items import FAMILIES, reply
 from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
@@ -285,26 +284,15 @@ class GameCog(
         after = await self.session.storage.last_move_of(row.id, me) if since else 0
         await reply(interaction, await _table.move_log_text(self.session, row, me, after, user_words(interaction)))
 
+    replay = replays.REPLAY  # /game replay [game] (cogs/replays.py)
+
     @app_commands.command(name="list", description="Games in this server, or the games you are in")
     @app_commands.describe(mine="Only the games you are seated in (in every server)")
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
         user = str(interaction.user.id)
-        _ = user_words(interaction)
-        if mine:
-            rows = await self.session.storage.games_of(user)
-        else:
-            rows = await self.session.storage.games_in_guild(interaction.guild_id or 0)
-        if not rows:
-            await reply(
-                interaction,
-                _("You are not in any game right now.")
-                if mine
-                else _("No games here yet. Start one with `/game create`."),
-            )
-            return
-        lines = [_table.list_line(self.session, row, user, _) for row in rows[:30]]
-        head = _("**Your games:**") if mine else _("**Games in this server:**")
-        await reply(interaction, head + "\n" + "\n".join(lines))
+        storage = self.session.storage
+        rows = await (storage.games_of(user) if mine else storage.games_in_guild(interaction.guild_id or 0))
+        await reply(interaction, _table.list_text(self.session, rows, user, mine, user_words(interaction)))
 
     @app_commands.command(name="rules", description="A summary of a game's rules")
     @app_commands.describe(game="Which game (default: this channel's game)")
