@@ -80,11 +80,14 @@ class TableButton(
 def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui.View:
     """The buttons under a public post, labelled in the post's language `_`."""
     if row.status == "finished":
+        from cogs.replays import replay_button  # (the replays build on this module)
+
         return new_view(
             # i18n: a button under the final post: the final board and scores
             TableButton(row.id, "board", _("Results")),
             # i18n: a button under the final post: a new game with the same players
             TableButton(row.id, "rematch", _("Rematch"), discord.ButtonStyle.primary),
+            replay_button(row, _),
         )
     items = [
         TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),
