@@ -24,9 +24,10 @@ class Text:
     plural: str | None = None
 
     def __init__(self, template: str, plural: str | None = None, /, **params: Any) -> None:
-        object.__setattr__(self, "template", template)
-        object.__setattr__(self, "params", tuple(params.items()))
-        object.__setattr__(self, "plural", plural)
+        # the slots' own setters (a frozen dataclass refuses setattr): engines make Texts on every action
+        _set_template(self, template)
+        _set_params(self, tuple(params.items()) if params else ())
+        _set_plural(self, plural)
 
     def fill(self, translate: Any = None) -> str:
         """The words, each template through `translate(template, plural, n)` (None: the English)."""
@@ -45,8 +46,13 @@ class Text:
     def marked(cls, name: str) -> Text:
         """A constant marked with `N_` (a building's or a colour's name in a table), as a Text to put inside
         another: `Text("buys the {tile}", tile=Text.marked(TYPE_NAMES[t]))`. Its template is the marked literal,
-        so the catalogs know it."""
-        return cls(name)
+        so the catalogs know it. (Made once per name: the constants are few.)"""
+        found = _MARKED.get(name)
+        if found is None:
+            found = cls(name)
+            if len(_MARKED) < 4096:
+                _MARKED[name] = found
+        return found
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.template}
@@ -65,6 +71,12 @@ class Text:
             raise ValueError(f"expected a text, got {data!r}")
         params = {k: cls.from_json(v) if isinstance(v, dict) else v for k, v in data.get("p", {}).items()}
         return cls(data["t"], data.get("pl"), **params)
+
+
+_set_template = Text.__dict__["template"].__set__
+_set_params = Text.__dict__["params"].__set__
+_set_plural = Text.__dict__["plural"].__set__
+_MARKED: dict[str, Text] = {}
 
 
 def N_(template: str) -> str:  # noqa: N802 (gettext's own name for it)

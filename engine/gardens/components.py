@@ -51,13 +51,15 @@ require_data(set(TYPE_NAMES) == set(BUILDING_TYPES.values()), "G6: the building 
 
 def kind_text(kind: str) -> Text | str:
     """A tree kind's name as a Text ("purple"); a word that is no kind stays as it is (in a refusal)."""
-    name = KIND_NAMES.get(kind)
-    return Text.marked(name) if name is not None else kind
+    return _KIND_TEXTS.get(kind, kind)
 
 
 def tile_text(tile: str) -> Text:
     """A tile in words: "the 4-tree tile" (every kind shows the same number of trees, G3)."""
-    return Text("the {n}-tree tile", "the {n}-tree tile", n=TILE_TREES[tile])
+    return _TILE_TEXTS[tile]
+
+
+_TILE_TEXTS = {t: Text("the {n}-tree tile", "the {n}-tree tile", n=n) for t, n in TILE_TREES.items()}
 
 
 def tile_label(tile: str) -> str:
@@ -67,4 +69,11 @@ def tile_label(tile: str) -> str:
 
 def building_label(value: int) -> Text:
     """A building in words: "tower (5)"."""
-    return Text("{building} ({value})", building=Text.marked(TYPE_NAMES[BUILDING_TYPES[value]]), value=value)
+    return _BUILDING_TEXTS[value]
+
+
+# made once: every placement's events name tiles, kinds and buildings
+_KIND_TEXTS = {k: Text.marked(name) for k, name in KIND_NAMES.items()}
+_BUILDING_TEXTS = {
+    v: Text("{building} ({value})", building=Text.marked(TYPE_NAMES[t]), value=v) for v, t in BUILDING_TYPES.items()
+}

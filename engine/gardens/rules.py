@@ -16,6 +16,7 @@ earlier versions.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -117,6 +118,15 @@ def _building_data(
         "points": points,
     }
     return winner, data
+
+
+@functools.cache
+def _trees(kind: str, n: int, owned: bool) -> Text:
+    """A kind's trees facing a scored building, "purple 6" or "yellow 3 (unowned)" (made once: every scoring
+    names them)."""
+    if owned:
+        return Text("{kind} {n}", kind=kind_text(kind), n=n)
+    return Text("{kind} {n} (unowned)", kind=kind_text(kind), n=n)
 
 
 class GardensRules(Rules[GardensState, Action]):
@@ -384,13 +394,7 @@ class GardensRules(Rules[GardensState, Action]):
         winner, data = _building_data(board, b, value, accounts, owners)
         counts = tree_counts(board, b)
         name, label, points, kinds = data["building"], building_label(value), data["points"], data["kinds"]
-        counted = [
-            Text("{kind} {n}", kind=kind_text(k), n=counts[i])
-            if i in owners
-            else Text("{kind} {n} (unowned)", kind=kind_text(k), n=counts[i])
-            for i, k in enumerate(KINDS)
-            if counts[i]
-        ]
+        counted = [_trees(k, counts[i], i in owners) for i, k in enumerate(KINDS) if counts[i]]
         trees = join_texts(counted) if counted else Text("no trees")
         if winner is not None:
             kind_scores[winner] += points
