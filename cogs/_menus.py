@@ -77,7 +77,8 @@ def groups(
                 if len(label) < 8:  # nothing shared worth reading: the value itself (data, not words)
                     label = f"{name.replace('_', ' ')}: {json.loads(key)}"
                 out.append((label, members))
-            return _distinct(out, [json.loads(k) for k in by_value])
+            sample = [getattr(by_index[members[0]], name, None) for members in by_value.values()]
+            return _distinct(out, [words.value_name(name, v, _) for v in sample])
         positions = _by_position(words, name, actions, _)
         if positions is not None:
             return positions
@@ -100,7 +101,8 @@ def _by_position(
 
 
 def _distinct(groups: list[tuple[str, list[int]]], values: list[Any]) -> list[tuple[str, list[int]]]:
-    """Tell apart groups whose labels came out the same (two tiles that read alike) by their field value."""
+    """Tell apart groups whose labels came out the same (two tiles that read alike) by their field value (as
+    the presenter names it)."""
     labels = [label for label, _ in groups]
     return [
         (f"{label} [{value}]" if labels.count(label) > 1 else label, members)

@@ -61,6 +61,10 @@ class Presenter:
         """The printed name of a position held in an action's `field` ("M13"), or None if it is none."""
         return value if isinstance(value, str) else None
 
+    def value_name(self, field: str, value: Any, _: Words = ENGLISH) -> str:
+        """An action's field value in words, to tell apart menu groups that read alike ("M13", a tile's name)."""
+        return self.position_name(field, value) or str(value)
+
     def position_group(self, field: str, value: Any) -> str | None:
         """The column or area of a position (for narrowing long lists), or None."""
         name = self.position_name(field, value)

@@ -10,13 +10,8 @@ from engine.alhambra.state import OVER
 from i18n import ENGLISH, N_, Words
 from present import Presenter, names
 
-# the currencies and their colours in words (A4: always named, never told apart by colour alone)
-CURRENCY_WORDS = {
-    "denar": (Text("denar"), Text("blue")),
-    "dirham": (Text("dirham"), Text("green")),
-    "ducat": (Text("ducat"), Text("orange")),
-    "florin": (Text("florin"), Text("yellow")),
-}
+# the currencies' colours in words (A4: a currency is always named, never told apart by colour alone)
+COLOUR_WORDS = {"denar": Text("blue"), "dirham": Text("green"), "ducat": Text("orange"), "florin": Text("yellow")}
 
 
 class AlhambraPresenter(Presenter):
@@ -47,6 +42,11 @@ class AlhambraPresenter(Presenter):
             return components.cell_name(value)
         return super().position_name(field, value)
 
+    def value_name(self, field: str, value: Any, _: Words = ENGLISH) -> str:
+        if field in ("tile", "replaces", "card", "hut") and isinstance(value, str):  # tile ids: their names
+            return _.text(components.tile_text(value))
+        return super().value_name(field, value, _)
+
     def preview(self, rules: Any, state: Any, player: str, action: Any) -> tuple[Any, Any] | None:
         if action.kind in ("place_tile", "redesign_add"):
             spot = action.cell
@@ -64,13 +64,13 @@ class AlhambraPresenter(Presenter):
         if not seat.hand:
             return _("Your hand is empty.") + extra
         by_currency: dict[int, list[int]] = {}
-        others = [_.text(components.card_name(c)) for c in seat.hand if not components.is_money(c)]  # V40: no money
+        others = [_.text(components.card_text(c)) for c in seat.hand if not components.is_money(c)]  # V40: no money
         for card in (c for c in seat.hand if components.is_money(c)):
             currency, value = components.card_key(card)
             by_currency.setdefault(currency, []).append(value)
         parts = []
         for currency, values in sorted(by_currency.items()):
-            name, colour = CURRENCY_WORDS[components.CURRENCIES[currency]]
+            name, colour = components.currency_text(currency), COLOUR_WORDS[components.CURRENCIES[currency]]
             parts.append(
                 # i18n: money of one currency in a hand: "denar (blue) 8+3 = **11**"
                 _(
@@ -100,8 +100,8 @@ class AlhambraPresenter(Presenter):
             _("🔒 **Your bonus cards** (a played card counts as one more building of its type, V62):"),
             _(
                 "In hand: {held} · played: {played}.",
-                held=names([components.tile_name(t) for t in seat.bonus_hand], _),
-                played=names([components.tile_name(t) for t in seat.bonus_played], _),
+                held=names([components.tile_text(t) for t in seat.bonus_hand], _),
+                played=names([components.tile_text(t) for t in seat.bonus_played], _),
             ),
             auto.get(seat.bonus_auto, seat.bonus_auto),
         ]
@@ -131,7 +131,7 @@ def _modules(rules: Any, view: Any, seat: Any, _: Words) -> str:
     if options.get("huts"):
         bits.append(_("huts taken {taken}/{most}", taken=seat.huts_taken, most=rules.limits["huts_taken"]))  # V25
     if options.get("bonus"):
-        held = names([components.tile_name(t) for t in seat.bonus_hand], _)
+        held = names([components.tile_text(t) for t in seat.bonus_hand], _)
         over = getattr(view, "phase", None) == OVER
         if over or not seat.bonus_hand:
             bits.append(_("bonus cards: {held}", held=held))
