@@ -73,7 +73,7 @@ def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size:
         return text, size
     while len(text) > 1 and text_size(text + "…", size, bold)[0] > max_width:
         text = text[:-1]
-    return text + "…", size
+    return text.rstrip() + "…", size
 
 
 def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
@@ -110,11 +110,14 @@ def fit_lines(
     shown, fsize = fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
     if shown == text or max_lines < 2:
         return [shown], fsize
+    whole = " ".join(text.split())
     for s in range(size, min_size - 1, -1):
         lines = wrap(text, max_width, s, bold)
-        if len(lines) <= max_lines:
+        if len(lines) <= max_lines and " ".join(lines) == whole:  # no word shortened
             return lines, s
     lines = wrap(text, max_width, min_size, bold)
+    if len(lines) <= max_lines:  # a word too long even alone: shortened
+        return lines, min_size
     last = fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
     return [*lines[: max_lines - 1], last], min_size
 

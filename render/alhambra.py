@@ -479,7 +479,7 @@ def card_sprite(currency: str, value: int, w: int, h: int, _: Words = ENGLISH) -
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 8), fill=col, outline=D.mix(col, D.INK, 0.6), width=2)
     ink = D.contrast(col)
     D.text(d, (w / 2, h * 0.42), str(value), round(h * 0.45), ink, bold=True, anchor="mm")
-    name, size = D.fit_text(_.text(CURRENCY_WORDS[currency]), w - 6, max(12, round(h * 0.2)), bold=True, min_size=10)
+    name, size = D.fit_text(_.text(CURRENCY_WORDS[currency]), w - 6, max(12, round(h * 0.2)), bold=True, min_size=8)
     D.text(d, (w / 2, h - 4), name, size, ink, bold=True, anchor="md")
     return img
 
@@ -1021,8 +1021,12 @@ def _player_panel(
     y = y0 + 52
     chip_w = _vizier_chip(img, p.vizier, x1 - 12, y, (x1 - x0) // 3, _) + 10 if p.vizier is not None else 0
     # i18n: how many cards a player holds
-    info = _("Hand: {n} card", "Hand: {n} cards", n=p.hand_count) + "".join(f"   ·   {e}" for e in p.extras)
-    shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True)
+    hand = _("Hand: {n} card", "Hand: {n} cards", n=p.hand_count)
+    for sep, least in (("   ·   ", 12), ("  ·  ", 12), (" · ", 10)):  # narrower and smaller before a fact is cut
+        info = hand + "".join(f"{sep}{e}" for e in p.extras)
+        shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True, min_size=least)
+        if shown == info:
+            break
     D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
     bottom = y0 + _player_panel_height(p, x1 - x0, cell, _grid_size(bbox, cell)[1], _) - BODY_BOTTOM
     D.part(
