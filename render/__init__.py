@@ -23,7 +23,7 @@ for a public image, the viewer's for a private one): labels, legends, building, 
 results sheet, "Player N", the engines' own texts (`engine.Text`) all go through `i18n.words(lang)`. Only player
 names, numbers and the names the commands use for places and pieces ("M13", "C3", "F6") are drawn as they are
 (tests/render/test_words.py draws whole games in the pseudo-language and checks it). Layouts measure the words:
-longer ones shrink, wrap or are shortened with '…'; an English image is what it was before translation existed.
+longer ones shrink, wrap or, last, are shortened with '…', never overflow.
 
 Each game lives in its own module (`render/alhambra.py`, `render/gardens.py`, `render/queens_garden.py`)
 exposing `draw(view, viewer, names, highlight, focus, lang) -> PIL.Image`, named by the game's registry entry
