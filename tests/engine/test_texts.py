@@ -82,7 +82,7 @@ def check_text(text, game: str, where: str) -> None:
     ids = re.compile(rf"(?<![\w@])[{PREFIXES[game]}][1-9]\d*(?:\.\d+|[a-h])?(?![\w])")
     own = masked(text)
     for rule in ids.findall(english):
-        # a cell or space named like a rule (Alhambra's V13) may come in a parameter; a rule id never does
+        # a cell or space named like a rule (an Alhambra cell in column V) may come in a parameter; a rule id never does
         assert rule in own or rule in plain, f"{where}: {rule} is not in the template of {english!r}"
     first = ids.match(english)
     if first:
