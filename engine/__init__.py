@@ -15,6 +15,12 @@ state (`setup`, `listing`, `check`, `turn`, `summary`). Modules are imported by 
 A state holds the position and nothing of its history: `state.log` is exactly the events of the last action
 (after `new_game`: the deal's), and what renderers or AIs need across actions lives in bounded fields of its
 own (see `Rules` and `Event` in `engine/_common.py`). The moves table replays a game.
+
+No language either: everything a player reads is a `Text` (words as data, `engine/_text.py`): every refusal
+(`check`'s answer, `IllegalAction.text`, the ValueErrors of `new_game`), `describe`, every event's text, the
+summary and the options' descriptions; the presentation translates them (`i18n.words(lang).text(t)`), `str(t)`
+is the English. Names kept in tables (building types, colours, currencies) are plain strings marked `N_(...)`
+for the catalogs, shown with `_.text(name)`, and go inside a Text as `Text.marked(name)`.
 """
 
 from __future__ import annotations
