@@ -1,5 +1,5 @@
-"""After the game: `/leaderboard`, `/stats`, `/ratings rebuild`, and the results post's rating line and score
-progression chart (issue 17).
+"""After the game: `/leaderboard`, `/stats` and `/ratings rebuild` (issue 17); the results post's rating line and
+score progression chart are in cogs/_records.py (the herald's part).
 
 Results and ratings are written by storage in the transaction of each game's final move (records/ has the
 rules and the arithmetic); this module only reads and shows them. Everything here answers in the reader's
