@@ -26,7 +26,7 @@ from render.replay import RUNGS, Animation, TooBig, durations, frame_positions
 from storage import GameRow, MoveRow
 
 KEPT = 4  # games whose replayed states a worker keeps
-STEP_SECONDS = 0.1  # CPU an animation job may take before it hands the worker back
+STEP_SECONDS = 0.05  # CPU an animation job may take before it hands the worker back
 ANIMATIONS = 2  # animations under way a worker keeps (an abandoned one is dropped)
 
 _lock = threading.Lock()  # the bot's own threads share these when it draws without worker processes

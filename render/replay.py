@@ -9,16 +9,18 @@ Pure (Pillow only, no I/O): the bot runs it in its drawing workers a few frames 
 
 What is shown: one frame per turn (`frame_positions`): the deal, the board after each player's whole turn (an
 Alhambra purchase and its placement together), and the end (the results sheet), each frame exactly the public
-board image of that position, in full size. A frame per stored move would double the file for little: within a
-turn the board's top lines come and go (the vizier's window), so every such frame moves the whole picture.
+board image of that position, in full size. A frame per stored move makes the file four to five times larger
+(20 MiB) for little: within a turn the board's top lines come and go (the vizier's window), so every such frame
+moves the whole picture down or up.
 
-Why GIF (measured, bench/replay.py; a seeded 6-player Alhambra with every module, 262 moves, 176 turns, frames
-1460 px wide): GIF of the turns at full size 4.4 MiB in ~2.6 s of encoding; animated WebP (lossless, Pillow's
-libwebp) 3.1 MiB at quality 25 / method 1 in 6.6 s, 2.6 MiB at quality 50 / method 3 in 10 s, but 54 MiB at
-method 0; lossy WebP smears the small text (7 MiB at quality 85). GIF is as small within a third, two to four
-times quicker, and every Discord client animates it. The frames share one palette (the renderer's key colours
-exact, as in its PNGs, plus the shades of the first and the last board), each frame after the first stores only
-the rectangle that changed, with unchanged pixels transparent (long runs that LZW packs into little).
+Why GIF (measured, bench/replay.py --compare; a seeded 6-player Alhambra with every module, 243 moves, 162 turns,
+frames 1460 px wide): the GIF of the turns at full size is 4.4 MiB in 2.6 s of CPU for everything (drawing
+included); animated WebP (Pillow's libwebp) of the same frames 3.0 MiB lossless at quality 25 / method 1 in
+10.6 s of encoding alone, 2.5 MiB at quality 50 / method 3 in 13.2 s; lossy WebP blurs the small text and is
+larger (9.4 MiB at quality 85). GIF is within 40 % of the best size, four to five times
+quicker, and Discord animates GIFs everywhere. The frames share one palette (the renderer's key colours exact,
+as in its PNGs, plus the shades of the first and the last board); each frame after the first stores only the
+rectangle that changed, its unchanged pixels transparent (long runs that LZW packs into little).
 
 The budget is kept whatever the game: if the file would pass it, the caller starts again one `RUNGS` step down
 (smaller frames, then every second, fourth... turn; the deal and the end are always in).

@@ -5,6 +5,7 @@ per turn, posted once per channel."""
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 import time
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image, ImageChops
 
 import engine
+from cogs import _replaying
 from cogs._seating import encode
 from render import render_png
 from render.replay import LIMIT, Animation, TooBig, durations, frame_positions
@@ -236,3 +238,37 @@ def test_an_animation_shows_each_frame_exactly_and_steps_down_when_too_big():
     with pytest.raises(TooBig):
         for view in views:
             small.add(view, 500)
+
+
+async def test_replays_are_drawn_in_the_worker_processes(tmp_path, users):
+    """With worker processes (as deployed): frames and the animation's jobs go to the game's worker, which keeps
+    the replayed positions and the animation between jobs; the frames are still the public renders."""
+    h = await Harness.start(tmp_path / "games.sqlite3", render_processes=1)
+    try:
+        ana = users[0]
+        row = await stored_game(h, 3, "queens_garden", 2, 5)
+        renders = await public_renders(h, row)
+        viewer = (await h.run_command(ana, "game replay", game=3)).message
+        assert frame_of(viewer) == renders[0]
+        for k in (1, 2, 3):
+            await h.click(ana, viewer, "▶")
+            assert frame_of(viewer) == renders[k]
+        await h.click(ana, viewer, "Share as animated GIF")
+        ((name, gif),) = h.last_public().files
+        moves = await h.bot.storage.moves(3)
+        assert Image.open(io.BytesIO(gif)).n_frames == len(frame_positions([m.player for m in moves]))
+        assert h.bot.get_cog("ReplayCog").replays.drawn == 1
+    finally:
+        await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+async def test_an_animation_over_its_budget_is_drawn_again_smaller(bot, users, monkeypatch):
+    h, ana = bot, users[0]
+    monkeypatch.setattr(_replaying, "Animation", functools.partial(Animation, budget=400_000))
+    row = await stored_game(h, 5, "gardens", 2, 4)
+    full = Image.open(io.BytesIO((await public_renders(h, row))[-1])).width
+    viewer = (await h.run_command(ana, "game replay", game=5)).message
+    await h.click(ana, viewer, "Share as animated GIF")
+    ((name, gif),) = h.last_public().files
+    assert len(gif) <= 400_000 and Image.open(io.BytesIO(gif)).width < full
