@@ -43,7 +43,7 @@ from cogs._items import APOLOGY, GID, GameItem, bot_of, game_here, make_button, 
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._text import clip, esc, name_of, title_of
-from engine import IllegalAction
+from engine import IllegalAction, Text
 from i18n import Words
 from render.replay import RUNGS, frame_positions
 from storage import GameRow, MoveRow
@@ -138,10 +138,7 @@ class Replays:
 
 
 def replays_of(interaction: discord.Interaction) -> Replays:
-    cog = bot_of(interaction).get_cog("ReplayCog")
-    if cog is None:
-        raise GameError(user_words(interaction)("Replays are not available right now."))
-    return cog.replays  # type: ignore[attr-defined]
+    return bot_of(interaction).get_cog("ReplayCog").replays  # type: ignore[union-attr]  (loaded with the bot)
 
 
 # --------------------------------------------------------------------------------------------- the viewer
@@ -193,15 +190,14 @@ def viewer_text(row: GameRow, moves: Sequence[MoveRow], position: int, _: Words)
 
 def viewer_view(row: GameRow, position: int, _: Words) -> discord.ui.View:
     total = row.version
-    items: list[discord.ui.Item] = [
+    return new_view(
         ReplayStep(row.id, position, "first", disabled=position == 0),
         ReplayStep(row.id, position, "prev", disabled=position == 0),
         ReplayStep(row.id, position, "next", disabled=position == total),
         ReplayStep(row.id, position, "last", disabled=position == total),
         # i18n: a button of the replay viewer: post an animation of the whole game in the channel
         ReplayStep(row.id, position, "gif", label=_("Share as animated GIF"), row=1),
-    ]
-    return new_view(*items)
+    )
 
 
 async def show(interaction: discord.Interaction, row: GameRow, position: int) -> None:
@@ -212,7 +208,7 @@ async def show(interaction: discord.Interaction, row: GameRow, position: int) ->
     moves = await replays.moves(row)
     if not 0 <= position <= len(moves):
         raise GameError(_("This replay button is out of date: nothing was changed."))
-    lang = _.lang
+    lang = _.lang  # the board's words too
     message = interaction.message if interaction.type is discord.InteractionType.component else None
     edit = message is not None and message.flags.ephemeral  # a click on the viewer itself
     png = replays.kept_frame(row, position, lang)
@@ -279,6 +275,17 @@ def replay_button(row: GameRow, _: Words) -> ReplayOpen:
 # --------------------------------------------------------------------------------------------- sharing
 
 
+def shared_text(row: GameRow, who: str, _: Words) -> str:
+    """The public post of a game's animation (`_`: the server's language)."""
+    # i18n: the public post of a game's animation; {who} is the player who shared it
+    return _(
+        "🎞️ The whole game of **{title}** (game #{id}), turn by turn, shared by **{who}**.",
+        title=title_of(row.game, _),
+        id=row.id,
+        who=who,
+    )
+
+
 async def share(interaction: discord.Interaction, row: GameRow) -> None:
     """Post the animation of the whole game in this channel, in the server's language."""
     _ = user_words(interaction)
@@ -309,13 +316,7 @@ async def share(interaction: discord.Interaction, row: GameRow) -> None:
         await interaction.edit_original_response(content=_.text(APOLOGY))
         return
     public = await session.languages.public(interaction.guild_id, interaction.guild_locale)
-    # i18n: the public post of a game's animation; {who} is the player who shared it
-    text = public(
-        "🎞️ The whole game of **{title}** (game #{id}), turn by turn, shared by {who}.",
-        title=title_of(row.game, public),
-        id=row.id,
-        who=f"**{esc(interaction.user.display_name)}**",
-    )
+    text = shared_text(row, esc(interaction.user.display_name), public)
     try:
         posted = await interaction.followup.send(
             text,
@@ -377,7 +378,7 @@ class ReplayStep(
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await replayable(interaction, self.gid)
         if self.pos > row.version:
-            raise GameError(user_words(interaction)("This replay button is out of date: nothing was changed."))
+            raise GameError(Text("This replay button is out of date: nothing was changed."))
         if self.op == "gif":
             await share(interaction, row)
             return

@@ -16,12 +16,15 @@ from PIL import Image, ImageChops
 import engine
 from cogs import _replaying
 from cogs._seating import encode
+from cogs.replays import move_line
+from i18n import words
 from render import render_png
 from render.replay import LIMIT, Animation, TooBig, durations, frame_positions
 from scripts.gallery import BIAS
 from storage import GameRow, MoveRow, Seat
 from tests.bot.driver import create_and_start, play_to_end
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.bot.test_language import German, check_clean, fake_languages, mark, press  # noqa: F401 (a fixture)
 
 ALL_MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 NAMES = ["Ana", "Bo", "Cyd", "Dee", "Eve", "Fay"]
@@ -29,14 +32,14 @@ NAMES = ["Ana", "Bo", "Cyd", "Dee", "Eve", "Fay"]
 
 def played(game: str, n: int, seed: int, options: dict | None = None) -> tuple[list[str], list[tuple[str, object]]]:
     """A seeded random game through the engine contract (with a bias toward building, as the gallery's): the
-    players and every (player, action), free actions (Alhambra's bonus cards) now and then."""
+    players and every (player, action), free actions (Alhambra's bonus cards, standing orders) now and then."""
     rules = engine.get_rules(game)
     players = [str(200000000000000001 + i) for i in range(n)]
     state = rules.new_game(players, options or {}, seed)
     rnd, weights, moves = random.Random(seed), BIAS.get(game, {}), []
     while not rules.is_over(state):
         who = rnd.choice(players)
-        plays = [a for a in rules.free_actions(state, who) if a.kind == "play_bonus"] if options else []
+        plays = rules.free_actions(state, who) if options else []  # bonus cards, a standing order (private)
         if plays and rnd.random() < 0.1:
             action = rnd.choice(plays)
         else:
@@ -207,6 +210,13 @@ async def test_the_animation_of_a_six_player_alhambra_with_every_module_fits_dis
     r = await h.click(ana, viewer, "Share as animated GIF")
     assert "already in this channel" in r.message.content and h.last_public() is post
     assert h.bot.get_cog("ReplayCog").replays.drawn == 1
+    # a standing order for bonus cards (V66) is its player's own business, in the replay too
+    rules = engine.get_rules("alhambra")
+    row = await h.bot.storage.load_game(12)
+    private = [m for m in moves if rules.is_private(rules.action_from_json(m.action))]
+    assert private
+    line = move_line(row, moves, private[0].move_number, words("en"))
+    assert line.endswith("changes a private setting."), line
 
 
 def test_an_animation_shows_each_frame_exactly_and_steps_down_when_too_big():
@@ -272,3 +282,27 @@ async def test_an_animation_over_its_budget_is_drawn_again_smaller(bot, users, m
     await h.click(ana, viewer, "Share as animated GIF")
     ((name, gif),) = h.last_public().files
     assert len(gif) <= 400_000 and Image.open(io.BytesIO(gif)).width < full
+
+
+@pytest.mark.usefixtures("fake_languages")
+async def test_the_viewer_speaks_the_users_language_and_the_shared_gif_the_servers(tmp_path, users):
+    """A Hungarian reader in a German server: the viewer (its words and the board's) in Hungarian, the frame the
+    public render in Hungarian; the shared animation's post in German."""
+    ana = users[0]
+    German.LOCALES = {ana.id: "hu"}
+    h = await German.start(tmp_path / "games.sqlite3")
+    try:
+        row = await stored_game(h, 9, "gardens", 2, 6)
+        viewer = (await h.run_command(ana, "game replay", game=9)).message
+        assert viewer.content.startswith(mark("hu") + "🎞️") and mark("de") not in viewer.text()
+        await press(h, ana, viewer, "next")
+        states = await h.bot.session.replay(row, await h.bot.storage.moves(9))
+        names = {s.id: s.name for s in row.seats}
+        hungarian = render_png("gardens", engine.get_rules("gardens").view(states[1], None), None, names, lang="hu")
+        assert frame_of(viewer) == hungarian != (await public_renders(h, row))[1]
+        await press(h, ana, viewer, "gif")
+        post = h.last_public()
+        assert post.content.startswith(mark("de") + "🎞️") and post.files[0][0] == "replay-9.gif"
+    finally:
+        await h.close()
+    check_clean(h)
