@@ -24,6 +24,7 @@ from scripts.gallery import BIAS
 from storage import GameRow, MoveRow, Seat
 from tests.bot.driver import create_and_start, play_to_end
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.bot.test_custom_ids import HUGE, forged
 from tests.bot.test_language import German, check_clean, fake_languages, mark, press  # noqa: F401 (a fixture)
 
 ALL_MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
@@ -306,3 +307,29 @@ async def test_the_viewer_speaks_the_users_language_and_the_shared_gif_the_serve
     finally:
         await h.close()
     check_clean(h)
+
+
+async def test_forged_replay_ids_get_a_short_answer_and_change_nothing(bot, users):
+    h, ana, bo = bot, users[0], users[1]
+    await stored_game(h, 4, "gardens", 2, 4)
+    post = await create_and_start(h, "gardens", [ana, bo])  # game 5, running
+    viewer = (await h.run_command(ana, "game replay", game=4)).message
+    cases = [  # (custom_id, on which message, what the answer says)
+        (f"r:{HUGE}:open", post, "out of date"),
+        ("r:-1:open", post, "out of date"),  # no family matches
+        ("r:5:open", post, "Game #5 is not over yet"),
+        ("r:4:0:next", post, "belongs to a player's own panel"),  # a viewer button on a public post
+        ("r:4:9999999:prev", viewer, "This replay button is out of date"),  # past the end
+        (f"r:{HUGE}:0:next", viewer, "out of date"),
+        ("r:4:0:zap", viewer, "out of date"),  # an unknown op
+        ("r:5:0:next", viewer, "Game #5 is not over yet"),
+        ("r:777:0:last", viewer, "There is no game #777 in this server."),
+    ]
+    for custom_id, source, said in cases:
+        msg = forged(h, source, custom_id, 2, user=ana)
+        payload, ia = h.component_payload(ana, msg, custom_id, 2)
+        ia = await h.feed(payload, ia)
+        text = "\n".join(m.content for m in ia.replies if m.ephemeral)
+        assert said in text, (custom_id, text)
+        assert "went wrong" not in text and not h.public()[-1].files[0][0].endswith(".gif"), custom_id
+    assert (await h.bot.storage.load_game(5)).version == 0
