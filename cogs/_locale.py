@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
-from i18n import COMMAND_NAME, LANGUAGES, SOURCE, Words, catalogs, words
+from i18n import COMMAND, COMMAND_NAME, LANGUAGES, SOURCE, Words, catalogs, words
 
 CACHE_SIZE = 4096  # servers whose language is remembered
 CACHE_SECONDS = 60.0  # how long (another process may change it on a shared database)
@@ -98,7 +98,7 @@ class Translator(app_commands.Translator):
             name = w.command_name(string.message)
             ok = name != string.message and catalogs.NAME_RE.match(name) and name == name.lower()
             return name if ok else None
-        text = w.text(string.message)
+        text = w.command_text(string.message)
         if text == string.message:
             return None
         return text if len(text) <= 100 else text[:99].rstrip() + "…"
@@ -118,7 +118,7 @@ def command_entries() -> list[catalogs.Entry]:
 
     def add(text: str, where: str, *, name: bool = False, note: str = "") -> None:
         if text and text != "…":
-            found.append(catalogs.Entry(text, None, COMMAND_NAME if name else None, where, note))
+            found.append(catalogs.Entry(text, None, COMMAND_NAME if name else COMMAND, where, note))
 
     name_note = "a slash-command name: lowercase, no spaces, at most 32 characters"
     for ext in EXTENSIONS:

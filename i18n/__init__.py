@@ -49,6 +49,7 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
 _BY_DISCORD = {code: lang for lang, codes in DISCORD_LOCALES.items() for code in codes}
 
 COMMAND_NAME = "command name"  # the catalog context of slash-command names
+COMMAND = "command"  # the catalog context of slash commands' descriptions and choices (apart from the messages)
 PSEUDO = "qps"  # a generated test language that wraps every text in ⟦ ⟧ (tests/i18n)
 _extra: dict[str, gettext.NullTranslations] = {}  # languages installed at run time (the pseudo-language)
 
@@ -84,6 +85,10 @@ class Words:
         """A slash command's, group's or option's name (catalog context "command name"; Discord wants them
         lowercase, without spaces, at most 32 characters)."""
         return self._pgettext(COMMAND_NAME, name)
+
+    def command_text(self, text: str) -> str:
+        """A slash command's or option's description, or a choice's name (catalog context "command")."""
+        return self._pgettext(COMMAND, text) if text else text
 
     def __call__(self, template: str, plural: str | None = None, /, **params: Any) -> str:
         if not template:

@@ -244,7 +244,7 @@ def _results_from(view: Any, _: Words = ENGLISH) -> D.Results:
     winners = tuple(p for p, seat in zip(view.players, view.seats, strict=True) if seat.score == best)
     columns = (
         # i18n: results column: the score every player starts with
-        _("Start"),
+        _("At start"),
         *(_("R{round}", round=r) for r in range(1, 5)),
         # i18n: results column: points lost by passing and buying (Q24, Q26)
         _("Passes & buys"),
