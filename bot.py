@@ -23,6 +23,7 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+import i18n
 from cogs import EXTENSIONS
 from cogs._herald import Herald
 from cogs._images import Images
@@ -179,6 +180,7 @@ class GameBot(commands.AutoShardedBot):
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.database_sync
         )
         self._open = True
+        i18n.all_words()  # every language's catalog loaded (compiled if outdated) now, not at a player's first click
         self.session = Session(self.storage)
         self.session.languages.guild_locale = self.guild_locale  # public posts: the server's own language by default
         self.images = Images(self.session, processes=self.settings.render_processes)

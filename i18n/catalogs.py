@@ -20,6 +20,7 @@ import contextlib
 import datetime
 import gettext
 import io
+import os
 import re
 import string
 from collections.abc import Iterable, Iterator
@@ -177,8 +178,15 @@ def translations(lang: str) -> gettext.GNUTranslations:
     else:
         data = compile_catalog(lang)
         with contextlib.suppress(OSError):  # a read-only installation compiles in memory at each start
-            mo.write_bytes(data)
+            _write_atomically(mo, data)
     return gettext.GNUTranslations(io.BytesIO(data))
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Other processes (test workers, shards) may read the file meanwhile: they see the old one or the new one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 def compile_all() -> list[Path]:
@@ -186,7 +194,7 @@ def compile_all() -> list[Path]:
     for lang in LANGUAGES:
         if lang != SOURCE:
             mo = po_path(lang).with_suffix(".mo")
-            mo.write_bytes(compile_catalog(lang))
+            _write_atomically(mo, compile_catalog(lang))
             out.append(mo)
     return out
 

@@ -6,10 +6,16 @@ from __future__ import annotations
 import random
 import re
 
+from i18n import ENGLISH, Words
 from tests.bot.harness import CHANNEL_ID, Harness, Interaction, Msg, User
 
 MENTION = re.compile(r"<@(\d+)>")
-NAV = {"Back", "◀ Previous", "Next ▶"}
+NAV = ("Back", "◀ Previous", "Next ▶")
+
+
+def words_of(h: Harness) -> Words:
+    """The language the harness's players read (a harness may set `words`; default English)."""
+    return getattr(h, "words", ENGLISH)
 
 
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
@@ -27,15 +33,17 @@ async def create_and_start(
 ) -> Msg:
     """`/game create`, everyone clicks Join, the creator clicks Start. Returns the first table post."""
     values = {"game": game} | ({"options": options} if options else {})
+    _ = words_of(h)
+    english = _ is ENGLISH
     r = await h.run_command(players[0], "game create", channel_id=channel_id, **values)
-    assert r.message.ephemeral and "is set up" in r.message.content, r.message.content
+    assert r.message.ephemeral and (not english or "is set up" in r.message.content), r.message.content
     lobby = h.last_public(channel_id)
-    assert "a new game" in lobby.content, lobby.content
+    assert not english or "a new game" in lobby.content, lobby.content
     for p in players[1:]:
-        await h.click(p, lobby, "Join")
-    await h.click(players[0], lobby, "Start")
+        await h.click(p, lobby, _("Join"))
+    await h.click(players[0], lobby, _("Start"))
     post = h.last_public(channel_id)
-    assert "begins" in post.content, post.content
+    assert not english or "begins" in post.content, post.content
     return post
 
 
@@ -64,18 +72,20 @@ async def play_one_action(
     interaction (its `source` is the panel). `prefer(text)` steers the choice toward kind buttons and menu
     options whose text it accepts (with probability `prefer_chance` at each step). Without `confirm`, stops at
     the Confirm step and returns the last interaction (its `message` is the panel, Confirm on it)."""
-    r = await h.click(user, post, "Play my turn")
+    _ = words_of(h)
+    nav_labels = {_(x) for x in NAV}
+    r = await h.click(user, post, _("Play my turn"))
     panel = r.message
     assert panel is not None and panel.ephemeral and panel.visible_to == user.id, panel
-    for _ in range(40):
+    for _step in range(40):
         if trace is not None:
             trace.append(panel.content)
         labels = panel.labels()
-        if panel.content.startswith("✅ Done"):  # played as soon as chosen (the player skips Confirm)
+        if panel.content.startswith("✅"):  # "✅ Done": played as soon as chosen (the player skips Confirm)
             return r
-        if "Confirm" in labels:
-            return await h.click(user, panel, "Confirm") if confirm else r
-        nav = [b for b in labels if b in ("◀ Previous", "Next ▶")]
+        if _("Confirm") in labels:
+            return await h.click(user, panel, _("Confirm")) if confirm else r
+        nav = [b for b in labels if b in (_("◀ Previous"), _("Next ▶"))]
         if nav and rnd.random() < page_chance:
             r = await h.click(user, panel, rnd.choice(nav))
             continue
@@ -84,7 +94,7 @@ async def play_one_action(
             choice = _pick(rnd, options, lambda o: f"{o['label']} {o.get('description') or ''}", prefer, prefer_chance)
             r = await h.choose(user, panel, 0, choice["value"])
             continue
-        kinds = [b for b in labels if b not in NAV]
+        kinds = [b for b in labels if b not in nav_labels]
         assert kinds, f"panel offers nothing: {panel.content!r} {labels}"
         r = await h.click(user, panel, _pick(rnd, kinds, str, prefer, prefer_chance))
     raise AssertionError(f"panel never reached Confirm: {panel.content}")

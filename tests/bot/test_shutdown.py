@@ -97,7 +97,7 @@ def test_sigterm_during_a_move_lets_it_finish_and_exits_cleanly(tmp_path):
     b = Bot(tmp_path, FAKE_COMMIT_DELAY="2", FAKE_MARK=str(mark))
     start_gardens(b)
     b.send(user=0, play=7)
-    for _ in range(600):  # until the move's commit is under way (it takes 2 s)
+    for _ in range(1500):  # until the move's commit is under way (it takes 2 s; the bot may start slowly)
         if mark.exists():
             break
         time.sleep(0.02)
