@@ -480,16 +480,26 @@ def parts() -> None:
             times["encode state"].append(time.thread_time() - c)
             written.append(len(pack_state(text)) + len(dumps(rules.action_to_json(action))) + 300)
             states.append(text)
-    for text in states[:: max(1, len(states) // 40)]:
+    from render import _draw
+
+    last_game = states[-len(states) // 3 :]
+    for text in last_game:  # each position after the one before, as the game's drawing worker sees them
         c = time.thread_time()
         render_state("alhambra", text, None, {})
         times["draw + png"].append(time.thread_time() - c)
+    cold: list[float] = []
+    for text in states[:: max(1, len(states) // 40)]:  # a worker that never drew this game
+        _draw.PARTS.clear()
+        c = time.thread_time()
+        render_state("alhambra", text, None, {})
+        cold.append(time.thread_time() - c)
     print("6-player Alhambra, all four modules: CPU per move by part (ms, median / p95)")
     total = 0.0
     for k, v in times.items():
         total += statistics.median(v) * 1000
         print(f"  {k:<14} {statistics.median(v) * 1000:6.2f} / {pct(v, 0.95) * 1000:6.2f}")
     print(f"  {'sum of medians':<14} {total:6.2f}   (+ the SQLite commit: bench/bot_latency.py 'commit')")
+    print(f"  draw + png with a cold part cache: {statistics.median(cold) * 1000:6.2f} / {pct(cold, 0.95) * 1000:6.2f}")
     print(
         f"bytes written per move (deflated state + move + notice): median {statistics.median(written) / 1024:.1f} KiB, "
         f"max {max(written) / 1024:.1f} KiB"

@@ -28,9 +28,9 @@ STATUSES = ("lobby", "active", "finished", "cancelled")
 
 
 def pack_state(state_json: str) -> bytes:
-    """A state as the backends store it: its JSON, deflated (the largest finished state: 11 KB -> 2 KB; level 1
-    costs ~0.05 ms)."""
-    return zlib.compress(state_json.encode(), 1)
+    """A state as the backends store it: its JSON, deflated (the largest, a finished 6-player Alhambra with every
+    module: 14 KB -> 2.4 KB at level 6, in 0.16 ms; level 1 would save 0.06 ms and write 3.1 KB)."""
+    return zlib.compress(state_json.encode(), 6)
 
 
 def unpack_state(data: bytes | str | None) -> str | None:
