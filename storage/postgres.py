@@ -55,7 +55,10 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    final_log,
+    pack_moves,
     pack_state,
+    unpack_moves,
     unpack_state,
 )
 
@@ -215,6 +218,15 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX ratings_board ON ratings (guild_id, game, shown DESC, player);
     CREATE INDEX games_guild_finished ON games (guild_id, id) WHERE status = 'finished';
     """,
+    # 6: a finished (or cancelled) game's move log archived in one row (as SQLite's 9), already deflated (kept
+    # out of line uncompressed: EXTERNAL). Games that ended before keep their rows (both are read).
+    """
+    CREATE TABLE move_archive (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        moves   BYTEA  NOT NULL
+    );
+    ALTER TABLE move_archive ALTER COLUMN moves SET STORAGE EXTERNAL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -302,11 +314,12 @@ SQL: dict[str, str] = {
     "m AS (INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
     "SELECT id, version, $9, $10, $5, $11, $16::boolean FROM g), "
     "n AS (INSERT INTO notices (game_id, version, kind, payload, created_at) "
-    "SELECT id, version, $12::text, $13, $5 FROM g WHERE $12 IS NOT NULL), "
-    # a finished game takes no more clicks: its earlier moves' origins are dropped (the move log stays small)
-    "o AS (UPDATE moves SET origin = NULL FROM g WHERE $4 AND moves.game_id = g.id "
-    "AND moves.move_number < g.version AND moves.origin IS NOT NULL) "
+    "SELECT id, version, $12::text, $13, $5 FROM g WHERE $12 IS NOT NULL) "
     "SELECT count(*) FROM g",
+    "archive": "SELECT moves FROM move_archive WHERE game_id = $1",  # id
+    # id, packed moves: an ended game's log as one row (storage.base.pack_moves), its rows deleted
+    "archive_moves": "WITH gone AS (DELETE FROM moves WHERE game_id = $1) "
+    "INSERT INTO move_archive (game_id, moves) VALUES ($1, $2)",
     "clear_notices": "DELETE FROM notices WHERE id = ANY($1::bigint[])",  # ids
     "last_post": "UPDATE games SET last_post_id = $2 WHERE id = $1",  # id, message id
     # id, expected table, table, deadline
@@ -369,7 +382,6 @@ SQL: dict[str, str] = {
     # -- results and ratings (records/); one server's ratings of one game change under `lock` (its stream key)
     "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = $1 AND game = $2 "  # guild, game
     "ORDER BY finished_at DESC, seq DESC LIMIT 1",
-    "settle_moves": "SELECT player, created_at, standin FROM moves WHERE game_id = $1 ORDER BY move_number",  # id
     # guild, game, players
     "ratings_of": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
     "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 AND player = $3",  # guild, game, player
@@ -435,6 +447,8 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "insert_notice": (1, 1, "move", "{}", 1e9),
     "commit_move": (1, 0, _STATE, False, 1e9, False, None, False, "1", "{}", None, "move", "{}", None, None, None),
     "clear_notices": ([1, 2],),
+    "archive": (1,),
+    "archive_moves": (1, b"x"),
     "last_post": (1, 5),
     "update_table": (1, "{}", "{}", None),
     "deadlines_due": (1e9, 100, 2, [1]),
@@ -481,7 +495,6 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "advance_ids": (1,),
     "lock": (1,),
     "stream_tail": (9, "game"),
-    "settle_moves": (1,),
     "ratings_of": (9, "game", ["1", "2"]),
     "rating": (9, "game", "1"),
     "insert_result": (1, 9, "game", 1e9, 1, 0, "1", "Ana", 10, 1, None, False, 30, 0, True)
@@ -689,13 +702,37 @@ class PostgresStorage(Storage):
     async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
         if not _in_range(game_id):
             return []
-        return [_move(r) for r in await self._fetch("moves", game_id, since)]
+        return await self._log(self._pool, game_id, since)
+
+    @staticmethod
+    async def _log(conn: Any, game_id: int, since: int = 0) -> list[MoveRow]:
+        """The move log after `since` through `conn` (a connection in a transaction, or the pool): its rows, or
+        else its archive (a game that ended)."""
+        rows = await conn.fetch(SQL["moves"], game_id, since)
+        if rows:
+            return [_move(r) for r in rows]
+        return await PostgresStorage._archived(conn, game_id, since)
+
+    @staticmethod
+    async def _archived(conn: Any, game_id: int, since: int = 0) -> list[MoveRow]:
+        data = await conn.fetchval(SQL["archive"], game_id)
+        return unpack_moves(game_id, data, since=since) if data is not None else []
+
+    @staticmethod
+    async def _archive(conn: Any, game_id: int, log: Sequence[MoveRow]) -> None:
+        """Inside a transaction: the game's move log `log` (as read) packed into its archive row, its rows
+        deleted."""
+        if log:
+            await conn.execute(SQL["archive_moves"], game_id, pack_moves(log))
 
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
         if not _in_range(game_id):
             return None
         r = await self._pool.fetchrow(SQL["move_by_origin"], game_id, player, origin)
-        return _move(r) if r is not None else None
+        if r is not None:
+            return _move(r)
+        found = [m for m in await self._archived(self._pool, game_id) if m.player == player and m.origin == origin]
+        return found[-1] if found else None
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
         if not _in_range(game_id):
@@ -822,7 +859,7 @@ class PostgresStorage(Storage):
         finish: Finish | None = None,
     ) -> GameRow:
         """One statement, hence one transaction (see the module docstring for why it applies once); the final
-        move with its `finish` is that statement and the results in one transaction."""
+        move is that statement, its results (with its `finish`) and its move log archived, in one transaction."""
         now = time.time() if now is None else now
         args = (
             SQL["commit_move"],
@@ -843,11 +880,14 @@ class PostgresStorage(Storage):
             None if table is None else _dumps(table),
             True if standin else None,
         )
-        if finished and finish is not None:
+        if finished:  # with its results and its move log archived (it takes no more clicks), in one transaction
             async with self._pool.acquire() as conn, conn.transaction():
                 changed = await conn.fetchval(*args)
                 if changed == 1:
-                    await self._settle(conn, row.id, row.guild_id or 0, row.game, finish, now, live=True)
+                    log = await self._log(conn, row.id)
+                    if finish is not None:
+                        await self._settle(conn, row.id, row.guild_id or 0, row.game, finish, now, live=True, log=log)
+                    await self._archive(conn, row.id, final_log(log))
         else:
             changed = await self._pool.fetchval(*args)
         if changed != 1:
@@ -932,7 +972,9 @@ class PostgresStorage(Storage):
 
     async def last_move_of(self, game_id: int, player: str) -> int:
         value = await self._pool.fetchval(SQL["last_move_of"], game_id, player)
-        return int(value or 0)
+        if value:
+            return int(value)
+        return max((m.move_number for m in await self._archived(self._pool, game_id) if m.player == player), default=0)
 
     async def player(self, player_id: str) -> Player:
         r = await self._pool.fetchrow(SQL["player"], player_id)
@@ -972,7 +1014,11 @@ class PostgresStorage(Storage):
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         now = time.time() if now is None else now
-        return await self._pool.fetchval(SQL["cancel_game"], game_id, now) is not None
+        async with self._pool.acquire() as conn, conn.transaction():
+            if await conn.fetchval(SQL["cancel_game"], game_id, now) is None:
+                return False
+            await self._archive(conn, game_id, await self._log(conn, game_id))
+            return True
 
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None:
         await self._pool.execute(SQL["mark_nudged"], game_id, time.time() if now is None else now)
@@ -980,7 +1026,16 @@ class PostgresStorage(Storage):
     # -- results and ratings (records/) -------------------------------------------------------------------
 
     async def _settle(
-        self, conn: Any, game_id: int, guild: int, game: str, finish: Finish, at: float, *, live: bool
+        self,
+        conn: Any,
+        game_id: int,
+        guild: int,
+        game: str,
+        finish: Finish,
+        at: float,
+        *,
+        live: bool,
+        log: Sequence[MoveRow] | None = None,
     ) -> None:
         """Inside a transaction: the game's results and the ratings it changes, under the stream's advisory lock
         (two games of one server and kind ending at once are rated one after the other, each from the other's
@@ -989,7 +1044,9 @@ class PostgresStorage(Storage):
         finished_at, seq = _records.next_place(await conn.fetchrow(SQL["stream_tail"], guild, game), at)
         if not live:
             finished_at = at
-        moves = _records.moves_of(await conn.fetch(SQL["settle_moves"], game_id))
+        if log is None:
+            log = await self._log(conn, game_id)
+        moves = _records.moves_of((m.player, m.created_at, m.standin) for m in log)
         humans = [s.player for s in finish.seats if s.ai_level is None]
         current = {}
         if guild:
@@ -1118,6 +1175,9 @@ class PostgresStorage(Storage):
             except asyncpg.UniqueViolationError as exc:
                 raise StorageError(f"Cannot import game {row.id}: {exc}") from None
             await self._set_seats(conn, row.id, row.seats)
+            if row.status in ("finished", "cancelled"):  # an ended game's log goes to its archive, as it ended
+                await self._archive(conn, row.id, moves)
+                moves = ()
             await conn.executemany(
                 SQL["insert_move"],
                 [

@@ -38,8 +38,11 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    final_log,
+    pack_moves,
     pack_player,
     pack_state,
+    unpack_moves,
     unpack_state,
 )
 
@@ -229,6 +232,14 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX ratings_board ON ratings (guild_id, game, shown DESC, player);
     """,
+    # 9: a finished (or cancelled) game's move log archived in one row (storage.base.pack_moves): ~6 KB instead
+    # of ~420 rows of the moves table. Games that ended before keep their rows (both are read).
+    """
+    CREATE TABLE move_archive (
+        game_id INTEGER PRIMARY KEY,
+        moves   BLOB    NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -276,7 +287,9 @@ SQL: dict[str, str] = {
     "deadline_at = CASE WHEN :turn THEN :deadline ELSE deadline_at END, "
     "table_state = coalesce(:table, table_state) "
     "WHERE id = :id AND version = :version AND status = 'active'",
-    "forget_origins": "UPDATE moves SET origin = NULL WHERE game_id = :id AND origin IS NOT NULL",
+    "archive": "SELECT moves FROM move_archive WHERE game_id = :id",
+    "archive_moves": "INSERT INTO move_archive (game_id, moves) VALUES (:id, :moves)",
+    "archived_moves": "DELETE FROM moves WHERE game_id = :id",
     "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
     "VALUES (:id, :number, :player, :action, :now, :origin, :standin)",
     "insert_notice": "INSERT INTO notices (game_id, version, kind, payload, created_at) "
@@ -312,7 +325,6 @@ SQL: dict[str, str] = {
     # -- results and ratings (records/)
     "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = :guild AND game = :game "
     "ORDER BY finished_at DESC, seq DESC LIMIT 1",
-    "settle_moves": "SELECT player, created_at, standin FROM moves WHERE game_id = :id ORDER BY move_number",
     "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = :guild AND game = :game AND player = :player",
     "insert_result": f"INSERT INTO results ({_RESULT}) VALUES ({', '.join(':' + c for c in _records.RESULT_COLUMNS)})",
     "set_rating": f"INSERT INTO ratings ({_RATING}, shown) VALUES (:guild_id, :game, :player, :name, :mu, :sigma, "
@@ -481,11 +493,31 @@ class SQLiteStorage(Storage):
         return [_row(r) for r in await self._all("games_of", {"player": player, "limit": limit})]
 
     async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
-        return [_move(r) for r in await self._all("moves", {"id": game_id, "since": since})]
+        rows = await self._all("moves", {"id": game_id, "since": since})
+        if rows:
+            return [_move(r) for r in rows]
+        return await self._archived(game_id, since)
+
+    async def _archived(self, game_id: int, since: int = 0) -> list[MoveRow]:
+        """The archived move log of a game that ended (empty if it has none: running, or ended before)."""
+        if not 0 < game_id <= MAX_ID:
+            return []
+        rows = await self._all("archive", {"id": game_id})
+        return unpack_moves(game_id, rows[0][0], since=since) if rows else []
 
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
         rows = await self._all("move_by_origin", {"id": game_id, "player": pack_player(player), "origin": origin})
-        return _move(rows[0]) if rows else None
+        if rows:
+            return _move(rows[0])
+        found = [m for m in await self._archived(game_id) if m.player == player and m.origin == origin]
+        return found[-1] if found else None
+
+    async def _archive(self, game_id: int, log: Sequence[MoveRow]) -> None:
+        """Inside a write transaction: the game's move log `log` (as read) packed into its archive row, its rows
+        deleted."""
+        if log:
+            await self._run("archive_moves", {"id": game_id, "moves": pack_moves(log)})
+            await self._run("archived_moves", {"id": game_id})
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
         return [
@@ -674,8 +706,6 @@ class SQLiteStorage(Storage):
             )
             if changed != 1:
                 raise StaleVersion("The game has moved on since this move was chosen.")
-            if finished:  # it takes no more clicks: the earlier moves' origins go (the move log stays small)
-                await self._run("forget_origins", {"id": row.id})
             await self._run(
                 "insert_move",
                 {
@@ -689,8 +719,11 @@ class SQLiteStorage(Storage):
                 },
             )
             await self._notice(row.id, row.version + 1, notice, now)
-            if finished and finish is not None:
-                await self._settle(row.id, row.guild_id or 0, row.game, finish, now, live=True)
+            if finished:  # its results, then its move log archived (it takes no more clicks)
+                log = await self.moves(row.id)
+                if finish is not None:
+                    await self._settle(row.id, row.guild_id or 0, row.game, finish, now, live=True, log=log)
+                await self._archive(row.id, final_log(log))
         return dataclasses.replace(
             row,
             state_json=state_json,
@@ -735,13 +768,16 @@ class SQLiteStorage(Storage):
             await self._run("release", {"id": game_id, "owner": owner})
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
-        async with self._write:
+        async with self._write, self._transaction():
             cur = await self._db.execute(
                 "UPDATE games SET status = 'cancelled', updated_at = ?, remind_at = NULL, ai_due = 0 "
                 "WHERE id = ? AND status IN ('lobby', 'active')",
                 (time.time() if now is None else now, game_id),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            await self._archive(game_id, await self.moves(game_id))
+            return True
 
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None:
         async with self._write:
@@ -815,7 +851,9 @@ class SQLiteStorage(Storage):
 
     async def last_move_of(self, game_id: int, player: str) -> int:
         rows = await self._all("last_move_of", {"id": game_id, "player": pack_player(player)})
-        return int(rows[0][0] or 0) if rows else 0
+        if rows and rows[0][0]:
+            return int(rows[0][0])
+        return max((m.move_number for m in await self._archived(game_id) if m.player == player), default=0)
 
     async def player(self, player_id: str) -> Player:
         rows = await self._all("player", {"id": player_id})
@@ -850,14 +888,27 @@ class SQLiteStorage(Storage):
 
     # -- results and ratings (records/) -------------------------------------------------------------------
 
-    async def _settle(self, game_id: int, guild: int, game: str, finish: Finish, at: float, *, live: bool) -> None:
-        """Inside a write transaction: the game's results and the ratings it changes. A live finish goes after
-        every game of its stream; a late one (`record_finish`) at its own time (a rebuild puts it in order)."""
+    async def _settle(
+        self,
+        game_id: int,
+        guild: int,
+        game: str,
+        finish: Finish,
+        at: float,
+        *,
+        live: bool,
+        log: Sequence[MoveRow] | None = None,
+    ) -> None:
+        """Inside a write transaction: the game's results and the ratings it changes, from its move `log` (read
+        if not given: rows or archive). A live finish goes after every game of its stream; a late one
+        (`record_finish`) at its own time (a rebuild puts it in order)."""
         tails = await self._all("stream_tail", {"guild": guild, "game": game})
         finished_at, seq = _records.next_place(tails[0] if tails else None, at)
         if not live:
             finished_at = at
-        moves = _records.moves_of(await self._all("settle_moves", {"id": game_id}))
+        if log is None:
+            log = await self.moves(game_id)
+        moves = _records.moves_of((m.player, m.created_at, m.standin) for m in log)
         humans = [s.player for s in finish.seats if s.ai_level is None]
         current = await self._current(guild, game, humans) if guild else {}
         records = settle(finish, moves, current, rated=bool(guild))
@@ -995,6 +1046,9 @@ class SQLiteStorage(Storage):
                 ),
             )
             await self._set_seats(row.id, row.seats)
+            if row.status in ("finished", "cancelled"):  # an ended game's log goes to its archive, as it ended
+                await self._archive(row.id, moves)
+                moves = ()
             await self._db.executemany(
                 "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -318,6 +318,7 @@ FROM generate_series(1, 4000) i;
 UPDATE games SET remind_at = 9e8 + id * 100, ai_due = (id % 7 = 0) WHERE status = 'active';
 INSERT INTO seats SELECT ((id * k) % 300)::text, id FROM games, generate_series(1, 3) k ON CONFLICT DO NOTHING;
 INSERT INTO moves SELECT id, m, '1', '{}', 9e8, m::text FROM games, generate_series(1, 30) m;
+INSERT INTO move_archive SELECT id, decode(repeat('5a', 3000), 'hex') FROM games WHERE status <> 'active';
 INSERT INTO notices (game_id, version, kind, payload, created_at)
     SELECT id, 1, 'move', '{}', 9e8 FROM games WHERE status = 'active' LIMIT 20;
 INSERT INTO leases SELECT id, 'a', 9e8 FROM games WHERE status = 'active' LIMIT 10;
@@ -331,7 +332,7 @@ ANALYZE;
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, the archived logs of the ended ones, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
@@ -342,7 +343,9 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
     plans = await db_pg.query_plans(seqscan=True)
     assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
     for name, plan in plans.items():
-        assert not db_pg.full_scan(plan, ("games", "moves", "seats", "results", "ratings")), f"{name}:\n{plan}"
+        assert not db_pg.full_scan(plan, ("games", "moves", "move_archive", "seats", "results", "ratings")), (
+            f"{name}:\n{plan}"
+        )
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
     assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
 
@@ -423,6 +426,9 @@ async def source_database(path):
         gone = await db.create_game(guild_id=None, channel_id=91, game="alhambra", options={}, seed=4, creator=ANA)
         await db.cancel_game(gone.id)
         await db.mark_nudged(1, now=5.0)
+        # a game that finished before move logs were archived: its rows
+        old = await play(db, channel := channel + 1, "gardens", 77, moves=9)
+        await db._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (old.id,))
     finally:
         await db.close()
 
@@ -458,6 +464,14 @@ async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url)
     assert f"Copied {games} games ({moves} moves, {notices} pending notices)" in out.decode()
     assert f"Verified: all {games} games and {moves} moves are identical" in out.decode()
     assert await snapshot(pg_url) == original
+    # the ended games' logs arrive archived (the one that ended before archiving too), the running ones' as rows
+    conn = await asyncpg.connect(pg_url)
+    try:
+        ended = {i for i, (row, _, _) in original.items() if row.status in ("finished", "cancelled") and row.version}
+        assert {r[0] for r in await conn.fetch("SELECT game_id FROM move_archive")} == ended
+        assert not ended & {r[0] for r in await conn.fetch("SELECT DISTINCT game_id FROM moves")}
+    finally:
+        await conn.close()
     # ... and back into a new SQLite file
     lines: list[str] = []
     await copy(pg_url, str(back), batch=3, out=lines.append)

@@ -5,10 +5,11 @@ indexed queries only."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
-from storage import NOT_DUE, ChannelBusy, Due, Seat, Shards, StaleVersion
+from storage import NOT_DUE, ChannelBusy, Due, MoveRow, Seat, Shards, StaleVersion
 
 ANA, BO = Seat("1", "Ana"), Seat("2", "Bo")
 
@@ -195,7 +196,9 @@ async def test_no_query_scans_a_table_that_grows_with_the_games(db):
     plans = await db.query_plans()
     assert plans
     for name, plan in plans.items():
-        assert not db.full_scan(plan, ("games", "moves", "seats", "results", "ratings")), f"{name}:\n{plan}"
+        assert not db.full_scan(plan, ("games", "moves", "move_archive", "seats", "results", "ratings")), (
+            f"{name}:\n{plan}"
+        )
 
 
 async def test_the_table_changes_only_by_compare_and_set_with_its_notice(db):
@@ -257,3 +260,97 @@ async def test_players_settings_are_kept(db):
     both = await db.players(["5", "6", "7"])
     assert both["5"].away(99.0) and not both["5"].away(100.0) and both["5"].locale == "hu"
     assert both["6"] == Player("6", locale="de") and both["7"] == Player("7")
+
+
+async def raw(db, sql: str, *args):
+    """A statement straight to the database (`?` parameters; `$n` for PostgreSQL), for what the interface hides."""
+    from storage.sqlite import SQLiteStorage
+
+    if isinstance(db, SQLiteStorage):
+        async with db._db.execute(sql, args) as cur:
+            return await cur.fetchall()
+    n = iter(range(1, len(args) + 1))
+    return await db._pool.fetch("".join(f"${next(n)}" if c == "?" else c for c in sql), *args)
+
+
+async def log_rows(db, game_id):
+    """(rows in `moves`, rows in `move_archive`) of a game."""
+    moves = await raw(db, "SELECT count(*) FROM moves WHERE game_id = ?", game_id)
+    archived = await raw(db, "SELECT count(*) FROM move_archive WHERE game_id = ?", game_id)
+    return moves[0][0], archived[0][0]
+
+
+async def play_log(db, n=7, channel=1, finish=True, now=1_700_000_000.123456):
+    """A game of `n` moves by Ana, Bo and an AI seat, with origins, stand-in moves and real (fractional) times;
+    the last one finishing it if `finish`. Returns (row, what `moves` read just before the final move)."""
+    g = await db.create_game(guild_id=9, channel_id=channel, game="fake", options={}, seed=5, creator=ANA)
+    g = await db.start_game(g.id, seats=[ANA, BO, Seat("ai:easy:3", "AI")], state_json='{"s":0}', now=now)
+    before = []
+    for k in range(n):
+        last = finish and k == n - 1
+        if last:
+            before = await db.moves(g.id)
+        g = await db.commit_move(
+            g,
+            player=["1", "2", "ai:easy:3"][k % 3],
+            action={"kind": "add", "n": k, "text": "é ✓", "list": [k, None, 1.5]},
+            state_json=f'{{"s":{k + 1}}}',
+            finished=last,
+            origin=f"{k}.x:{k}" if k % 3 != 2 else None,
+            standin=k % 4 == 1,
+            now=now + 61.7 * (k + 1),
+        )
+    return g, before
+
+
+async def test_a_finished_games_log_is_archived_in_its_final_transaction_and_reads_the_same(db):
+    g, before = await play_log(db)
+    assert g.status == "finished" and await log_rows(db, g.id) == (0, 1)
+    moves = await db.moves(g.id)
+    # as before the archive: the earlier moves' origins dropped at the end, the final move keeps its own
+    assert moves[:-1] == [dataclasses.replace(m, origin=None) for m in before]
+    action = {"kind": "add", "n": 6, "text": "é ✓", "list": [6, None, 1.5]}
+    assert moves[-1] == MoveRow(g.id, 7, "1", action, 1_700_000_000.123456 + 61.7 * 7, "6.x:6")
+    assert [m.standin for m in moves] == [False, True, False, False, False, True, False]
+    assert [m.move_number for m in await db.moves(g.id, since=5)] == [6, 7] and await db.moves(g.id, since=7) == []
+    assert await db.last_move_of(g.id, "1") == 7 and await db.last_move_of(g.id, "ai:easy:3") == 6
+    assert await db.last_move_of(g.id, "7") == 0
+    assert await db.move_by_origin(g.id, "1", "6.x:6") == moves[-1]  # a retried final click: played
+    assert await db.move_by_origin(g.id, "1", "0.x:0") is None and await db.move_by_origin(g.id, "2", "6.x:6") is None
+    # results filled in later (a game finished without them) read the archive
+    from records.figures import Finish, SeatFinish
+
+    finish = Finish(tuple(SeatFinish(p, p, 10, p == "1", None, False, {}) for p in ("1", "2", "ai:easy:3")))
+    assert await db.record_finish(g.id, finish)
+    assert [r.record.moves for r in await db.game_results(g.id)] == [3, 2, 2]
+    assert [r.record.standin_moves for r in await db.game_results(g.id)] == [0, 1, 1]
+
+
+async def test_a_cancelled_games_log_is_archived_with_its_origins(db):
+    g, _ = await play_log(db, n=4, finish=False)
+    moves = await db.moves(g.id)
+    assert await db.cancel_game(g.id) and await log_rows(db, g.id) == (0, 1)
+    assert await db.moves(g.id) == moves and await db.move_by_origin(g.id, "1", "3.x:3") == moves[-1]
+    assert not await db.cancel_game(g.id) and await db.moves(g.id) == moves
+    lobby = await new_game(db, channel=2)
+    assert await db.cancel_game(lobby.id) and await log_rows(db, lobby.id) == (0, 0) and await db.moves(lobby.id) == []
+
+
+async def test_games_that_ended_before_the_archive_keep_their_rows_and_read_as_before(db):
+    g, _ = await play_log(db, n=5, finish=False)
+    await raw(db, "UPDATE games SET status = 'finished' WHERE id = ?", g.id)  # as a game finished before schema 9
+    moves = await db.moves(g.id)
+    assert await log_rows(db, g.id) == (5, 0) and len(moves) == 5
+    assert await db.last_move_of(g.id, "2") == 5 and await db.move_by_origin(g.id, "2", "4.x:4") == moves[-1]
+    assert [m.move_number for m in await db.moves(g.id, since=3)] == [4, 5]
+    # copied into another database, it arrives archived and reads the same
+    from storage.sqlite import SQLiteStorage
+
+    other = await SQLiteStorage.open(":memory:")
+    try:
+        row = await db.load_game(g.id)
+        await other.import_game(row, moves, [])
+        assert await other.moves(g.id) == moves and await log_rows(other, g.id) == (0, 1)
+        assert await other.load_game(g.id) == row
+    finally:
+        await other.close()
