@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from cogs._session import Session  # noqa: E402
-from storage.base import pack_player, pack_state  # noqa: E402
+from storage.base import pack_moves, pack_player, pack_state  # noqa: E402
 from storage.sqlite import MIGRATIONS  # noqa: E402
 
 CACHE = ROOT / "bench" / ".capacity"
@@ -506,49 +506,98 @@ def parts() -> None:
     )
 
 
-def database_per_game(n: int = 40) -> None:
-    """The database size per finished 6-player Alhambra with every module (final state + move log + seats)."""
+def database_per_game(n: int = 20) -> None:
+    """The database size per finished 6-player Alhambra with every module, as the bot stores it: each game
+    created, started and played move by move through `SQLiteStorage` (every state, real fractional timestamps,
+    the origin of each click, the final move with its results and ratings, the move log archived in that
+    transaction). Notices are left out (the outbox is emptied once posted). Also the size in the format of
+    before (the move log as rows, only the final move keeping its origin), for comparison."""
+    asyncio.run(_database_per_game(n))
+
+
+async def _database_per_game(n: int) -> None:
     import tempfile
 
+    from records.figures import finish_of
+    from storage.base import Seat
+    from storage.sqlite import SQLiteStorage
+
+    class RowsOnly(SQLiteStorage):
+        """The move log kept as rows at the end, as before the archive (the earlier moves' origins dropped)."""
+
+        async def _archive(self, game_id, log) -> None:
+            if log and log[-1].origin is not None:  # a finished game's log: as `forget_origins` did
+                await self._db.execute(
+                    "UPDATE moves SET origin = NULL WHERE game_id = ? AND move_number < ?",
+                    (game_id, log[-1].move_number),
+                )
+
+    rules = engine.get_rules("alhambra")
+    people = [
+        Seat(str(rnd_id), f"Player {rnd_id % 1000}") for rnd_id in random.Random(7).sample(range(10**17, 10**18), 12)
+    ]
+    guild = 1_100_000_000_000_000_000
+    games = []  # (seats, [(player, action json, state json)]) per game, played once for both formats
+    for g in range(n):
+        rnd = random.Random(g)
+        seats = rnd.sample(people, 6)
+        state = rules.new_game([s.id for s in seats], ALL, g)
+        log = [("", {}, dumps(rules.to_json(state)))]
+        while not rules.is_over(state):
+            player = rnd.choice(rules.to_move(state))
+            action = rnd.choice(rules.legal_actions(state, player))
+            state = rules.apply(state, player, action)
+            log.append((player, rules.action_to_json(action), dumps(rules.to_json(state))))
+        games.append((seats, log, finish_of("alhambra", rules, state, [(s.id, s.name) for s in seats], {})))
+    sizes = {}
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "g.sqlite3"
-        con = sqlite3.connect(path)
-        con.executescript("\n".join(MIGRATIONS))
-        empty = None
-        for g in range(n):
-            rules, moves, state, seats = play("alhambra", 6, ALL, seed=g)
-            con.execute(
-                "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, seats, state, "
-                "version, creator_id, created_at, updated_at) VALUES (?,1,?,?,?,?,?,?,?,?,?,0,0)",
-                (
-                    g + 1,
-                    g,
-                    "alhambra",
-                    dumps(ALL),
-                    g,
-                    "finished",
-                    dumps([{"id": s, "name": "Player"} for s in seats]),
-                    pack_state(dumps(rules.to_json(state))),
-                    len(moves),
-                    seats[0],
-                ),
-            )
-            con.executemany(
-                "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?,?,?,?,0)",
-                [(g + 1, i + 1, pack_player(p), dumps(rules.action_to_json(a))) for i, (p, a) in enumerate(moves)],
-            )
-            con.executemany("INSERT INTO seats VALUES (?,?)", [(s, g + 1) for s in seats])
-            if g == 0:
-                con.commit()
-                con.execute("VACUUM")
-                empty = path.stat().st_size
-        con.commit()
-        con.execute("VACUUM")
-        con.close()
-        size = path.stat().st_size
+        for kind, cls in (("archived", SQLiteStorage), ("rows", RowsOnly)):
+            path = Path(tmp) / f"{kind}.sqlite3"
+            db = await cls.open(str(path), synchronous="NORMAL")
+            empty = 0
+            now = time.time()
+            try:
+                for g, (seats, log, finish) in enumerate(games):
+                    row = await db.create_game(
+                        guild_id=guild, channel_id=guild + g, game="alhambra", options=ALL, seed=g, creator=seats[0],
+                        now=now,
+                    )  # fmt: skip
+                    row = await db.update_lobby(row.id, seats=seats, now=now)
+                    row = await db.start_game(row.id, seats=seats, state_json=log[0][2], now=now)
+                    rnd = random.Random(g)
+                    for k, (player, action, state_json) in enumerate(log[1:], start=1):
+                        now += rnd.uniform(2, 300)
+                        row = await db.commit_move(
+                            row,
+                            player=player,
+                            action=action,
+                            state_json=state_json,
+                            finished=k == len(log) - 1,
+                            origin=f"{row.turns}.{rnd.getrandbits(32):x}:{rnd.randrange(40)}",
+                            now=now,
+                            finish=finish if k == len(log) - 1 else None,
+                        )
+                    if g == 0:
+                        await db._db.execute("VACUUM")
+                        empty = path.stat().st_size
+                await db._db.execute("VACUUM")
+                if kind == "archived":
+                    async with db._db.execute("SELECT avg(length(moves)) FROM move_archive") as cur:
+                        blob = (await cur.fetchall())[0][0]
+                    log = await db.moves(1)
+                    c = time.thread_time()
+                    for _i in range(20):
+                        pack_moves(log)
+                    pack_ms = (time.thread_time() - c) / 20 * 1000
+            finally:
+                await db.close()
+            sizes[kind] = (path.stat().st_size - empty) / (n - 1) / 1024
+    moves = sum(len(log) - 1 for _, log, _ in games) / n
     print(
-        f"database per finished 6-player Alhambra with all modules: {(size - empty) / (n - 1) / 1024:.1f} KiB "
-        f"({n} games)"
+        f"database per finished 6-player Alhambra with all modules: {sizes['archived']:.1f} KiB as the bot stores "
+        f"it (move log archived; {sizes['rows']:.1f} KiB with the log as rows, as before), {n} games of "
+        f"{moves:.0f} moves on average, real timestamps, results and ratings included; the archived log "
+        f"{blob / 1024:.1f} KiB, packed in {pack_ms:.1f} ms"
     )
 
 

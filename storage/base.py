@@ -55,8 +55,9 @@ def _archived_player(player: str) -> int | str:
 def pack_moves(moves: Sequence[MoveRow]) -> bytes:
     """A finished (or cancelled) game's move log as the backends archive it in one row: a JSON list of
     [move_number, player, action, created_at, standin (0/1)] (+ origin, only where a move still has one),
-    deflated. A finished 6-player Alhambra with every module: ~420 moves, 38 KB of JSON -> ~6 KB, in ~2 ms once
-    per game (`unpack_moves` gives back exactly the same MoveRows)."""
+    deflated at level 9. A finished 6-player Alhambra with every module: ~420 moves, ~39 KB of JSON -> ~7.5 KB
+    (mostly the timestamps, kept exact), in ~1 ms once per game; read back in ~0.7 ms (`unpack_moves` gives
+    exactly the same MoveRows)."""
     rows: list[list[Any]] = []
     for m in moves:
         row: list[Any] = [m.move_number, _archived_player(m.player), m.action, m.created_at, int(m.standin)]
