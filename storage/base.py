@@ -28,8 +28,8 @@ STATUSES = ("lobby", "active", "finished", "cancelled")
 
 
 def pack_state(state_json: str) -> bytes:
-    """A state as the backends store it: its JSON, deflated (the largest, a finished 6-player Alhambra with every
-    module: 14 KB -> 2.4 KB at level 6, in 0.16 ms; level 1 would save 0.06 ms and write 3.1 KB)."""
+    """A state as the backends store it: its JSON, deflated (the largest, a finished 6-player game of the biggest
+    kind with every module: 14 KB -> 2.4 KB at level 6, in 0.16 ms; level 1 would save 0.06 ms and write 3.1 KB)."""
     return zlib.compress(state_json.encode(), 6)
 
 
@@ -55,7 +55,7 @@ def _archived_player(player: str) -> int | str:
 def pack_moves(moves: Sequence[MoveRow]) -> bytes:
     """A finished (or cancelled) game's move log as the backends archive it in one row: a JSON list of
     [move_number, player, action, created_at, standin (0/1)] (+ origin, only where a move still has one),
-    deflated at level 9. A finished 6-player Alhambra with every module: ~420 moves, ~39 KB of JSON -> ~7.5 KB
+    deflated at level 9. The longest games (6 players, every module, see bench/capacity.py): ~420 moves, ~39 KB of JSON -> ~7.5 KB
     (mostly the timestamps, kept exact), in ~1 ms once per game; read back in ~0.7 ms (`unpack_moves` gives
     exactly the same MoveRows)."""
     rows: list[list[Any]] = []
