@@ -16,14 +16,14 @@ import discord
 
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
-from cogs._seating import GameError, is_ai
+from cogs._seating import GameError, is_ai, staying
 from cogs._session import Session
 from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
 from engine import Text
 from i18n import ENGLISH, Words
 from storage import GameRow, MoveRow, Notice
 
-KINDS = frozenset({"deadline", "decided", "back", "undo_asked", "undo_refused", "undo"})
+KINDS = frozenset({"deadline", "decided", "back", "left", "undo_asked", "undo_refused", "undo"})
 DEADLINE_CHOICES = {"none": None, "12h": 12, "24h": 24, "48h": 48, "72h": 72, "7d": 168}
 
 
@@ -106,6 +106,8 @@ def notice_content(row: GameRow, notice: Notice, _: Words = ENGLISH) -> tuple[st
         return decided_line(row, p["by"], p["player"], p["choice"], _), table_buttons
     if notice.kind == "back":
         return _("👋 {who} is back and plays again.", who=name_of(row, p["player"], _)), table_buttons
+    if notice.kind == "left":  # a player left for good (cogs/_leaving.py)
+        return left_line(row, p["player"], _), table_buttons
     if notice.kind == "undo_asked":
         need = row.table.get("undo", {}).get("need", [])
         # i18n: an undo asking the table: {others} are the pings of the players who must agree
@@ -153,13 +155,13 @@ def _deadline_post(
         )
         return text, table_buttons
     if p["phase"] == "late":
-        others = [s for s in row.seats if s.id != who and not is_ai(s.id)]
+        others = [x for x in staying(row) if x != who]
         if not row.table.get("standins", True):
             text = _("⌛ {who}'s deadline has passed. The table waits one more deadline.", who=name_of(row, who, _))
             return text, table_buttons
         fields = {
             "who": name_of(row, who, _),
-            "others": ", ".join(ping(row, s.id, _) for s in others),
+            "others": ", ".join(ping(row, x, _) for x in others),
             "when": f"<t:{int(row.deadline_at or time.time())}:R>",
         }
         if row.table.get("on_timeout", "ai") == "ai":
@@ -197,6 +199,11 @@ def _deadline_post(
     return _("⏳ Waiting one more deadline for {who}.", who=ping(row, who, _)), table_buttons
 
 
+def left_line(row: GameRow, player: str, _: Words = ENGLISH) -> str:
+    # i18n: public: a player left the running game for good (also a line of /game status)
+    return _("🚪 {who} left the game; the AI plays their seat to the end.", who=name_of(row, player, _))
+
+
 def _move(rules: Any, who: str, action: Any, _: Words) -> str:
     """One move taken back by an undo, in words."""
     # i18n: one of the moves an undo took back: who and what they did
@@ -210,7 +217,7 @@ def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
         TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),
         TableButton(row.id, "board", _("Board")),
     ]
-    if row.table.get("sub"):
+    if any(mode != "left" for mode in row.table.get("sub", {}).values()):  # not for those who left
         items.append(TableButton(row.id, "back", _("I'm back")))
     return new_view(*items)
 
@@ -292,7 +299,7 @@ async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
     """Every game waiting for `player`, in every server, the longest waiting first, with a link to its post."""
     waiting = []
     for row in await session.storage.games_of(player, limit=100):
-        if row.status != "active":
+        if row.status != "active" or player in row.table.get("left", ()):  # the AI plays for those who left
             continue
         if player in session.movers(row, session.state_of(row)):
             waiting.append(row)
@@ -345,7 +352,9 @@ async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> li
         movers = session.movers(row, session.state_of(row))
         lines.append(deadline_line(row, movers, _))
         for p, mode in row.table.get("sub", {}).items():
-            if mode == "turn":
+            if mode == "left":
+                lines.append(left_line(row, p, _))
+            elif mode == "turn":
                 # i18n: /game status: the AI plays for a player this turn
                 lines.append(_("🤖 AI for {who} (this turn).", who=name_of(row, p, _)))
             else:

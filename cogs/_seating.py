@@ -54,6 +54,18 @@ class GameError(Exception):
         self.text: Text | str = message
 
 
+def staying(row: GameRow) -> list[str]:
+    """The human seats that still play themselves: not AI seats, nor those who left the game (the `left` list)."""
+    return [s.id for s in row.seats if not is_ai(s.id) and s.id not in row.table.get("left", ())]
+
+
+def still_in(row: GameRow, player: str) -> GameRow:
+    """`row`, unless `player` left this game for good (cogs/_leaving.py): then a GameError saying so."""
+    if player in row.table.get("left", ()):
+        raise GameError(Text("You left this game: the AI plays your seat to the end."))
+    return row
+
+
 def reason(exc: Exception) -> Text | str:
     """An engine's or a parser's refusal as words to show: its `Text` when it carries one, else its message."""
     text = getattr(exc, "text", None) or (exc.args[0] if exc.args else None)
@@ -88,20 +100,20 @@ class Seating:
 
     # -- who may act -------------------------------------------------------------------------------------
 
-    def check_seated(self, row: GameRow, player: str) -> Any:
-        """The state, if `player` is seated in this running game (free actions need no turn); else a GameError
-        saying why."""
+    def check_seated(self, row: GameRow, player: str, standin: bool = False) -> Any:
+        """The state, if `player` is seated in this running game (free actions need no turn) and did not leave it
+        (but the AI standing in for them may act: `standin`); else a GameError saying why."""
         if row.status == "lobby":
             raise GameError(Text("This game hasn't started yet."))
         if row.status != "active":
             raise GameError(Text("This game is over: no more moves."))
         if player not in row.player_ids:
             raise GameError(Text("You are not playing in this game; you can watch it with the Board button."))
-        return self.state_of(row)
+        return self.state_of(row if standin else still_in(row, player))
 
-    def check_player(self, row: GameRow, player: str) -> Any:
+    def check_player(self, row: GameRow, player: str, standin: bool = False) -> Any:
         """The state, if `player` may act in this game now; else a GameError saying why."""
-        state = self.check_seated(row, player)
+        state = self.check_seated(row, player, standin)
         movers = self.rules(row.game).to_move(state)
         if player not in movers:
             names, nobody = ", ".join(row.seat_name(p) for p in movers), Text("It's not your turn: waiting for nobody.")
@@ -321,7 +333,7 @@ class Seating:
             row = await self.load(game_id)
             if row.status not in ("lobby", "active"):
                 raise GameError(Text("This game is already over."))
-            if player != row.creator_id and not can_manage:
+            if (player != row.creator_id or player in row.table.get("left", ())) and not can_manage:
                 raise GameError(
                     Text("Only the creator of the game or someone with the Manage Channels permission can cancel it.")
                 )
@@ -367,8 +379,8 @@ class Seating:
             row = await self.load(game_id)
             if row.status != "active":
                 raise GameError(Text("Only a running game can be nudged."))
-            humans = [p for p in self.to_move(row) if not is_ai(p)]
-            if not humans:  # AI seats play by themselves; nudging them would only ping nobody
+            humans = [p for p in self.to_move(row) if not is_ai(p) and p not in row.table.get("sub", {})]
+            if not humans:  # AI seats (and stand-ins) play by themselves; nudging them would only ping nobody
                 raise GameError(Text("An AI player is to move: it plays by itself, in a moment."))
             if humans == [player]:
                 raise GameError(Text("It's your own turn!"))

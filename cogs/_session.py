@@ -315,7 +315,7 @@ class Session(Tempo, Seating):
             raise StaleMove(await self.moved_on(row, player))
         rules = self.rules(row.game)
         free = rules.is_free_action(action)  # its player may take it at any time, whoever is to move
-        state = self.check_seated(row, player) if free else self.check_player(row, player)
+        state = self.check_seated(row, player, standin) if free else self.check_player(row, player, standin)
         new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
         finished = rules.is_over(new)
         now = time.time()

@@ -97,7 +97,7 @@ def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui
     ]
     if session.rules(row.game).has_free_actions(row.options):
         items.insert(2, TableButton(row.id, "free", _.text(present.for_game(row.game).free_actions_label)))
-    if row.table.get("sub"):  # the AI plays for someone: they take their seat back with one click
+    if any(m != "left" for m in row.table.get("sub", {}).values()):  # the AI plays for someone who may come back
         # i18n: a button: a player the AI stands in for takes their seat back
         items.append(TableButton(row.id, "back", _("I'm back")))
     return new_view(*items)

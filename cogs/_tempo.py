@@ -9,7 +9,8 @@ clicks on one decision the first wins):
     phase       where the player to move is on the clock: none (the warning is next), "due" (the deadline
                 is next), "decide" (it passed: the table decides, the default follows at the next deadline)
     late        the player whose deadline passed (phase "decide")
-    sub         {player: "turn" | "back"}: the AI plays for them this turn, or until they are back
+    sub         {player: "turn" | "back" | "left"}: the AI plays for them this turn, until back, or to the end
+    left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
     undo        a pending undo asking for consent: {"by", "keep", "need", "yes"}
 
 `Session` inherits this; every change is one storage call with the notice it owes (the herald posts it).
@@ -24,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import engine
-from cogs._seating import GameError, encode, is_ai
+from cogs._seating import GameError, encode, is_ai, staying, still_in
 from engine import Text
 from storage import Due, GameRow, Player, StaleVersion, Storage
 
@@ -221,7 +222,7 @@ class Tempo:
             raise GameError(Text("This was decided already, or the game moved on: nothing was changed."))
         if player == late:
             raise GameError(Text("You are back in time: just play your move."))
-        if player not in row.player_ids or is_ai(player):
+        if player not in staying(row):
             raise GameError(Text("Only the players of this game decide."))
         if choice != "wait" and not table.get("standins", True):
             raise GameError(Text("This table does not let the AI stand in for players."))
@@ -249,8 +250,8 @@ class Tempo:
         return done, late
 
     async def back(self, game_id: int, player: str) -> GameRow:
-        """The player the AI stands in for takes their seat back."""
-        row = await self.load(game_id)
+        """The player the AI stands in for takes their seat back (not one who left the game for good)."""
+        row = still_in(await self.load(game_id), player)
         table = dict(row.table)
         sub = dict(table.get("sub", {}))
         if player not in sub:
@@ -282,7 +283,7 @@ class Tempo:
         consent of every other human if others acted since (or an AI seat did); never past something revealed
         (a draw, a refill). Returns the row and "done" or "asked"."""
         async with self.lock(game_id):
-            row = await self.load(game_id)
+            row = still_in(await self.load(game_id), player)
             if row.status != "active" or player not in row.player_ids:
                 raise GameError(Text("Only a player of a running game can take a move back."))
             if row.table.get("undo"):
@@ -304,7 +305,7 @@ class Tempo:
                     text = Text('That can\'t be taken back: "{what}" revealed something hidden (a card, a tile or a refill everyone has seen since). Nothing was changed.', what=what)  # fmt: skip
                     raise GameError(text)
             keep = first - 1
-            others = [s.id for s in row.seats if s.id != player and not is_ai(s.id)]
+            others = [p for p in staying(row) if p != player]  # those who left have no say
             if all(m.player == player for m in moves[keep:]) or not others:
                 return await self._take_back(row, moves, states, keep, player), "done"
             table = {**row.table, "undo": {"by": player, "keep": keep, "need": others, "yes": []}}

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs import _free, _items, _lobby, _moving, _panel, _table, replays  # noqa: F401 (_free: its families register)
+from cogs import _free, _items, _leaving, _lobby, _moving, _panel, _table, replays  # noqa: F401 (families register)
 from cogs._items import FAMILIES, reply
 from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
@@ -186,9 +186,13 @@ class GameCog(
         )
         await _lobby.refresh_lobby(interaction.client, row)
 
-    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    @app_commands.command(name="leave", description="Give up your seat (in a running game: for good, the AI plays it)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        row = await self.session.leave((await self.here(interaction)).id, str(interaction.user.id))
+        row = await self.here(interaction)
+        if row.status == "active":  # for good, once confirmed (cogs/_leaving.py)
+            await _leaving.ask(interaction, row)
+            return
+        row = await self.session.leave(row.id, str(interaction.user.id))
         _ = user_words(interaction)
         await reply(interaction, _("You left the game."))
         await _lobby.refresh_lobby(interaction.client, row)
@@ -352,7 +356,8 @@ class GameCog(
             (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
         )
         _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
-        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p))  # AI seats: never
+        sub = row.table.get("sub", {})  # the AI plays for them (stand-ins, those who left)
+        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p) and p not in sub)
         # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
         text = _(
             "⏰ {who}: {name} is waiting for your move in {title}.",
