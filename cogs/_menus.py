@@ -26,6 +26,36 @@ def kinds(actions: Sequence[Any]) -> list[str]:
     return list(seen)
 
 
+BESIDE = 15  # at most this many other kinds as buttons beside a menu (rows 2–4 of the panel)
+
+
+def lead(actions: Sequence[Any], kinds: Sequence[str]) -> int | None:
+    """The kind the panel opens on, by its index in `kinds`, or None to open on the list of kinds.
+
+    A kind with several moves is a choice (its menu); a kind with one move is a move of its own (its button goes
+    straight to Confirm). The panel opens on a kind's menu when that kind is the only choice: the lone kind, or
+    the only kind with several moves while every other kind is a single move; those other kinds are buttons
+    beside the menu, so nothing takes a click more than from the list. When two kinds or more are choices, or
+    none is, the player sees the list of kinds, every one a button, as before.
+    """
+    if len(kinds) == 1:
+        return 0
+    counts = dict.fromkeys(kinds, 0)
+    for a in actions:
+        counts[a.kind] += 1
+    choices = [k for k, kind in enumerate(kinds) if counts[kind] > 1]
+    return choices[0] if len(choices) == 1 and len(kinds) - 1 <= BESIDE else None
+
+
+def parse_kpath(arg: str) -> tuple[int, int, str]:
+    """The panel's "k.page.path..." (a kind, a page of its menu, the groups chosen: "0.1.3.0") -> (k, page,
+    path); the numbers are bounded by the panel that uses them."""
+    parts = arg.split(".")
+    k = int(parts[0]) if parts and parts[0].isdigit() else 0
+    page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return k, page, ".".join(parts[2:])
+
+
 # --------------------------------------------------------------------------------------------- narrowing
 
 

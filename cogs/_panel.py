@@ -1,10 +1,11 @@
 """The ephemeral move panel: a player's private conversation with the bot about their move.
 
 Built from `legal_actions` only, so an illegal move is never offered. Steps: kind buttons -> (group or range
-select ->) action select -> Confirm/Back; every click edits the same panel. A click is served only at the
-position the panel was drawn at (`Session.position`); a Confirm that was already played (a retry after a crash,
-a double click) is recognised by its origin and answered "✅ Done" again, never "someone else played". Every
-text is in the clicking user's language (`user_words`).
+select ->) action select -> Confirm/Back; every click edits the same panel. It opens on a kind's menu, the other
+kinds as buttons beside it, when that kind is the only one with a choice (`_menus.lead`). A click is served only
+at the position the panel was drawn at (`Session.position`); a Confirm that was already played (a retry after a
+crash, a double click) is recognised by its origin and answered "✅ Done" again, never "someone else played".
+Every text is in the clicking user's language (`user_words`).
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ class Panel:
         self.state = session.check_player(row, player)
         self.actions = session.legal_actions(row, player)
         self.kinds = _menus.kinds(self.actions)
+        self.lead = _menus.lead(self.actions, self.kinds)  # the kind the panel opens on, if any
         self.key = session.position(row, self.actions)  # in every custom_id: a click is served only at this key
         self.preview_of: int | None = None  # set when the panel shows a placement to confirm
 
@@ -131,13 +133,18 @@ class Panel:
         _ = self._
         if not self.actions:
             return self._text(note, _("You have no move to make right now.")), None
-        if len(self.kinds) == 1:
-            return self.choose(0, "", 0, note)
-        buttons = [
-            self.button("k", f"{k}", self.words.kind_label(kind, _), discord.ButtonStyle.primary, row=min(k // 5, 4))
-            for k, kind in enumerate(self.kinds[:25])
-        ]
+        if self.lead is not None:
+            return self.choose(self.lead, "", 0, note)
+        buttons = self.kind_buttons(list(range(len(self.kinds[:25]))), 0)
         return self._text(note, _("What would you like to do?")), new_view(*buttons)
+
+    def kind_buttons(self, ks: list[int], first_row: int) -> list[PanelButton]:
+        """The kinds `ks` as buttons, five a row: each opens its menu (a single move: its Confirm)."""
+        label, style = self.words.kind_label, discord.ButtonStyle.primary
+        return [
+            self.button("k", f"{k}", label(self.kinds[k], self._), style, min(first_row + n // 5, 4))
+            for n, k in enumerate(ks)
+        ]
 
     def _text(self, note: str | None, body: str) -> str:
         parts = [f"*{note}*"] if note else []
@@ -211,13 +218,15 @@ class Panel:
         back = self._back_of(k, path)
         if back is not None:
             items.append(self.button(*back, _("Back"), row=1))
+        elif k == self.lead:  # the first screen: the other kinds (single moves) beside the menu, no Back
+            items += self.kind_buttons([o for o in range(len(self.kinds)) if o != k], 2)
         return self._text(note, body), new_view(*items)
 
     def _back_of(self, k: int, path: str) -> tuple[str, str] | None:
         steps = [s for s in path.split(".") if s]
         if steps:
             return "k", f"{k}.0.{'.'.join(steps[:-1])}".rstrip(".")
-        if len(self.kinds) > 1:
+        if len(self.kinds) > 1 and k != self.lead:
             return "h", ""
         return None
 
@@ -232,14 +241,6 @@ class Panel:
         # i18n: {who} is the player's name, {action} what the move does ("takes the blue 7")
         body = _("Play this move? {who} {action}.", who=who, action=what)
         return self._text(note, body), new_view(*items)
-
-
-def parse_kpath(arg: str) -> tuple[int, int, str]:
-    """ "k.page.path..." -> (k, page, path); the numbers are bounded by the panel that uses them."""
-    parts = arg.split(".")
-    k = int(parts[0]) if parts and parts[0].isdigit() else 0
-    page = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-    return k, page, ".".join(parts[2:])
 
 
 async def open_panel(interaction: discord.Interaction, row: GameRow, note: str | None = None) -> None:
@@ -278,7 +279,7 @@ async def step(interaction: discord.Interaction, gid: int, key: str, op: str, ar
         )
         await show_panel(interaction, panel, content, view)
         return
-    k, page, path = parse_kpath(arg)
+    k, page, path = _menus.parse_kpath(arg)
     if op == "h":
         content, view = panel.home()
     elif op == "k":

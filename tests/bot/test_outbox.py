@@ -101,6 +101,7 @@ async def test_two_confirms_of_an_exact_purchase_end_on_the_follow_up_panel(harn
             assert (
                 "What would you like to do?" in panel.content
                 or "Choose your move" in panel.content
+                or "possible move" in panel.content  # opened on the only kind with a choice (a menu)
                 or "Play this move?" in panel.content
             ), panel.content  # the follow-up panel, in the same message
             assert panel.components, "the follow-up choices are on the panel"
