@@ -200,7 +200,7 @@ class GameBot(commands.AutoShardedBot):
         if self.settings.sync:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
-        self.images.warm()  # the drawing processes start now, not with the first move after a start
+        await self.images.warm()  # the drawing processes are ready before the first interaction arrives
         gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it
 
     def guild_locale(self, guild_id: int) -> discord.Locale | None:

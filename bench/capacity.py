@@ -435,6 +435,11 @@ async def run(args) -> None:
             f"{pct(posts, 0.5):>9.1f} {pct(posts, 0.95):>6.1f} {pct(posts, 0.99):>6.1f} {max(posts, default=0):>6.0f} "
             f"{missed:>4} {lag:>8.1f} {stall:>6.1f}  {passes or '-'}"
         )
+        slow = sorted(window, key=lambda s: -s[1])[: max(1, len(window) // 100)]
+        print(
+            f"{'':>7} the slowest 1 % of posts, seconds into the window: "
+            + ", ".join(f"{s[0] - mark:.1f}s ({s[1] * 1000:.0f} ms)" for s in sorted(slow)[:12])
+        )
     refused = [e["text"] for e in load.events if e["ev"] == "refused"]
     if refused:
         print(f"{len(refused)} move(s) refused, e.g.: {refused[0]!r}")

@@ -146,8 +146,7 @@ async def measure(path: str, n: int, seed: int) -> dict[str, list[float]]:
     rnd = random.Random(seed)
     h = await Harness.start(path, render_processes=1)
     try:
-        h.bot.images.warm()
-        await asyncio.sleep(3)  # the drawing process starts and loads its fonts
+        await h.bot.images.warm()  # (done by the bot's start already: the worker is ready)
         storage = h.bot.storage
         me = User(10**17 + 2, "Bench")
         for _ in range(n):

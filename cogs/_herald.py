@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 TURN_POST_MOVES = 6  # at most this many moves of one AI turn in one post (each post has its board)
 LEASE_SECONDS = 60.0  # how long a process may post a game's notices before another may take over
+BACKGROUND = 2  # deliveries of a background pass (reminders) under way at once
 STALE_AFTER = 30.0  # seconds after which the periodic pass posts even a held AI turn
 
 
@@ -81,18 +82,25 @@ class Herald:
         self.owner = owner  # this process, in leases
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._background = asyncio.Semaphore(BACKGROUND)
         self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: awaited at "rendered", "posted"
         self.delivered = 0  # posts made (for tests and logs)
         self.closed = False  # after `close`: notices stay in the outbox for the next start
 
-    def notify(self, game_id: int, *, force: bool = False) -> None:
+    def notify(self, game_id: int, *, force: bool = False, background: bool = False) -> None:
         """Post what game `game_id` is owed, soon (a listener of the session: never raises, never waits);
-        `force`: a held AI turn too."""
+        `force`: a held AI turn too. `background` (a pass's many reminders): at most BACKGROUND of those at a
+        time, so that their database writes never queue up in front of the moves players are making."""
         if self.closed:
             return
-        task = asyncio.create_task(self.deliver(game_id, force=force), name=f"herald-{game_id}")
+        work = self.deliver(game_id, force=force) if not background else self._deliver_later(game_id, force)
+        task = asyncio.create_task(work, name=f"herald-{game_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _deliver_later(self, game_id: int, force: bool) -> None:
+        async with self._background:
+            await self.deliver(game_id, force=force)
 
     async def flush(self, game_id: int) -> None:
         """Post everything game `game_id` is owed now, a held AI turn included (it ended or was cut short)."""

@@ -74,12 +74,14 @@ class Images:
         self._size = cache_size
         self.drawn = 0  # images drawn (not from the cache), for tests and logs
 
-    def warm(self) -> None:
-        """Start the worker processes and load the renderers in them (fonts, sprites), in the background: the
-        first moves after a start are drawn as fast as any."""
-        for n in range(self.processes):
-            pool = self._pool(n)
-            pool.submit(_warm_up)
+    async def warm(self) -> None:
+        """Start the worker processes and load the renderers in them (fonts, sprites), and wait for them (about a
+        second, before the bot connects): the first moves after a start are drawn as fast as any, instead of
+        waiting behind a worker's start."""
+        jobs = [asyncio.wrap_future(self._pool(n).submit(_warm_up)) for n in range(self.processes)]
+        for done in await asyncio.gather(*jobs, return_exceptions=True):
+            if isinstance(done, BaseException):
+                log.warning("a drawing worker failed to warm up: %r", done)
 
     async def public(self, row: GameRow, version: int | None = None, *, lang: str = "en") -> bytes | None:
         """The public board after move `version` (default: now), its words in `lang` (the server's language)."""

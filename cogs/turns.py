@@ -84,7 +84,7 @@ class TurnsCog(commands.Cog):
         while True:
             claimed = await self.session.storage.claim_reminders(now, shards=self.herald.shards, limit=batch)
             for game_id in claimed:
-                self.herald.notify(game_id)
+                self.herald.notify(game_id, background=True)
             sent += len(claimed)
             if len(claimed) < batch:
                 return sent

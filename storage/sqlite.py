@@ -49,6 +49,8 @@ from storage.base import (
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id (from a forged custom_id) names no game
 
 # Each entry brings the schema from version i to i + 1. Never edit a released entry's SQL: append a new one.
+CLAIM_BATCH = 20  # reminders claimed in one transaction: short enough that a move never waits long for it
+
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE games (
@@ -747,11 +749,13 @@ class SQLiteStorage(Storage):
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         claimed = []
-        for game_id, at in await self._all("reminders_due", {"now": now, "limit": limit}, shards):
+        due = await self._all("reminders_due", {"now": now, "limit": limit}, shards)
+        for start in range(0, len(due), CLAIM_BATCH):  # one commit (one disk sync) per few claims, not per claim
             async with self._write, self._transaction():
-                if await self._run("claim_reminder", {"id": game_id, "at": at, "now": now}) == 1:
-                    await self._notice(game_id, -1, ("reminder", {"at": now}), now)
-                    claimed.append(game_id)
+                for game_id, at in due[start : start + CLAIM_BATCH]:
+                    if await self._run("claim_reminder", {"id": game_id, "at": at, "now": now}) == 1:
+                        await self._notice(game_id, -1, ("reminder", {"at": now}), now)
+                        claimed.append(game_id)
         return claimed
 
     async def set_ai_due(self, game_id: int, version: int, due: bool) -> None:
