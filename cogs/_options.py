@@ -22,6 +22,11 @@ def _options_example() -> str:
     return ", ".join(names)
 
 
+def _words_for(answer: str) -> set[str]:
+    """ "yes" or "no" in every language (the lobby shows an option's value in the reader's words: igen, ano, sí...)."""
+    return {w(answer).lower() for w in all_words().values()}
+
+
 def parse_options(game: str, text: str | None) -> dict[str, Any]:
     """Options typed as "name=value, name=value" (yes/no options also as just "name" or "no-name")."""
     rules = engine.get_rules(game)
@@ -45,9 +50,9 @@ def parse_options(game: str, text: str | None) -> dict[str, Any]:
             )
         v = value.strip().lower()
         if not opt.choices:
-            if not sep or v in ("yes", "y", "true", "on", "1"):
+            if not sep or v in ("yes", "y", "true", "on", "1") or v in _words_for("yes"):
                 options[name] = not negate
-            elif v in ("no", "n", "false", "off", "0"):
+            elif v in ("no", "n", "false", "off", "0") or v in _words_for("no"):
                 options[name] = False
             else:
                 raise GameError(

@@ -112,3 +112,11 @@ async def test_the_command_tree_carries_every_language(tmp_path):
         assert german["game"] == words("de").command_name("game") != "game", german
     finally:
         await h.close()
+
+
+def test_options_take_yes_and_no_in_every_language():
+    """The lobby shows an option's value in the reader's words (igen, ano, sí, ja): typing them back works."""
+    from cogs._options import parse_options
+
+    typed = "vizier=igen, huts=nein, bonus=sí, exchange=ne"
+    assert parse_options("alhambra", typed) == {"vizier": True, "huts": False, "bonus": True, "exchange": False}
