@@ -756,6 +756,9 @@ class Harness:
         }
 
     async def close(self) -> None:
+        if getattr(self, "_closed", False):  # a fixture may close a harness the test already restarted
+            return
+        self._closed = True
         await self.bot.close()
         await self.settle()
         _unpatch()

@@ -103,6 +103,8 @@ async def test_a_player_leaves_mid_game_the_ai_plays_their_seat_and_they_are_ran
     want = rate_places(seats, [r.place for r in sorted(results.values(), key=lambda r: r.seat)], {})
     assert {p: r.after for p, r in results.items()} == want
     assert "📈 Ratings: " in post.content and "**Cyd** " in post.content.split("📈")[1]
+    await h.close()  # the bot after the restart (the fixture closes the first one)
+    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_the_last_human_leaving_cancels_the_game(bots, users):
