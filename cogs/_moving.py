@@ -21,6 +21,7 @@ from cogs._session import Session
 from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
 from engine import Text
 from i18n import ENGLISH, Words
+from records import figures
 from storage import GameRow, MoveRow, Notice
 
 KINDS = frozenset({"deadline", "decided", "back", "left", "undo_asked", "undo_refused", "undo"})
@@ -226,14 +227,8 @@ def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
 
 
 def turn_times(moves: Sequence[MoveRow], seats: Sequence[str]) -> dict[str, list[float]]:
-    """Seconds each player took per turn: from the previous player's move to their own first move after it."""
-    out: dict[str, list[float]] = {p: [] for p in seats}
-    previous: MoveRow | None = None
-    for m in moves:
-        if previous is not None and m.player != previous.player and m.player in out:
-            out[m.player].append(max(0.0, m.created_at - previous.created_at))
-        previous = m
-    return out
+    """Seconds each player took per turn (records.figures.turn_times, on the stored move rows)."""
+    return figures.turn_times([figures.Move(m.player, m.created_at) for m in moves], seats)
 
 
 def turn_time_line(row: GameRow, moves: Sequence[MoveRow], _: Words = ENGLISH) -> str:
