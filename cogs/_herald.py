@@ -20,7 +20,7 @@ import discord
 
 from cogs import _moving, _records, _table
 from cogs._images import Images
-from cogs._seating import is_ai
+from cogs._seating import is_ai, undos_of
 from cogs._session import Session
 from cogs._text import clip, duration, esc, name_of, notice_content, ping, seated, title_of
 from i18n import ENGLISH, Words
@@ -80,7 +80,7 @@ class Herald:
         self.client, self.session, self.images = client, session, images
         self.shards = shards  # the background passes post only for games of these shards' guilds
         self.owner = owner  # this process, in leases
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # per game: its lock, the deliveries using it
         self._tasks: set[asyncio.Task] = set()
         self._background = asyncio.Semaphore(BACKGROUND)
         self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: awaited at "rendered", "posted"
@@ -178,18 +178,31 @@ class Herald:
             return None
         return _reminder_text(row, movers, row.turn_started_at or row.updated_at, notice.payload["at"], _)
 
+    async def _board(self, row: GameRow, notice: Notice, lang: str) -> bytes | None:
+        """The public board of the position `notice` announces; none for a notice of a history an undo has taken
+        back since (its position is gone: a post without a board rather than with another position's)."""
+        if notice.payload.get("undos", undos_of(row)) != undos_of(row):
+            return None
+        return await self.images.public(row, notice.version, lang=lang)
+
     async def deliver(self, game_id: int, *, force: bool = False) -> None:
         if self.closed:
             return
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        # one delivery of a game at a time: the lock stays while any delivery holds it or waits for it (a waiter
+        # does not make a lock `locked()`: dropping it then would let a second delivery run beside the first)
+        lock, users = self._locks.get(game_id, (asyncio.Lock(), 0))
+        self._locks[game_id] = (lock, users + 1)
         try:
             async with lock:
                 await self._deliver(game_id, force)
         except Exception:
             log.exception("posting the notices of game %s failed; they stay in the outbox for the next pass", game_id)
         finally:
-            if not lock.locked() and self._locks.get(game_id) is lock:
+            lock, users = self._locks[game_id]
+            if users == 1:
                 del self._locks[game_id]
+            else:
+                self._locks[game_id] = (lock, users - 1)
 
     async def _deliver(self, game_id: int, force: bool) -> None:
         storage = self.session.storage
@@ -218,7 +231,7 @@ class Herald:
                     continue
             elif last.kind in _moving.KINDS:  # deadlines, stand-ins, undo: the table's own lines
                 content, view = _moving.notice_content(row, last, _)
-                image = await self.images.public(row, row.version, lang=_.lang) if last.kind == "undo" else None
+                image = await self._board(row, last, _.lang) if last.kind == "undo" else None
             else:
                 digest = await self._digest(row, group, _) if group[0].kind == "move" else []
                 content = notice_content(row, group, digest, _)
@@ -230,7 +243,7 @@ class Herald:
                     content = clip(f"{content}\n{ratings}" if ratings else content)
                     chart = await _records.results_chart(self.client, row, _)
                     extra = [(chart, "scores.png")] if chart else []
-                image = await self.images.public(row, last.version, lang=_.lang)
+                image = await self._board(row, last, _.lang)
             if self.fault is not None:
                 await self.fault("rendered")
             posted = None

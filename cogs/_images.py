@@ -1,5 +1,6 @@
-"""Board images for the Discord layer: drawn in worker processes (never on the event loop), cached per game,
-move, viewer and language.
+"""Board images for the Discord layer: drawn in worker processes (never on the event loop), cached per position
+(`cogs._seating.Position`: the game, its undos and the move number, so an undo never lets a board of a position
+taken back be served again), viewer and language.
 
 Drawing and PNG encoding are pure Python and Pillow work that holds the GIL: in the bot's own process they would
 slow every click. Each game is drawn by the same worker process (game id modulo the number of workers), so a
@@ -17,25 +18,17 @@ import asyncio
 import collections
 import functools
 import logging
-import multiprocessing
-import signal
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from cogs._seating import encode
+from cogs import _workers
+from cogs._seating import Position, encode, position
 from cogs._session import Session
 from storage import GameRow
 
 log = logging.getLogger(__name__)
-
-
-def _quiet_worker() -> None:
-    """Workers leave SIGINT/SIGTERM to the bot, which shuts them down itself (a service manager signals the whole
-    process group at once)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _warm_up() -> None:
@@ -70,7 +63,7 @@ class Images:
         self.session = session
         self.processes = processes
         self._pools: list[Executor | None] = [None] * max(processes, 0)
-        self._cache: collections.OrderedDict[tuple[int, int, str | None, str], bytes | None] = collections.OrderedDict()
+        self._cache: collections.OrderedDict[tuple[Position, str | None, str], bytes | None] = collections.OrderedDict()
         self._size = cache_size
         self.drawn = 0  # images drawn (not from the cache), for tests and logs
 
@@ -104,7 +97,7 @@ class Images:
         return await self._run(row, job)
 
     async def _image(self, row: GameRow, version: int, viewer: str | None, lang: str) -> bytes | None:
-        key = (row.id, version, viewer, lang)
+        key = (position(row, version), viewer, lang)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
@@ -136,9 +129,7 @@ class Images:
     def _pool(self, n: int) -> Executor:
         pool = self._pools[n]
         if pool is None:
-            pool = self._pools[n] = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker
-            )
+            pool = self._pools[n] = _workers.new_pool(1, ignore_term=True)
         return pool
 
     async def _in_pool(self, n: int, job: Callable[[], bytes]) -> bytes:

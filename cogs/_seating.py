@@ -11,7 +11,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import ai
 import engine
@@ -37,6 +37,27 @@ def seat_name(seat_id: str, name: str, _: Words = ENGLISH) -> str:
 def ai_available(game: str, options: dict[str, Any] | None = None) -> bool:
     """True if there is an AI player for `game` with these options (the test game of tests/bot has none)."""
     return ai.available(game) and ai.supports(game, options)
+
+
+class Position(NamedTuple):
+    """A position of a game by name, for every cache of what is drawn or derived from it: the game, how many
+    undos its history went through (`undos_of`), and the move number in that history. An undo counts itself in
+    the same transaction that takes the moves back, so a move number it frees names a new position under a new
+    key: no cache can serve the board of a position that was taken back."""
+
+    game_id: int
+    undos: int
+    version: int
+
+
+def undos_of(row: GameRow) -> int:
+    """How many undos the game's history went through (kept in its table, written with each undo)."""
+    return int(row.table.get("undos", 0))
+
+
+def position(row: GameRow, version: int | None = None) -> Position:
+    """The position after move `version` (default: the stored one) of the game's history as `row` has it."""
+    return Position(row.id, undos_of(row), row.version if version is None else version)
 
 
 def encode(rules: engine.Rules, state: Any) -> str:
@@ -84,7 +105,7 @@ class Seating:
     async def load(self, game_id: int) -> GameRow:
         raise NotImplementedError
 
-    def _remember(self, key: tuple[int, int], state: Any) -> None:
+    def _remember(self, key: Position, state: Any) -> None:
         raise NotImplementedError
 
     def state_of(self, row: GameRow) -> Any:
@@ -324,7 +345,7 @@ class Seating:
                 )
             except StaleVersion:
                 raise GameError(Text("This game has already started.")) from None
-            self._remember((row.id, row.version), state)
+            self._remember(position(row), state)
         self.changed(game_id)  # the herald posts the first board; an AI seat may move first
         return row, state
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import engine
 from cogs._locale import Languages
-from cogs._seating import GameError, Seating, encode, is_ai
+from cogs._seating import GameError, Position, Seating, encode, is_ai, position, undos_of
 from cogs._tempo import Tempo
 from engine import Text
 from records.figures import finish_of
@@ -68,9 +68,8 @@ class Session(Tempo, Seating):
         self.storage = storage
         self.languages = Languages(storage)  # each server's language for public posts (cogs/_locale.py)
         self._locks: dict[int, asyncio.Lock] = {}
-        self._states: collections.OrderedDict[tuple[int, int], Any] = collections.OrderedDict()
+        self._states: collections.OrderedDict[Position, Any] = collections.OrderedDict()  # by position's name
         self._state_cache_size = state_cache_size
-        self.generation: dict[int, int] = {}  # per game: +1 at each undo (caches keyed by move number drop it)
         # called with a game id after each committed move or start (the herald posts, the AI looks)
         self.listeners: list[Callable[[int], None]] = []
         self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
@@ -97,7 +96,7 @@ class Session(Tempo, Seating):
         """The engine state of a running or finished game (decoded once per version, then cached)."""
         if row.state_json is None:
             raise GameError(Text("This game has not started yet."))
-        key = (row.id, row.version)
+        key = position(row)
         state = self._states.get(key)
         if state is None:
             state = self.rules(row.game).from_json(json.loads(row.state_json))
@@ -109,7 +108,8 @@ class Session(Tempo, Seating):
         engines are deterministic)."""
         if version == row.version:
             return self.state_of(row)
-        state = self._states.get((row.id, version))
+        key = position(row, version)
+        state = self._states.get(key)
         if state is not None:
             return state
         rules = self.rules(row.game)
@@ -118,16 +118,16 @@ class Session(Tempo, Seating):
             if m.move_number > version:
                 break  # the log is read whole: only after a crash, for a notice of an earlier position
             state = rules.apply(state, m.player, rules.action_from_json(m.action))
-        self._remember((row.id, version), state)
+        self._remember(key, state)
         return state
 
     def forget(self, game_id: int) -> None:
-        """Drop what is cached of a game whose history changed (an undo): its move numbers mean new positions."""
-        for key in [k for k in self._states if k[0] == game_id]:
+        """Drop what is cached of a game whose history changed (an undo): only to free memory, as the keys of
+        the positions taken back are never asked for again (`Position`)."""
+        for key in [k for k in self._states if k.game_id == game_id]:
             del self._states[key]
-        self.generation[game_id] = self.generation.get(game_id, 0) + 1
 
-    def _remember(self, key: tuple[int, int], state: Any) -> None:
+    def _remember(self, key: Position, state: Any) -> None:
         self._states[key] = state
         self._states.move_to_end(key)
         while len(self._states) > self._state_cache_size:
@@ -325,6 +325,7 @@ class Session(Tempo, Seating):
         if not rules.is_private(action):
             notice = ("move", self._notice(rules, row, state, new, player, action))
             notice[1]["standin"] = standin
+            notice[1]["undos"] = undos_of(row)  # the history it belongs to: its board is `position(row, version)`
             notice[1]["quiet"] = [
                 p
                 for p in rules.to_move(new)  # named in the post but never pinged
@@ -350,7 +351,7 @@ class Session(Tempo, Seating):
             )
         except StaleVersion:
             raise StaleMove(Text("Someone else moved first; nothing was changed. Have another look.")) from None
-        self._remember((row.id, row.version), new)
+        self._remember(position(row), new)
         if self.fault is not None:
             await self.fault("committed")
         self.changed(game_id)  # the herald posts the notice; an AI seat to move starts thinking

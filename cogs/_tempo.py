@@ -360,7 +360,9 @@ class Tempo:
         state = states[keep]
         kept = moves[:keep]
         turns = sum(not rules.is_free_action(rules.action_from_json(m.action)) for m in kept)
-        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late")}
+        # the undo counts itself (Position): the move numbers it frees will name new positions
+        undos = int(row.table.get("undos", 0)) + 1
+        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late")} | {"undos": undos}
         now = time.time()
         away = await self.storage.players(self.movers(row, state))
         due, table = self.clock(row, table, state, away, now)
@@ -374,7 +376,7 @@ class Tempo:
                 by=by,
                 table=table,
                 due=due,
-                notice=("undo", {"by": by, "moves": undone}),
+                notice=("undo", {"by": by, "moves": undone, "undos": undos}),
                 now=now,
             )
         except StaleVersion:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import multiprocessing
-import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from discord.ext import commands, tasks
 
 import ai
+from cogs import _workers
 from cogs._seating import GameError, seat_name
 from cogs._session import Session, StaleMove
 from cogs._table import post_note
@@ -55,14 +54,10 @@ async def close_pool(pool: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -
 
 
 def new_pool(processes: int) -> ProcessPoolExecutor:
-    """A pool of `processes` spawned workers (they start with the first decision). The task is `ai.choose` itself,
-    so a worker imports `ai` and `engine` (and, as "spawn" does, the bot's main script, whose start-up is behind
-    `if __name__ == "__main__"`). Workers ignore Ctrl+C: the bot shuts the pool down itself."""
-    return ProcessPoolExecutor(
-        max_workers=processes,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=functools.partial(signal.signal, signal.SIGINT, signal.SIG_IGN),
-    )
+    """A pool of `processes` workers (cogs/_workers.py: they start with the first decision and end with the bot).
+    The task is `ai.choose` itself, so a worker imports `ai` and `engine` (and, as "spawn" does, the bot's main
+    script, whose start-up is behind `if __name__ == "__main__"`)."""
+    return _workers.new_pool(processes)
 
 
 class AISeatsCog(commands.Cog):

@@ -7,7 +7,8 @@ of the whole game for sharing.
   the position in their custom_id: they work after a restart.
 - **The animation** (the viewer's share button): one frame per turn (render/replay.py), posted in the channel for
   everyone, in the server's language (a public post), naming who shared it. Drawn once per game and language and
-  kept; where it was posted already, the button links to that post instead.
+  kept; the first Share claims the post in the database (storage `claim_share`), so where it was posted already
+  (before a restart too) the button links to that post, and a Share while another is drawn says so.
 
 Positions are rebuilt from the move log by the undo's own replay in the game's drawing worker (cogs/_replaying.py
 through `Images.run`), never on the event loop, and only public views are drawn. Frames are kept per (game,
@@ -59,7 +60,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 class Replays:
-    """The replays of one bot: the kept move logs, frames and animations, and the bound on animations."""
+    """The replays of one bot: the kept move logs, frames and animations, and the bound on animations. Their
+    keys (game, position, language) name a position for good: a replay is of a finished game, whose history no
+    undo can change any more (undo is for running games only), unlike the boards of `cogs._images`."""
 
     def __init__(self, bot: Any):
         self.bot = bot
@@ -69,7 +72,6 @@ class Replays:
         self._running: dict[tuple[int, str], asyncio.Task[bytes | None]] = {}
         self._slots = asyncio.Semaphore(EXPORTS)
         self._tokens = itertools.count(1)
-        self.posted: dict[tuple[int, str, int], str] = {}  # (game, language, channel) -> the post's link
         self.drawn = 0  # animations drawn (tests, logs)
 
     async def moves(self, row: GameRow) -> list[MoveRow]:
@@ -289,14 +291,40 @@ def shared_text(row: GameRow, who: str, _: Words) -> str:
 async def share(interaction: discord.Interaction, row: GameRow) -> None:
     """Post the animation of the whole game in this channel, in the server's language."""
     _ = user_words(interaction)
-    replays = replays_of(interaction)
     session = session_of(interaction)
     lang = await session.languages.of(interaction.guild_id, interaction.guild_locale)
-    link = replays.posted.get((row.id, lang, interaction.channel_id or 0))
-    if link:
-        # i18n: the replay's share button when the animation was posted in this channel already
-        await reply(interaction, _("The animation of this game is already in this channel: {link}", link=link))
+    channel = interaction.channel_id or 0
+    # first claim wins, in the database: two Shares at once, or one after a restart, post it once
+    claimed, message_id = await session.storage.claim_share(row.id, channel, lang)
+    if not claimed:
+        if message_id is None:
+            # i18n: the replay's share button while another player's Share of this game is being drawn here
+            await reply(interaction, _("The animation of this game is being drawn for this channel already."))
+        else:
+            link = _link(interaction, message_id)
+            # i18n: the replay's share button when the animation was posted in this channel already
+            await reply(interaction, _("The animation of this game is already in this channel: {link}", link=link))
         return
+    posted: discord.WebhookMessage | None = None
+    try:
+        posted = await _draw_and_post(interaction, row, lang, _)
+    finally:  # recorded, or given up so that another Share may try
+        await session.storage.share_posted(row.id, channel, lang, posted.id if posted is not None else None)
+    if posted is not None:
+        # i18n: the answer to the replay's share button once the animation is posted
+        await interaction.edit_original_response(content=_("✅ Posted: {link}", link=_link(interaction, posted.id)))
+
+
+def _link(interaction: discord.Interaction, message_id: int) -> str:
+    return f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
+
+
+async def _draw_and_post(
+    interaction: discord.Interaction, row: GameRow, lang: str, _: Words
+) -> discord.WebhookMessage | None:
+    """Draw the animation (the answer says so at once), then post it: the post, or None (the user was told)."""
+    replays = replays_of(interaction)
+    session = session_of(interaction)
     moves = await replays.moves(row)
     drawing = replays.animation(row, moves, lang)
     if drawing is None:
@@ -314,11 +342,11 @@ async def share(interaction: discord.Interaction, row: GameRow) -> None:
     gif = await asyncio.shield(drawing)
     if gif is None:
         await interaction.edit_original_response(content=_.text(APOLOGY))
-        return
+        return None
     public = await session.languages.public(interaction.guild_id, interaction.guild_locale)
     text = shared_text(row, esc(interaction.user.display_name), public)
     try:
-        posted = await interaction.followup.send(
+        return await interaction.followup.send(
             text,
             file=discord.File(io.BytesIO(gif), filename=f"replay-{row.id}.gif"),
             allowed_mentions=NO_MENTIONS,
@@ -327,11 +355,7 @@ async def share(interaction: discord.Interaction, row: GameRow) -> None:
     except discord.HTTPException:
         log.warning("could not post the animation of game %s (%d bytes)", row.id, len(gif), exc_info=True)
         await interaction.edit_original_response(content=_.text(APOLOGY))
-        return
-    link = f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{posted.id}"
-    replays.posted[(row.id, lang, interaction.channel_id or 0)] = link
-    # i18n: the answer to the replay's share button once the animation is posted
-    await interaction.edit_original_response(content=_("✅ Posted: {link}", link=link))
+        return None
 
 
 # --------------------------------------------------------------------------------------------- buttons

@@ -420,6 +420,18 @@ class Storage(abc.ABC):
     async def release(self, game_id: int, owner: str) -> None: ...
 
     @abc.abstractmethod
+    async def claim_share(
+        self, game_id: int, channel_id: int, lang: str, *, now: float | None = None, stale_after: float = 900.0
+    ) -> tuple[bool, int | None]:
+        """Claim the post of game `game_id`'s animation in `channel_id` (in `lang`): first claim wins. (True,
+        None) to the claimant (also when an earlier claimant posted nothing for `stale_after` seconds: it gave
+        up or died); else (False, the post's message id), or (False, None) while the claimant is at work."""
+
+    @abc.abstractmethod
+    async def share_posted(self, game_id: int, channel_id: int, lang: str, message_id: int | None) -> None:
+        """The claimed animation was posted as `message_id`; None: the claimant gives up (another may claim)."""
+
+    @abc.abstractmethod
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         """Cancel a game in the lobby or running (its move log archived in the same transaction, as a finished
         game's); False if it was already over."""

@@ -227,6 +227,17 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE move_archive ALTER COLUMN moves SET STORAGE EXTERNAL;
     """,
+    # 7: a finished game's animation shared in a channel (as SQLite's 10): the first Share claims it
+    """
+    CREATE TABLE shares (
+        game_id    BIGINT           NOT NULL,
+        channel_id BIGINT           NOT NULL,
+        lang       TEXT             NOT NULL,
+        message_id BIGINT,
+        claimed_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, channel_id, lang)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -363,6 +374,14 @@ SQL: dict[str, str] = {
     "DO UPDATE SET owner = excluded.owner, until = excluded.until "
     "WHERE leases.owner = excluded.owner OR leases.until < $4 RETURNING game_id",
     "release": "DELETE FROM leases WHERE game_id = $1 AND owner = $2",  # id, owner
+    # id, channel, lang, now, stale: a row back means this claim won
+    "claim_share": "INSERT INTO shares (game_id, channel_id, lang, message_id, claimed_at) "
+    "VALUES ($1, $2, $3, NULL, $4) ON CONFLICT (game_id, channel_id, lang) "
+    "DO UPDATE SET claimed_at = excluded.claimed_at WHERE shares.message_id IS NULL AND shares.claimed_at < $5 "
+    "RETURNING game_id",
+    "share": "SELECT message_id FROM shares WHERE game_id = $1 AND channel_id = $2 AND lang = $3",
+    "shared": "UPDATE shares SET message_id = $4 WHERE game_id = $1 AND channel_id = $2 AND lang = $3",
+    "unshare": "DELETE FROM shares WHERE game_id = $1 AND channel_id = $2 AND lang = $3 AND message_id IS NULL",
     # id, now
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
@@ -465,6 +484,10 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "set_ai_due": (1, 0, False),
     "lease": (1, "a", 1e9 + 60, 1e9),
     "release": (1, "a"),
+    "claim_share": (1, 2, "en", 1e9, 1e9 - 900),
+    "share": (1, 2, "en"),
+    "shared": (1, 2, "en", 3),
+    "unshare": (1, 2, "en"),
     "cancel_game": (1, 1e9),
     "mark_nudged": (1, 1e9),
     "import_game": (
@@ -1011,6 +1034,22 @@ class PostgresStorage(Storage):
 
     async def release(self, game_id: int, owner: str) -> None:
         await self._pool.execute(SQL["release"], game_id, owner)
+
+    async def claim_share(
+        self, game_id: int, channel_id: int, lang: str, *, now: float | None = None, stale_after: float = 900.0
+    ) -> tuple[bool, int | None]:
+        now = time.time() if now is None else now
+        async with self._pool.acquire() as conn, conn.transaction():
+            if await conn.fetchval(SQL["claim_share"], game_id, channel_id, lang, now, now - stale_after) is not None:
+                return True, None
+            message: int | None = await conn.fetchval(SQL["share"], game_id, channel_id, lang)
+        return False, message
+
+    async def share_posted(self, game_id: int, channel_id: int, lang: str, message_id: int | None) -> None:
+        if message_id is None:
+            await self._pool.execute(SQL["unshare"], game_id, channel_id, lang)
+        else:
+            await self._pool.execute(SQL["shared"], game_id, channel_id, lang, message_id)
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         now = time.time() if now is None else now

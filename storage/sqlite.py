@@ -242,6 +242,18 @@ MIGRATIONS: tuple[str, ...] = (
         moves   BLOB    NOT NULL
     );
     """,
+    # 10: a finished game's animation shared in a channel (cogs/replays.py): claimed by the first Share (its
+    # message id once posted), so two Shares at once, or one after a restart, never post it twice
+    """
+    CREATE TABLE shares (
+        game_id    INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        lang       TEXT    NOT NULL,
+        message_id INTEGER,
+        claimed_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, channel_id, lang)
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -301,6 +313,13 @@ SQL: dict[str, str] = {
     "DO UPDATE SET owner = excluded.owner, until = excluded.until WHERE leases.owner = excluded.owner "
     "OR leases.until < :now",
     "release": "DELETE FROM leases WHERE game_id = :id AND owner = :owner",
+    "claim_share": "INSERT INTO shares (game_id, channel_id, lang, message_id, claimed_at) "
+    "VALUES (:id, :channel, :lang, NULL, :now) ON CONFLICT (game_id, channel_id, lang) "
+    "DO UPDATE SET claimed_at = excluded.claimed_at WHERE shares.message_id IS NULL AND shares.claimed_at < :stale",
+    "share": "SELECT message_id FROM shares WHERE game_id = :id AND channel_id = :channel AND lang = :lang",
+    "shared": "UPDATE shares SET message_id = :message WHERE game_id = :id AND channel_id = :channel AND lang = :lang",
+    "unshare": "DELETE FROM shares WHERE game_id = :id AND channel_id = :channel AND lang = :lang "
+    "AND message_id IS NULL",
     "all_game_ids": "SELECT id FROM games WHERE id > :after ORDER BY id LIMIT :limit",
     "update_table": "UPDATE games SET table_state = :table, deadline_at = :deadline WHERE id = :id "
     "AND table_state = :expect AND status = 'active'",
@@ -770,6 +789,25 @@ class SQLiteStorage(Storage):
     async def release(self, game_id: int, owner: str) -> None:
         async with self._write:
             await self._run("release", {"id": game_id, "owner": owner})
+
+    async def claim_share(
+        self, game_id: int, channel_id: int, lang: str, *, now: float | None = None, stale_after: float = 900.0
+    ) -> tuple[bool, int | None]:
+        now = time.time() if now is None else now
+        key = {"id": game_id, "channel": channel_id, "lang": lang}
+        async with self._write, self._transaction():
+            if await self._run("claim_share", {**key, "now": now, "stale": now - stale_after}) == 1:
+                return True, None
+            rows = await self._all("share", key)
+        return False, (rows[0][0] if rows else None)
+
+    async def share_posted(self, game_id: int, channel_id: int, lang: str, message_id: int | None) -> None:
+        key = {"id": game_id, "channel": channel_id, "lang": lang}
+        async with self._write:
+            if message_id is None:
+                await self._run("unshare", key)
+            else:
+                await self._run("shared", {**key, "message": message_id})
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         async with self._write, self._transaction():

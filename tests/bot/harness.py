@@ -18,6 +18,7 @@ empty).
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import itertools
 import json
@@ -312,6 +313,9 @@ class FakeDiscord:
         # enforce_nonce: a message created again with the same nonce in the same channel returns the first one
         # (Discord keeps nonces for a few minutes; the fake keeps them for its life)
         self.nonces: dict[tuple[int, str], Msg] = {}
+        # every message create that carried a nonce, counted per (channel, nonce) whether or not Discord's rule
+        # returned the earlier message: a count above 1 is a post the bot sent twice, which only enforce_nonce hid
+        self.nonce_sends: collections.Counter[tuple[int, str]] = collections.Counter()
         self.guild_of: dict[int, int] = {}  # channel (or thread) -> its guild, for the messages' payloads
 
     def snowflake(self) -> int:
@@ -421,6 +425,8 @@ class FakeDiscord:
                 "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
             }
         if method == "POST" and path == "/channels/{channel_id}/messages":
+            if body.get("nonce") is not None:
+                self.nonce_sends[(int(route.channel_id), str(body["nonce"]))] += 1
             nonce = body.get("nonce") if body.get("enforce_nonce") else None
             if nonce is not None and (int(route.channel_id), nonce) in self.nonces:
                 return self.nonces[(int(route.channel_id), nonce)].payload()  # Discord: the earlier message
