@@ -324,6 +324,10 @@ class Seating:
                 )
             except StaleVersion:
                 raise GameError(Text("This game has already started.")) from None
+            if due.deadline_at != row.deadline_at:  # the first turn's deadline, as every later turn's (clock)
+                row = await self.storage.update_table(
+                    game_id, expect=row.table, table=row.table, deadline_at=due.deadline_at
+                ) or await self.load(game_id)
             self._remember((row.id, row.version), state)
         self.changed(game_id)  # the herald posts the first board; an AI seat may move first
         return row, state

@@ -223,7 +223,8 @@ def start_content(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> st
     order = " → ".join(name_of(row, p, _) for p in row.player_ids)
     # i18n: the first post of a game: its title and the seat order
     begins = _("🎲 **{title}** begins! Seat order: {order}", title=title_of(row.game, _), order=order)
-    return clip(f"{begins}\n{turn_line(row, movers, _=_)}")
+    lines = [begins, deadline_line(row, movers, _), turn_line(row, movers, _=_)]
+    return clip("\n".join(x for x in lines if x))
 
 
 def actor(row: GameRow, player: str, standin: bool, _: Words = ENGLISH) -> str:

@@ -1,0 +1,57 @@
+"""Issue #20, the clock tells the truth: the first turn's deadline passes like any other; an away player's
+pending turn pings nobody until they are back. The passes are called with the time to pretend."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.harness import CHANNEL_ID, Harness
+
+
+async def start(h, players, **values):
+    await h.run_command(players[0], "game create", game="gardens", **values)
+    lobby = h.last_public()
+    for p in players[1:]:
+        await h.click(p, lobby, "Join")
+    await h.click(players[0], lobby, "Start")
+    return h.last_public()
+
+
+async def row_of(h):
+    return await h.bot.storage.game_in_channel(CHANNEL_ID)
+
+
+@pytest.fixture
+async def bots(tmp_path):
+    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
+    yield h
+    await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+async def test_the_first_turn_has_its_deadline_warning_then_the_tables_decision(bots, users):
+    """deadline:12h and the first player never moves: the reminder at half time, the warning before the
+    deadline, then the post asking the table with its three buttons, as for any later turn."""
+    h, (ana, bo) = bots, users[:2]
+    post = await start(h, [ana, bo], deadline="12h")
+    assert "⏳ Deadline <t:" in post.content, post.content
+    first = post.content.splitlines()[-1]
+    late = ana if f"<@{ana.id}>" in first else bo
+    row = await row_of(h)
+    assert row.deadline_at is not None, "the first turn's deadline was never stored"
+    start_at = row.turn_started_at
+    assert row.deadline_at == pytest.approx(start_at + 12 * 3600 - 3600 * 1.2)
+    cog = h.bot.get_cog("TurnsCog")
+    assert await cog.send_reminders(now=start_at + 6 * 3600 + 1) == 1  # half time
+    await h.settle()
+    assert f"<@{late.id}>" in h.last_public().content
+    assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1  # the warning
+    await h.settle()
+    assert h.last_public().content.startswith(f"⏳ <@{late.id}>, your move"), h.last_public().content
+    row = await row_of(h)
+    assert row.deadline_at == pytest.approx(start_at + 12 * 3600)
+    assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1  # the deadline: the table is asked
+    await h.settle()
+    ask = h.last_public()
+    assert "deadline has passed" in ask.content, ask.content
+    assert ask.labels() == [f"Let the AI play for {late.name} this turn", f"…until {late.name} is back", "Wait longer"]
