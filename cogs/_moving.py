@@ -18,6 +18,7 @@ from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, 
 from cogs._locale import user_words
 from cogs._seating import GameError, is_ai, staying
 from cogs._session import Session
+from cogs._tempo import clock_start
 from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
 from engine import Text
 from i18n import ENGLISH, Words
@@ -146,7 +147,7 @@ def _deadline_post(
     who = p["player"]
     if p["phase"] == "warn":
         hours = row.table.get("deadline") or 0
-        end = int((row.turn_started_at or time.time()) + hours * 3600)
+        end = int((clock_start(row) or time.time()) + hours * 3600)
         # i18n: the warning before a deadline; {when} is a Discord timestamp relative to now ("in 2 hours")
         text = _(
             "⏳ {who}, your move in {title}: the deadline is {when}.",

@@ -7,7 +7,10 @@ clicks on one decision the first wins):
     on_timeout  "ai" | "wait": what happens when the table does not decide within one more deadline
     standins    whether the AI may stand in for absent players at this table (default True)
     phase       where the player to move is on the clock: none (the warning is next), "due" (the deadline
-                is next), "decide" (it passed: the table decides, the default follows at the next deadline)
+                is next), "decide" (it passed: the table decides, the default follows at the next deadline),
+                "away" (the clock waits: every human to move is away; `deadline_at` is when the first is back)
+    since       [turns, time]: the clock of turn number `turns` started at `time`, not at the turn's start
+                (the player came back from away mode, or took their seat back from a stand-in)
     late        the player whose deadline passed (phase "decide")
     sub         {player: "turn" | "back" | "left"}: the AI plays for them this turn, until back, or to the end
     left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
@@ -36,6 +39,14 @@ AI_LEVEL = "normal"  # how a stand-in plays
 def warn_before(deadline_hours: float) -> float:
     """Seconds before the deadline that the player is warned: a tenth of it, at most two hours."""
     return min(deadline_hours * 360, 7200.0)
+
+
+def clock_start(row: GameRow) -> float | None:
+    """When the clock of the turn under way started: the turn's start, or the player's return."""
+    since = row.table.get("since")
+    if since and since[0] == row.turns:
+        return float(since[1])
+    return row.turn_started_at
 
 
 def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
@@ -86,22 +97,38 @@ class Tempo:
         mine = away.get(player)
         return bool(mine and mine.away(now) and mine.away_ai and table.get("standins", True))
 
+    clock_start = staticmethod(lambda row: clock_start(row))
+
     def clock(
-        self, row: GameRow, table: dict[str, Any], state: Any, away: dict[str, Player], now: float
+        self,
+        row: GameRow,
+        table: dict[str, Any],
+        state: Any,
+        away: dict[str, Player],
+        now: float,
+        *,
+        restart: bool = False,
     ) -> tuple[Due, dict[str, Any]]:
-        """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table."""
+        """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table. With
+        `restart`, the clock of the turn under way starts again at `now` (a player came back): the one function
+        that writes every turn's due times, the first turn's included."""
         movers = self.movers(row, state)
         table = {k: v for k, v in table.items() if k not in ("phase", "late")}
+        if table.get("since") and table["since"][0] != row.turns:
+            del table["since"]  # an earlier turn's (a free action keeps this turn's)
         to_move = self.rules(row.game).to_move(state) if movers else []
         ai = any(self.played_by_ai(row, table, p, away, now) for p in to_move)
-        humans = [
-            p
-            for p in movers
-            if not self.played_by_ai(row, table, p, away, now) and not (away.get(p) and away[p].away(now))
-        ]
+        bots = [p for p in movers if self.played_by_ai(row, table, p, away, now)]
+        gone = [p for p in movers if p not in bots and away.get(p) and away[p].away(now)]
+        humans = [p for p in movers if p not in bots and p not in gone]
+        hours = table.get("deadline")
+        if not humans and gone and hours:  # the clock waits for the first to come back
+            table["phase"] = "away"
+            return Due(ai=ai, deadline_at=min(away[p].away_until or now for p in gone)), table
         if not humans:
             return Due(ai=ai), table
-        hours = table.get("deadline")
+        if restart:
+            table["since"] = [row.turns, now]
         if hours:  # the clock starts at "warn" (no phase): the warning comes first
             return Due(remind_at=now + hours * 1800, ai=ai, deadline_at=now + hours * 3600 - warn_before(hours)), table
         remind = now + row.reminder_hours * 3600 if row.reminder_hours > 0 else None
@@ -159,7 +186,8 @@ class Tempo:
                 return await self.storage.update_lobby(game_id, table=table)
             state = self.state_of(row)
             away = await self.storage.players(self.movers(row, state))
-            due, table = self.clock(row, table, state, away, row.turn_started_at or time.time())
+            start = self.clock_start(row) or time.time()
+            due, table = self.clock(row, table, state, away, start, restart=start != row.turn_started_at)
             done = await self.storage.update_table(game_id, expect=row.table, table=table, deadline_at=due.deadline_at)
             if done is None:
                 raise GameError(Text("The table changed meanwhile; try again."))
@@ -175,10 +203,14 @@ class Tempo:
         state = self.state_of(row)
         movers = [p for p in self.movers(row, state) if not is_ai(p) and p not in table.get("sub", {})]
         phase = table.get("phase", "warn")
+        if phase == "away" and row.status == "active":  # the first of those away is back: the clock starts again
+            away = await self.storage.players(movers)
+            due, table = self.clock(row, table, state, away, now, restart=True)
+            return await self._set(row, table, due.deadline_at, None)
         if not hours or not movers or row.status != "active":
             return await self._set(row, table, None, None)
         late = movers[0]
-        start = row.turn_started_at or now
+        start = self.clock_start(row) or now
         if phase == "warn":
             table["phase"] = "due"
             return await self._set(row, table, start + hours * 3600, ("deadline", {"phase": "warn", "player": late}))
@@ -262,7 +294,7 @@ class Tempo:
             del table["sub"]
         state = self.state_of(row)
         away = await self.storage.players(self.movers(row, state))
-        due, table = self.clock(row, table, state, away, time.time())
+        due, table = self.clock(row, table, state, away, time.time(), restart=True)
         done = await self.storage.update_table(
             game_id, expect=row.table, table=table, deadline_at=due.deadline_at, notice=("back", {"player": player})
         )
@@ -360,7 +392,7 @@ class Tempo:
         state = states[keep]
         kept = moves[:keep]
         turns = sum(not rules.is_free_action(rules.action_from_json(m.action)) for m in kept)
-        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late")}
+        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late", "since")}
         now = time.time()
         away = await self.storage.players(self.movers(row, state))
         due, table = self.clock(row, table, state, away, now)
@@ -389,12 +421,31 @@ class Tempo:
         """Away (until a time) or back (None); with `ai`, the AI plays their turns meanwhile where the table
         allows. Returns the running games whose AI should look at once (the player is to move there)."""
         me = await self.storage.player(player)
+        now = time.time()
+        was = me.away(now)
         await self.storage.set_player(Player(player, until, ai and until is not None, me.skip_confirm, me.locale))
         waiting = []
         for row in await self.storage.games_of(player, limit=100):
             if row.status != "active":
                 continue
-            if player in self.movers(row, self.state_of(row)):
-                await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
-                waiting.append(row.id)
+            state = self.state_of(row)
+            movers = self.movers(row, state)
+            if player not in movers:
+                continue
+            if was != (until is not None and until > now):
+                await self._recount(row, state, movers, now)  # their turn's due times, away or back
+            await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
+            waiting.append(row.id)
         return waiting
+
+    async def _recount(self, row: GameRow, state: Any, movers: list[str], now: float) -> None:
+        """The clock of a pending turn after one of its players went away or came back: stopped while every
+        human to move is away, started again (a whole deadline) from the return. Reminders that fall due
+        meanwhile are dropped when they are claimed (cogs/turns.py)."""
+        if row.table.get("undo"):
+            return  # the table is answering an undo; the turn's clock follows it
+        away = await self.storage.players(movers)
+        back = row.table.get("phase") == "away"  # the clock was waiting for them
+        due, table = self.clock(row, row.table, state, away, now, restart=True)
+        if back or table.get("phase") == "away":  # else others are still on the clock: it goes on as it was
+            await self.storage.update_table(row.id, expect=row.table, table=table, deadline_at=due.deadline_at)

@@ -12,6 +12,7 @@ import discord
 import engine
 import present
 from cogs._seating import is_ai, seat_name
+from cogs._tempo import clock_start
 from engine import Text
 from i18n import ENGLISH, Words
 from storage import GameRow, Notice, Seat
@@ -176,10 +177,11 @@ def still_to_move(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> st
 def deadline_line(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> str:
     """The deadline of the player to move, as a Discord timestamp (each reader sees it in their own time)."""
     hours = row.table.get("deadline")
-    if not hours or not movers or row.turn_started_at is None or row.table.get("phase") == "decide":
+    start = clock_start(row)
+    if not hours or not movers or start is None or row.table.get("phase") in ("decide", "away"):
         return ""
     # i18n: {when} is a Discord timestamp shown relative to now ("in 3 hours")
-    return _("⏳ Deadline {when}.", when=f"<t:{int(row.turn_started_at + hours * 3600)}:R>")
+    return _("⏳ Deadline {when}.", when=f"<t:{int(start + hours * 3600)}:R>")
 
 
 def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str], _: Words = ENGLISH) -> str:

@@ -55,3 +55,44 @@ async def test_the_first_turn_has_its_deadline_warning_then_the_tables_decision(
     ask = h.last_public()
     assert "deadline has passed" in ask.content, ask.content
     assert ask.labels() == [f"Let the AI play for {late.name} this turn", f"…until {late.name} is back", "Wait longer"]
+
+
+def pings(h, user, since):
+    return [m.content for m in h.public()[since:] if f"<@{user.id}>" in m.content]
+
+
+@pytest.mark.parametrize("deadline", ["12h", None])
+async def test_an_away_players_pending_turn_pings_nobody_until_they_are_back(bots, users, deadline):
+    """`/away until:20h` (no AI) while the turn is already pending: neither the reminder (half the deadline, or
+    the 24 h reminder) nor the deadline's warning pings them while away; back, the turn's clock starts again
+    from the return, and its deadline passes like any other."""
+    h, (ana, bo) = bots, users[:2]
+    values = {"deadline": deadline} if deadline else {}
+    post = await start(h, [ana, bo], **values)
+    late = ana if f"<@{ana.id}>" in post.content.splitlines()[-1] else bo
+    r = await h.run_command(late, "away", until="20h" if deadline else "3d")
+    assert "nobody pings or reminds you" in r.message.content
+    await h.settle()
+    seen = len(h.public())
+    row = await row_of(h)
+    start_at = row.turn_started_at
+    cog = h.bot.get_cog("TurnsCog")
+    for hours in (6.5, 11, 12.5, 19.5) if deadline else (6.5, 24.5, 48, 71):  # while away
+        await cog.send_reminders(now=start_at + hours * 3600)
+        await cog.pass_deadlines(now=start_at + hours * 3600)
+        await h.settle()
+    assert pings(h, late, seen) == [], "pinged while away"
+    status = await h.run_command(late, "game status")
+    assert "⏳ Deadline" not in status.message.content  # nobody is on the clock while away
+    r = await h.run_command(late, "away", until="off")
+    assert "Welcome back" in r.message.content
+    row = await row_of(h)
+    if not deadline:
+        assert row.deadline_at is None
+        return
+    back_at = h.bot.session.clock_start(row)
+    assert row.deadline_at == pytest.approx(back_at + 12 * 3600 - 3600 * 1.2)  # a whole deadline from the return
+    assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
+    await h.settle()
+    assert h.last_public().content.startswith(f"⏳ <@{late.id}>, your move"), h.last_public().content
+    assert f"<t:{int(back_at + 12 * 3600)}:R>" in h.last_public().content
