@@ -135,16 +135,32 @@ class Tempo:
         return Due(remind_at=remind, ai=ai), table
 
     def after_move(
-        self, row: GameRow, state: Any, new: Any, player: str, *, standin: bool, away: dict[str, Player], now: float
+        self,
+        row: GameRow,
+        state: Any,
+        new: Any,
+        player: str,
+        *,
+        standin: bool,
+        away: dict[str, Player],
+        now: float,
+        action: Any = None,
     ) -> tuple[Due, dict[str, Any]]:
-        """The table and the clock after `player`'s move (`standin`: the AI made it for them)."""
+        """The table and the clock after `player`'s `action` (`standin`: the AI made it for them)."""
         table = dict(row.table)
         sub = dict(table.get("sub", {}))
         if not standin:
             sub.pop(player, None)  # playing yourself is being back
         movers = self.movers(row, new)
+        rules = self.rules(row.game)
         for p, mode in list(sub.items()):
-            if mode == "turn" and p not in movers:
+            if mode != "turn":
+                continue
+            if p == player and action is not None and not rules.is_free_action(action):
+                over = rules.turn_over(state, player, action, new)  # the engine says when a turn ends
+            else:
+                over = p not in movers
+            if over:
                 del sub[p]  # the turn the AI played for them is over
         table["sub"] = sub
         if not sub:

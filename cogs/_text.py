@@ -263,6 +263,7 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence
         before = list(moves[0]["before"])
         if last["player"] not in before:  # an out-of-turn buyer placing their tile is named, not pinged
             before.append(last["player"])
+        before = [p for p in before if p not in last.get("fresh", ())]  # their own turn begins after the AI's
         main = [p for p in last["to_move"] if p not in last["side"]]
         tail = turn_line(row, main, before, last["player"], last.get("quiet", ()), _=_)
         if last["free"]:  # a free action changes nobody's turn: name who we wait for, ping nobody
