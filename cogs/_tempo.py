@@ -6,6 +6,7 @@ clicks on one decision the first wins):
     deadline    hours a player has for a turn (None: no deadline; reminders then follow `reminder_hours`)
     on_timeout  "ai" | "wait": what happens when the table does not decide within one more deadline
     standins    whether the AI may stand in for absent players at this table (default True)
+    ai_level    how the AI plays when it stands in for a player ("easy" | "normal" | "hard"; default normal)
     phase       where the player to move is on the clock: none (the warning is next), "due" (the deadline
                 is next), "decide" (it passed: the table decides, the default follows at the next deadline),
                 "away" (the clock waits: every human to move is away; `deadline_at` is when the first is back)
@@ -27,13 +28,20 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import ai
 import engine
 from cogs._seating import GameError, encode, is_ai, staying, still_in
 from engine import Text
 from storage import Due, GameRow, Player, StaleVersion, Storage
 
 DEADLINES = (12, 24, 48, 72, 168)  # the presets, in hours
-AI_LEVEL = "normal"  # how a stand-in plays
+AI_LEVEL = "normal"  # how a stand-in plays where the table did not choose
+
+
+def ai_level(table: dict[str, Any]) -> str:
+    """The table's AI level: how the AI plays for a late, away or departed human (`/game create ai_level`,
+    `/game settings ai_level`)."""
+    return str(table.get("ai_level", AI_LEVEL))
 
 
 def warn_before(deadline_hours: float) -> float:
@@ -177,9 +185,10 @@ class Tempo:
         deadline: int | None | bool = False,
         on_timeout: str | None = None,
         standins: bool | None = None,
+        level: str | None = None,
     ) -> GameRow:
         """The creator changes the deadline (hours, None: none; False: unchanged), what happens when nobody
-        decides, and whether stand-ins are allowed."""
+        decides, whether stand-ins are allowed and the table's AI `level` (how they play)."""
         async with self.lock(game_id):
             row = await self.load(game_id)
             if player != row.creator_id:
@@ -198,6 +207,13 @@ class Tempo:
                 table["on_timeout"] = on_timeout
             if standins is not None:
                 table["standins"] = standins
+            if level is not None:
+                if level not in ai.LEVELS:
+                    levels = ", ".join(ai.LEVELS)
+                    raise GameError(
+                        Text("There is no AI level `{level}`. Levels: {levels}.", level=level, levels=levels)
+                    )
+                table["ai_level"] = level
             if row.status == "lobby":
                 return await self.storage.update_lobby(game_id, table=table)
             state = self.state_of(row)
