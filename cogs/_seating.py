@@ -376,18 +376,32 @@ class Seating:
 
     # -- reminders ---------------------------------------------------------------------------------------
 
-    async def nudge(self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None) -> GameRow:
-        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn)."""
+    async def nudge(
+        self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None
+    ) -> tuple[GameRow, list[str]]:
+        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn). Returns the row
+        and whom the nudge addresses (and pings): the humans whose turn it is, not the nudger, not those who
+        only may act out of turn, not those the AI plays for, not those away."""
         now = time.time() if now is None else now
         async with self.lock(game_id):
             row = await self.load(game_id)
             if row.status != "active":
                 raise GameError(Text("Only a running game can be nudged."))
-            humans = [p for p in self.to_move(row) if not is_ai(p) and p not in row.table.get("sub", {})]
+            sub = row.table.get("sub", {})
+            humans = [p for p in self.movers(row, self.state_of(row)) if not is_ai(p) and p not in sub]
             if not humans:  # AI seats (and stand-ins) play by themselves; nudging them would only ping nobody
                 raise GameError(Text("An AI player is to move: it plays by itself, in a moment."))
             if humans == [player]:
                 raise GameError(Text("It's your own turn!"))
+            others = [p for p in humans if p != player]
+            away = await self.storage.players(others)
+            addressed = [p for p in others if not (p in away and away[p].away(now))]
+            if not addressed:
+                until = max(away[p].away_until or now for p in others)
+                # i18n: /game nudge refused: {until} is a Discord timestamp relative to now ("in 3 days")
+                raise GameError(
+                    Text("They are away until {until}: nobody pings them meanwhile.", until=f"<t:{int(until)}:R>")
+                )
             last = row.nudged_at or 0
             if now - last < min_gap:
                 wait = int((min_gap - (now - last)) // 60) + 1
@@ -399,4 +413,4 @@ class Seating:
                     )
                 )
             await self.storage.mark_nudged(game_id, now)
-            return row
+            return row, addressed

@@ -15,6 +15,7 @@ from cogs._seating import is_ai, seat_name
 from cogs._tempo import clock_start
 from engine import Text
 from i18n import ENGLISH, Words
+from render.charts import duration  # the one way a time is shown (the cogs import it from here)
 from storage import GameRow, Notice, Seat
 
 CONTENT_LIMIT = 2000  # characters in a message
@@ -118,21 +119,6 @@ def created_text(game: str, thread: int | None, _: Words = ENGLISH) -> str:
         "Your game of {title} is set up: the lobby post is below. Press **Start** there once everyone has joined.",
         title=title_of(game, _),
     )
-
-
-def duration(seconds: float, _: Words = ENGLISH) -> str:
-    """A span of time, short: "2 d 3 h", "5 h 12 min", "7 min"."""
-    minutes = int(seconds // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
-        # i18n: a duration in days and hours, short
-        return _("{days} d {hours} h", days=days, hours=hours)
-    if hours:
-        # i18n: a duration in hours and minutes, short
-        return _("{hours} h {minutes} min", hours=hours, minutes=minutes)
-    # i18n: a duration in minutes, short
-    return _("{minutes} min", minutes=max(minutes, 1))
 
 
 # --------------------------------------------------------------------------------------------- the table in words
@@ -246,17 +232,29 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence
     for m in moves:
         described = rules.describe(rules.action_from_json(m["action"]))
         english = str(described)
+        action = _.text(described)
         events = []
+        told = False  # the move told once: by its own words, or by an event that says it and more
         for player, data in m["events"]:
             event = Text.from_json(data)  # a Text (older notices: its English words)
-            if player == m["player"] and english.startswith(str(event).rstrip(". ")):
+            said = str(event).rstrip(". ")
+            if player == m["player"] and said and english.startswith(said):
                 continue  # the engine's log echoing the move itself
+            head = english.rstrip(". ")
+            if (
+                player == m["player"]
+                and not told
+                and said.startswith(head)
+                and said[len(head) : len(head) + 1] in " (:;,"
+            ):
+                action, told = _.text(event).rstrip("."), True  # "takes the hut (V22); the next turns up"
+                continue
             # i18n: a public event of a move: who and what happened ("**Ana** scores 7 points.")
             line = _("{who} {event}", who=name_of(row, player, _), event=_.text(event)) if player else _.text(event)
             events.append(clip(line, 400))
         who = actor(row, m["player"], m.get("standin", False), _)
         # i18n: a move in a public post: who and what they did ("**Ana** takes 3 cards.")
-        groups.append((clip(_("{who} {action}.", who=who, action=_.text(described)), 300), events))
+        groups.append((clip(_("{who} {action}.", who=who, action=action), 300), events))
     if last["finished"]:
         tail = results_text(row, last["scores"], last["winners"], _)
     else:

@@ -355,12 +355,11 @@ class GameCog(
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:
-        row = await self.session.nudge(
+        row, addressed = await self.session.nudge(
             (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
         )
         _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
-        sub = row.table.get("sub", {})  # the AI plays for them (stand-ins, those who left)
-        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p) and p not in sub)
+        pings = ", ".join(ping(row, p, _) for p in addressed)  # exactly those it addresses
         # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
         text = _(
             "⏰ {who}: {name} is waiting for your move in {title}.",
