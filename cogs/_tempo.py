@@ -235,13 +235,15 @@ class Tempo:
         state = self.state_of(row)
         movers = [p for p in self.movers(row, state) if not is_ai(p) and p not in table.get("sub", {})]
         phase = table.get("phase", "warn")
-        if phase == "away" and row.status == "active":  # the first of those away is back: the clock starts again
-            away = await self.storage.players(movers)
-            due, table = self.clock(row, table, state, away, now, restart=True)
+        away = await self.storage.players(movers) if movers and row.status == "active" else {}
+        here = [p for p in movers if not (p in away and away[p].away(now))]  # the away are never warned
+        if row.status == "active" and (phase == "away" or (movers and not here)):
+            # the first of those away is back: the clock starts again (or it waits on, for those still away)
+            due, table = self.clock(row, table, state, away, now, restart=phase == "away")
             return await self._set(row, table, due.deadline_at, None)
         if not hours or not movers or row.status != "active":
             return await self._set(row, table, None, None)
-        late = movers[0]
+        late = here[0]
         start = self.clock_start(row) or now
         if phase == "warn":
             table["phase"] = "due"

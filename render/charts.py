@@ -48,7 +48,7 @@ def number(value: float, digits: int = 1) -> str:
 
 def duration(seconds: float | None, _: Words = ENGLISH) -> str:
     """A span of time, short, as every post, reply and image shows one (the only such function): "2 d 3 h",
-    "5 h 12 min", "7 min", and seconds below a minute, "40 s", "0 s". Each unit is cut down, never rounded up
+    "3 d", "5 h 12 min", "3 h", "7 min", and seconds below a minute, "40 s", "0 s". Each unit is cut down, never rounded up
     (a 59-second turn is not "1 min"); None (no turns): "–"."""
     if seconds is None:
         return "–"
@@ -59,12 +59,18 @@ def duration(seconds: float | None, _: Words = ENGLISH) -> str:
     minutes = whole // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    if days:
+    if days and hours:
         # i18n: a duration in days and hours, short
         return _("{days} d {hours} h", days=days, hours=hours)
-    if hours:
+    if days:
+        # i18n: a duration in whole days, short
+        return _("{days} d", days=days)
+    if hours and minutes:
         # i18n: a duration in hours and minutes, short
         return _("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    if hours:
+        # i18n: a duration in whole hours, short
+        return _("{hours} h", hours=hours)
     # i18n: a duration in minutes, short
     return _("{minutes} min", minutes=minutes)
 

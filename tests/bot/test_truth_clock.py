@@ -96,3 +96,25 @@ async def test_an_away_players_pending_turn_pings_nobody_until_they_are_back(bot
     await h.settle()
     assert h.last_public().content.startswith(f"⏳ <@{late.id}>, your move"), h.last_public().content
     assert f"<t:{int(back_at + 12 * 3600)}:R>" in h.last_public().content
+
+
+async def test_when_the_away_time_runs_out_the_pending_turns_clock_starts_again(bots, users):
+    """Nobody types `/away until:off`: at the end of the away time the clock wakes (without a post) and gives a
+    whole deadline from then; its warning then pings the player like any other."""
+    h, (ana, bo) = bots, users[:2]
+    post = await start(h, [ana, bo], deadline="12h")
+    late = ana if f"<@{ana.id}>" in post.content.splitlines()[-1] else bo
+    await h.run_command(late, "away", until="20h")
+    row = await row_of(h)
+    me = await h.bot.storage.player(late.sid)
+    assert row.table.get("phase") == "away" and row.deadline_at == pytest.approx(me.away_until)
+    seen = len(h.public())
+    cog = h.bot.get_cog("TurnsCog")
+    assert await cog.pass_deadlines(now=me.away_until + 1) == 1  # the wake-up: no post
+    await h.settle()
+    assert len(h.public()) == seen
+    row = await row_of(h)
+    assert row.deadline_at == pytest.approx(me.away_until + 1 + 12 * 3600 - 3600 * 1.2)
+    assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
+    await h.settle()
+    assert h.last_public().content.startswith(f"⏳ <@{late.id}>, your move"), h.last_public().content
