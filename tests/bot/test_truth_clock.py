@@ -55,6 +55,7 @@ async def test_the_first_turn_has_its_deadline_warning_then_the_tables_decision(
     ask = h.last_public()
     assert "deadline has passed" in ask.content, ask.content
     assert ask.labels() == [f"Let the AI play for {late.name} this turn", f"…until {late.name} is back", "Wait longer"]
+    print("\n" + "\n---\n".join(m.content for m in h.public()))
 
 
 def pings(h, user, since):

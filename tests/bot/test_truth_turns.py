@@ -59,3 +59,4 @@ async def test_ai_this_turn_plays_one_turn_when_the_late_player_has_several_in_a
     assert row.turns == before + 1 and "sub" not in row.table
     assert h.last_public().content.startswith("**AI for Bo**")
     assert h.last_public().content.endswith(f"Your turn, <@{bo.id}>."), h.last_public().content
+    print("\n" + "\n---\n".join(m.content for m in h.public()[-5:]))
