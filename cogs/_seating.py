@@ -345,10 +345,6 @@ class Seating:
                 )
             except StaleVersion:
                 raise GameError(Text("This game has already started.")) from None
-            if due.deadline_at != row.deadline_at:  # the first turn's deadline, as every later turn's (clock)
-                row = await self.storage.update_table(
-                    game_id, expect=row.table, table=row.table, deadline_at=due.deadline_at
-                ) or await self.load(game_id)
             self._remember(position(row), state)
         self.changed(game_id)  # the herald posts the first board; an AI seat may move first
         return row, state

@@ -358,8 +358,9 @@ class Storage(abc.ABC):
         notice: tuple[str, dict[str, Any]] | None = None,
         now: float | None = None,
     ) -> GameRow:
-        """Lobby -> running with the initial state (version 0) and, in the same transaction, the `notice`
-        (kind, payload) announcing the start. StaleVersion if it was not in the lobby."""
+        """Lobby -> running with the initial state (version 0), the first turn's `due` times (reminder, AI flag,
+        deadline: as every later turn's) and, in the same transaction, the `notice` (kind, payload) announcing the
+        start. StaleVersion if it was not in the lobby."""
 
     @abc.abstractmethod
     async def commit_move(

@@ -302,9 +302,10 @@ SQL: dict[str, str] = {
     "update_lobby": "UPDATE games SET updated_at = $2, seats = COALESCE($3, seats), options = COALESCE($4, options), "
     "lobby_message_id = COALESCE($5, lobby_message_id), table_state = COALESCE($6, table_state) "
     f"WHERE id = $1 AND status = 'lobby' RETURNING {_COLUMNS}",
-    # id, seats, state, now, remind at, ai
+    # id, seats, state, now, remind at, ai, deadline (the first turn's, as every later turn's)
     "start_game": "UPDATE games SET status = 'active', seats = $2, state = $3, version = 0, turns = 0, "
-    "updated_at = $4, turn_started_at = $4, remind_at = $5, ai_due = $6 WHERE id = $1 AND status = 'lobby' "
+    "updated_at = $4, turn_started_at = $4, remind_at = $5, ai_due = $6, deadline_at = $7 "
+    "WHERE id = $1 AND status = 'lobby' "
     f"RETURNING {_COLUMNS}",
     "delete_seats": "DELETE FROM seats WHERE game_id = $1",  # id
     # id, player ids
@@ -460,7 +461,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "all_game_ids": (0, 1000),
     "create_game": (9, 1, "game", "{}", 5, _SEATS, "1", 24.0, 1e9),
     "update_lobby": (1, 1e9, _SEATS, None, None, None),
-    "start_game": (1, _SEATS, _STATE, 1e9, None, False),
+    "start_game": (1, _SEATS, _STATE, 1e9, None, False, None),
     "delete_seats": (1,),
     "insert_seats": (1, ["1", "2"]),
     "insert_notice": (1, 1, "move", "{}", 1e9),
@@ -855,7 +856,14 @@ class PostgresStorage(Storage):
         now = time.time() if now is None else now
         async with self._pool.acquire() as conn, conn.transaction():
             r = await conn.fetchrow(
-                SQL["start_game"], game_id, _seats_json(seats), pack_state(state_json), now, due.remind_at, due.ai
+                SQL["start_game"],
+                game_id,
+                _seats_json(seats),
+                pack_state(state_json),
+                now,
+                due.remind_at,
+                due.ai,
+                due.deadline_at,
             )
             if r is None:
                 raise StaleVersion("The game is no longer in its lobby.")

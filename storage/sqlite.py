@@ -663,8 +663,17 @@ class SQLiteStorage(Storage):
         async with self._write, self._transaction():
             cur = await self._db.execute(
                 "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
-                "turn_started_at = ?, remind_at = ?, ai_due = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), pack_state(state_json), now, now, due.remind_at, int(due.ai), game_id),
+                "turn_started_at = ?, remind_at = ?, ai_due = ?, deadline_at = ? WHERE id = ? AND status = 'lobby'",
+                (
+                    _seats_json(seats),
+                    pack_state(state_json),
+                    now,
+                    now,
+                    due.remind_at,
+                    int(due.ai),
+                    due.deadline_at,
+                    game_id,
+                ),
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
