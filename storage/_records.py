@@ -1,5 +1,6 @@
-"""What both backends share about results and ratings (records/): the columns, rows to and from values, and the
-pure steps of settling a finished game and of rebuilding a server's ratings (the arithmetic is records/')."""
+"""What both backends share about results and ratings: the columns, rows to and from values, and the pure steps
+around settling a finished game and rebuilding a server's ratings (the arithmetic is the `Rater` storage was
+opened with: records/', which storage never imports)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from records.figures import Move, SeatRecord, rebuild
-from records.ratings import Rating
-from storage.base import RatingRow, ResultRow
+from storage.results import Move, Rater, Rating, RatingRow, ResultRow, SeatRecord
 
 RESULT_COLUMNS = (
     "game_id",
@@ -164,7 +163,7 @@ def current_of(rows: Iterable[RatingRow]) -> dict[str, Rating]:
     return {r.player: r.rating for r in rows}
 
 
-def rebuilt(rows: Sequence[ResultRow]) -> tuple[list[ResultRow], list[RatingRow]]:
+def rebuilt(rows: Sequence[ResultRow], rater: Rater) -> tuple[list[ResultRow], list[RatingRow]]:
     """A stream's stored results (in order) rated again from nothing: the results with their new before/after
     and the final rating rows (each with the name and time of the player's last game). Pure: run in a thread."""
     games: list[list[ResultRow]] = []
@@ -173,7 +172,7 @@ def rebuilt(rows: Sequence[ResultRow]) -> tuple[list[ResultRow], list[RatingRow]
             games[-1].append(r)
         else:
             games.append([r])
-    _, again = rebuild([[r.record for r in g] for g in games])
+    _, again = rater.rebuild([[r.record for r in g] for g in games])
     results = [
         ResultRow(old.game_id, old.guild_id, old.game, old.finished_at, old.seq, new)
         for g, records in zip(games, again, strict=True)

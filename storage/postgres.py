@@ -35,8 +35,6 @@ from typing import Any
 
 import asyncpg
 
-from records.figures import Finish, Recent, Summary, settle
-from records.ratings import Rating
 from storage import _records
 from storage.base import (
     ALL_SHARDS,
@@ -48,8 +46,6 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
-    RatingRow,
-    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -61,6 +57,7 @@ from storage.base import (
     unpack_moves,
     unpack_state,
 )
+from storage.results import Finish, Rater, Rating, RatingRow, Recent, ResultRow, Summary
 
 MAX_ID = 2**63 - 1  # BIGINT's range: a larger id (from a forged custom_id) names no game
 # pg_advisory_xact_lock keys: held while migrating, and while moving the id sequence past an imported game
@@ -616,7 +613,14 @@ class PostgresStorage(Storage):
 
     @classmethod
     async def open(
-        cls, url: str, *, synchronous: str = "FULL", min_size: int = 1, max_size: int = 10, **pool_args: Any
+        cls,
+        url: str,
+        *,
+        synchronous: str = "FULL",
+        rater: Rater | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        **pool_args: Any,
     ) -> PostgresStorage:
         """Connect a pool to `url` and migrate the schema forward. `synchronous`: FULL (the default) waits for
         each commit to be durable (the server's own setting, `on` unless changed); NORMAL sets this pool's
@@ -633,6 +637,7 @@ class PostgresStorage(Storage):
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"Cannot connect to the PostgreSQL database {redact(url)}: {exc}") from exc
         self = cls(pool, url)
+        self.rater = rater
         try:
             await self._migrate()
         except BaseException:
@@ -1053,7 +1058,7 @@ class PostgresStorage(Storage):
             current = _records.current_of(
                 _records.rating_of(r) for r in await conn.fetch(SQL["ratings_of"], guild, game, humans)
             )
-        records = settle(finish, moves, current, rated=bool(guild))
+        records = self._rater().settle(finish, moves, current, rated=bool(guild))
         results = _records.results_of(game_id, guild, game, finished_at, seq, records)
         await conn.executemany(SQL["insert_result"], [_result_args(r) for r in results])
         await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in _records.ratings_after(results)])
@@ -1117,7 +1122,7 @@ class PostgresStorage(Storage):
                 if locked:
                     await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
                 rows = await asyncio.to_thread(_records.results_from, await conn.fetch(SQL["stream"], guild_id, game))
-                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
+                results, ratings = await asyncio.to_thread(_records.rebuilt, rows, self._rater())
                 values = await asyncio.to_thread(_rerate_all, results)
                 if not locked:
                     await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))

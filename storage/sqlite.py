@@ -18,8 +18,6 @@ from typing import Any
 
 import aiosqlite
 
-from records.figures import Finish, Recent, Summary, settle
-from records.ratings import Rating
 from storage import _records
 from storage.base import (
     ALL_SHARDS,
@@ -31,8 +29,6 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
-    RatingRow,
-    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -45,6 +41,7 @@ from storage.base import (
     unpack_moves,
     unpack_state,
 )
+from storage.results import Finish, Rater, Rating, RatingRow, Recent, ResultRow, Summary
 
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id (from a forged custom_id) names no game
 
@@ -418,11 +415,12 @@ class SQLiteStorage(Storage):
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "FULL") -> SQLiteStorage:
+    async def open(cls, path: str, *, synchronous: str = "FULL", rater: Rater | None = None) -> SQLiteStorage:
         if synchronous.upper() not in SYNCHRONOUS:
             raise StorageError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}.")
         conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
         self = cls(conn, path)
+        self.rater = rater
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
             # FULL: each commit is fsynced before the move is announced; NORMAL (opt-in) may lose the last
@@ -915,7 +913,7 @@ class SQLiteStorage(Storage):
         moves = _records.moves_of((m.player, m.created_at, m.standin) for m in log)
         humans = [s.player for s in finish.seats if s.ai_level is None]
         current = await self._current(guild, game, humans) if guild else {}
-        records = settle(finish, moves, current, rated=bool(guild))
+        records = self._rater().settle(finish, moves, current, rated=bool(guild))
         results = _records.results_of(game_id, guild, game, finished_at, seq, records)
         await self._db.executemany(SQL["insert_result"], [_records.result_values(r) for r in results])
         await self._db.executemany(
@@ -991,7 +989,7 @@ class SQLiteStorage(Storage):
                 await self._write.acquire()
             try:
                 rows = await asyncio.to_thread(_records.results_from, await self._all("stream", key))
-                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
+                results, ratings = await asyncio.to_thread(_records.rebuilt, rows, self._rater())
                 values = await asyncio.to_thread(_records.rerate_values, results)
                 if not held:
                     await self._write.acquire()

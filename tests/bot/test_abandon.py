@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from records.figures import seat_result
 from records.ratings import rate_places
 from tests.bot.driver import movers, play_one_action
 from tests.bot.harness import CHANNEL_ID, Harness
@@ -99,7 +100,7 @@ async def test_a_player_leaves_mid_game_the_ai_plays_their_seat_and_they_are_ran
     assert results[cyd.sid].abandoned and results[cyd.sid].rated and results[cyd.sid].place == 3
     assert {results[ana.sid].place, results[bo.sid].place} <= {1, 2}
     assert not results[ana.sid].abandoned and results[ana.sid].rated and results[bo.sid].rated
-    seats = [r.result for r in sorted(results.values(), key=lambda r: r.seat)]
+    seats = [seat_result(r) for r in sorted(results.values(), key=lambda r: r.seat)]
     want = rate_places(seats, [r.place for r in sorted(results.values(), key=lambda r: r.seat)], {})
     assert {p: r.after for p, r in results.items()} == want
     assert "📈 Ratings: " in post.content and "**Cyd** " in post.content.split("📈")[1]

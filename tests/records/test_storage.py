@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from records.figures import Finish, SeatFinish
+from records.figures import RATER, Finish, SeatFinish
 from records.ratings import AI_RATINGS, Rating, SeatResult, rate
 from storage import Seat, StaleVersion
 
@@ -199,7 +199,7 @@ async def test_the_copy_command_copies_results_and_ratings(tmp_path):
     from storage.sqlite import SQLiteStorage
 
     src_path, dst_path = str(tmp_path / "a.sqlite3"), str(tmp_path / "b.sqlite3")
-    src = await SQLiteStorage.open(src_path)
+    src = await SQLiteStorage.open(src_path, rater=RATER)
     try:
         await play(src, ["1", "2", "ai:easy:1"], [3, 2, 1], standins={"2"})
         await play(src, ["1", "3"], [1, 2], channel=2, guild=8)
