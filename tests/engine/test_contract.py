@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from engine import GAMES, Option, Text, get_rules
+from engine import Option, Text, get_rules
 from tests.engine.playout import players_for
 
-pytestmark = pytest.mark.parametrize("game", GAMES)
+# every test takes `game`: each registered game and each test-only one (tests/conftest.py)
 
 
 def test_bad_player_count_is_a_clear_value_error(game):
