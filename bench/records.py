@@ -1,4 +1,4 @@
-"""/leaderboard and /stats with 100,000 finished games in the database (issue 17: p95 <= 100 ms).
+"""/leaderboard and /stats with 100,000 finished games in the database (the aim: p95 <= 100 ms).
 
     python bench/records.py                 # 100,000 games, 300 of each request
     python bench/records.py --games 20000 -n 100

@@ -2,7 +2,7 @@
 ties. Pure: no discord, no I/O; storage calls `rate` inside the transaction that stores a game's final move, and
 `replay` to rebuild a server's ratings from its stored results.
 
-The rules (issue 17), and the choices made where they leave room:
+The rules, and the choices made where they leave room:
 
 - **Places** come from the final scores, shared places as ties: a seat's place is 1 + the number of seats ahead
   of it, ordered by (winner, score). The engine's `winners` breaks a tie for first place where its rules do;

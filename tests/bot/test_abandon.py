@@ -1,4 +1,4 @@
-"""Leaving a running game for good (cogs/_leaving.py, issue 17): `/game leave` asks first (its buttons survive a
+"""Leaving a running game for good (cogs/_leaving.py): `/game leave` asks first (its buttons survive a
 restart), the table is told in public, the AI plays the seat to the end, the player who left cannot come back, is
 never pinged again, and is ranked last (and rated) when the game ends; the last human leaving cancels the game."""
 

@@ -1,4 +1,4 @@
-"""AI seats in the bot (issue 8), through the harness: seating them from the lobby or /game create, whole games of
+"""AI seats in the bot, through the harness: seating them from the lobby or /game create, whole games of
 one human and two AI seats (final scores = the engine's), AI moves resumed after a restart, a failing AI leaving
 the game untouched, an AI deciding off the event loop while a human acts, one worker per game, no pings."""
 

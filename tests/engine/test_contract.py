@@ -1,4 +1,4 @@
-"""The contract every game keeps (ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
+"""The contract every game keeps (docs/ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
 
 import json
 import random
