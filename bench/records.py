@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogs.records import player_stats  # noqa: E402
 from records.ratings import Rating  # noqa: E402
-from storage._records import RESULT_COLUMNS  # noqa: E402
+from storage._rows import RESULT_COLUMNS  # noqa: E402
 from storage.sqlite import SQLiteStorage  # noqa: E402
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, Harness, User  # noqa: E402
 

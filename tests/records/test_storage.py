@@ -117,7 +117,7 @@ async def test_two_games_ending_at_once_both_count(db):
 
 
 async def test_a_crash_in_the_final_transaction_leaves_the_game_unfinished_and_unrated(db, monkeypatch):
-    import storage._records as shared
+    import storage._rows as shared
 
     g = await db.create_game(guild_id=GUILD, channel_id=1, game="fake", options={}, seed=1, creator=Seat("1", "A"))
     g = await db.start_game(g.id, seats=[Seat("1", "A"), Seat("2", "B")], state_json="{}")
