@@ -108,6 +108,15 @@ def drawn(game: str) -> tuple[Config, ...]:
     return profile(game).drawn or ((rules_of(game).player_counts[-1], {}),)
 
 
+def deal(pool: list[Any], sizes: list[int]) -> tuple[list[tuple[Any, ...]], list[Any]]:
+    """`pool` dealt out in hands of these sizes, in order, and what is left (for a profile's re-deal)."""
+    out, k = [], 0
+    for n in sizes:
+        out.append(tuple(pool[k : k + n]))
+        k += n
+    return out, pool[k:]
+
+
 def has_renderer(game: str) -> bool:
     return entry(game).render is not None
 

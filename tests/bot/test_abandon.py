@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from records.figures import seat_result
 from records.ratings import rate_places
 from tests.bot.driver import movers, play_one_action
-from tests.bot.harness import CHANNEL_ID, Harness
+from tests.bot.harness import CHANNEL_ID
 from tests.bot.test_tempo import play_until, start, table_post, turn_of
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_a_player_leaves_mid_game_the_ai_plays_their_seat_and_they_are_ranked_last(bots, users):

@@ -9,17 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 from engine.alhambra.components import SCORING_CARDS
-from tests.games import Profile
+from tests.games import Profile, deal
 
 ALL_MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
-
-
-def _deal(pool: list[Any], sizes: list[int]) -> tuple[list[tuple[Any, ...]], list[Any]]:
-    out, k = [], 0
-    for n in sizes:
-        out.append(tuple(pool[k : k + n]))
-        k += n
-    return out, pool[k:]
 
 
 def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
@@ -30,12 +22,12 @@ def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
     others = [i for i in range(len(s.players)) if i != me]
     pool = [c for i in others for c in s.seats[i].hand] + [c for c in s.deck if c not in SCORING_CARDS]
     rnd.shuffle(pool)
-    hands, rest = _deal(pool, [len(s.seats[i].hand) for i in others])
+    hands, rest = deal(pool, [len(s.seats[i].hand) for i in others])
     deck = [c for c in s.deck if c in SCORING_CARDS] + rest
     rnd.shuffle(deck)
     bonus = [c for i in others for c in s.seats[i].bonus_hand] + list(s.bonus_aside)
     rnd.shuffle(bonus)
-    bonus_hands, aside = _deal(bonus, [len(s.seats[i].bonus_hand) for i in others])
+    bonus_hands, aside = deal(bonus, [len(s.seats[i].bonus_hand) for i in others])
     seats = list(s.seats)
     for i, hand, held in zip(others, hands, bonus_hands, strict=True):
         seats[i] = replace(seats[i], hand=tuple(sorted(hand)), bonus_hand=held)

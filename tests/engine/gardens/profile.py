@@ -8,15 +8,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from tests.games import Profile
-
-
-def _deal(pool: list[Any], sizes: list[int]) -> tuple[list[tuple[Any, ...]], list[Any]]:
-    out, k = [], 0
-    for n in sizes:
-        out.append(tuple(pool[k : k + n]))
-        k += n
-    return out, pool[k:]
+from tests.games import Profile, deal
 
 
 def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
@@ -24,7 +16,7 @@ def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
     me = s.players.index(actor)
     pool = [t for i, hand in enumerate(s.hands) if i != me for t in hand] + list(s.supply)
     rnd.shuffle(pool)
-    dealt, supply = _deal(pool, [len(hand) for i, hand in enumerate(s.hands) if i != me])
+    dealt, supply = deal(pool, [len(hand) for i, hand in enumerate(s.hands) if i != me])
     hands = list(dealt)
     hands.insert(me, s.hands[me])
     return replace(s, hands=tuple(hands), supply=tuple(supply), seed=rnd.getrandbits(40))
