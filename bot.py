@@ -29,6 +29,7 @@ from cogs._herald import Herald
 from cogs._images import Images
 from cogs._locale import Translator
 from cogs._session import Session
+from records.figures import RATER
 from storage import ALL_SHARDS, Shards, Storage, open_storage
 
 log = logging.getLogger("bot")
@@ -177,7 +178,9 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(
-            self.settings.database_url or self.settings.database_path, synchronous=self.settings.database_sync
+            self.settings.database_url or self.settings.database_path,
+            synchronous=self.settings.database_sync,
+            rater=RATER,  # the arithmetic of a game's end (records/: storage sits below it and never imports it)
         )
         self._open = True
         i18n.all_words()  # every language's catalog loaded (compiled if outdated) now, not at a player's first click

@@ -1,7 +1,7 @@
 """What every game engine shares: the error types, options, events, the `action` decorator and a fast `replace`
 for the frozen dataclasses, seeded randomness kept in the state, a JSON codec for them (in `engine/_json.py`),
 words as data (`Text`, `N_`, `join_texts`, in `engine/_text.py`), and the `Rules` base class that implements the
-common half of `ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON
+common half of `docs/ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON
 round trips).
 
 Pure: no discord, no asyncio, no I/O except `load_data`, which reads the component lists in `data/` once.

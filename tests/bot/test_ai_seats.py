@@ -1,4 +1,4 @@
-"""AI seats in the bot (issue 8), through the harness: seating them from the lobby or /game create, whole games of
+"""AI seats in the bot, through the harness: seating them from the lobby or /game create, whole games of
 one human and two AI seats (final scores = the engine's), AI moves resumed after a restart, a failing AI leaving
 the game untouched, an AI deciding off the event loop while a human acts, one worker per game, no pings."""
 
@@ -372,28 +372,10 @@ def test_ai_budget_setting():
 def test_an_ai_turn_in_one_post_keeps_its_moves_in_order_and_the_next_player_last(monkeypatch):
     """Several moves of one AI turn share a post; whatever their length, the post fits and ends with who's next."""
     from cogs import _text
-    from storage import GameRow, Seat
+    from storage import Seat
+    from tests.bot.test_messages import row as sample_row
 
-    row = GameRow(
-        id=1,
-        guild_id=1,
-        channel_id=2,
-        game="gardens",
-        options={},
-        seed=1,
-        status="active",
-        seats=(Seat("11", "Ana"), Seat("ai:easy:1", "AI (easy) 1")),
-        state_json="{}",
-        version=40,
-        creator_id="11",
-        lobby_message_id=None,
-        reminder_hours=24,
-        created_at=0.0,
-        updated_at=60.0,
-        turn_started_at=0.0,
-        reminded_at=None,
-        nudged_at=None,
-    )
+    row = sample_row(seats=(Seat("11", "Ana"), Seat("ai:easy:1", "AI (easy) 1")), updated_at=60.0)
 
     def move(n, to_move, text="takes money"):
         return {
