@@ -26,7 +26,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -62,7 +62,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Width and height of `text` (ink box from the origin), cached: layouts measure the same labels often."""
     left, top, right, bottom = font(size, bold).getbbox(text)
-    return right, bottom
+    return int(right), int(bottom)
 
 
 def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> tuple[str, int]:
@@ -180,7 +180,8 @@ def _text_masks(
         if mask.size[0] and mask.size[1]:
             return offset, Image.Image()._new(mask), None
     left, top, right, bottom = f.getbbox(s, anchor=anchor, stroke_width=stroke)
-    w, h = max(1, right - left), max(1, bottom - top)
+    left, top = int(left), int(top)
+    w, h = max(1, int(right) - left), max(1, int(bottom) - top)
     inner = Image.new("L", (w, h), 0)
     ImageDraw.Draw(inner).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     outer = None
@@ -531,7 +532,7 @@ def freeze(value: Any) -> Hashable:
     values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
     kind = type(value)
     if kind is str or kind is int or value is None:
-        return value
+        return cast(Hashable, value)
     if kind is tuple:
         return tuple(map(freeze, value))
     if kind is bool:
@@ -545,7 +546,7 @@ def freeze(value: Any) -> Hashable:
     if kind is frozenset or kind is set:
         return (_SET, frozenset(map(freeze, value)))
     if kind is types.FunctionType or kind is Words:  # a section passed on, a language's words: only themselves
-        return value
+        return cast(Hashable, value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
     raise TypeError(f"cannot key a cached part on a {kind.__name__}")
@@ -672,6 +673,7 @@ BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHL
 # Palette: the key colours exactly, then the image's other colours as found on a 1-in-SAMPLE_STEP grid.
 SAMPLE_STEP = 5
 
+_isal_zlib: types.ModuleType | None
 try:  # ISA-L's deflate: 5-7x faster than zlib at its fast levels for files of the same size or smaller
     from isal import isal_zlib as _isal_zlib
 except ImportError:  # pragma: no cover - depends on the environment
@@ -683,7 +685,8 @@ DEFLATE = "isal" if _isal_zlib is not None else "zlib"  # which library `encode_
 def _deflate(data: bytes) -> bytes:
     """zlib stream of `data`: ISA-L level 2 when installed (bench/render.py), else zlib level 3."""
     if _isal_zlib is not None:
-        return _isal_zlib.compress(data, 2)
+        out: bytes = _isal_zlib.compress(data, 2)
+        return out
     return zlib.compress(data, 3)
 
 
@@ -695,8 +698,8 @@ def png_palette(img: Image.Image, key_colours: Iterable[RGB] = ()) -> list[RGB]:
     Pillow maps a pixel to the entry nearest to the corner of the 4x4x4 cell holding it, so a found colour nearer
     to a key colour's corner than the key itself would take the key's pixels: such colours (within ~5 of the
     key) are left out. Deterministic: the same pixels give the same palette."""
-    keys = list(dict.fromkeys((*BASE_PALETTE, *(tuple(c) for c in key_colours))))[:256]
-    colours = dict.fromkeys(keys)
+    keys: list[RGB] = list(dict.fromkeys((*BASE_PALETTE, *((c[0], c[1], c[2]) for c in key_colours))))[:256]
+    colours: dict[RGB, None] = dict.fromkeys(keys)
     if len(keys) < 256:
         w, h = img.size
         sample = img.resize((max(1, w // SAMPLE_STEP), max(1, h // SAMPLE_STEP)), Image.Resampling.NEAREST)
@@ -723,7 +726,7 @@ def _key_corners(keys: tuple[RGB, ...]) -> dict[tuple[int, int, int], tuple[tupl
     colour in that cell might be nearer to than the key is (see `png_palette`)."""
     cells: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
     for key in keys:
-        corner = [v & ~3 for v in key]
+        corner = (key[0] & ~3, key[1] & ~3, key[2] & ~3)
         d = sum((v - c) ** 2 for v, c in zip(key, corner, strict=True))  # <= 27: a rival lies within 6 of corner
         lo = [max(0, c - 6) >> 4 for c in corner]
         hi = [min(255, c + 6) >> 4 for c in corner]

@@ -161,8 +161,10 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     """The only function that reads engine state fields (engine.alhambra.state.GameState); its sentences in the
     language of `_`."""
     from engine import get_rules
+    from engine.alhambra.rules import AlhambraRules
 
     rules = get_rules("alhambra")
+    assert isinstance(rules, AlhambraRules)  # the registry's rules of this game
     movers = set(rules.to_move(view))
     label = {p: D.player_label(p, view.players, names, _) for p in view.players}
     last_text, last_cells, last_spaces = _last_move(view, label, _)

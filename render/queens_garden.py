@@ -420,10 +420,10 @@ def _storage(
     jokers: int,
     expansions: Sequence[Kind],
     x: int,
-    y: int,
+    y: float,
     w: int,
     _: Words = ENGLISH,
-) -> int:
+) -> float:
     """Storage (Q8): 12 tile spaces holding tiles and jokers, and 2 expansion spaces."""
     used = len(tiles) + jokers
     # i18n: a player's storage: tiles and jokers in it, of its spaces (Q8)
