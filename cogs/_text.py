@@ -189,7 +189,7 @@ def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str], _
     who = ", ".join(name_of(row, p, _) for p in side)
     main = [p for p in movers if p not in side]
     first = name_of(row, main[0], _) if main else None
-    return present.for_game(row.game).out_of_turn_line(who, _=_, main=first)
+    return present.for_game(row.game).out_of_turn_line(who, n=len(side), _=_, main=first)
 
 
 def results_text(row: GameRow, scores: dict[str, int], winners: Sequence[str], _: Words = ENGLISH) -> str:

@@ -357,11 +357,13 @@ class GameCog(
         )
         _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
         sub = row.table.get("sub", {})  # the AI plays for them (stand-ins, those who left)
-        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p) and p not in sub)
-        # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
+        pinged = [ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p) and p not in sub]
+        # i18n: /game nudge, in public: {who} are the pings of the {n} players to move, {name} the one who waits
         text = _(
             "⏰ {who}: {name} is waiting for your move in {title}.",
-            who=pings,
+            "⏰ {who}: {name} is waiting for you to move in {title}.",
+            n=len(pinged),
+            who=", ".join(pinged),
             name=esc(interaction.user.display_name),
             title=title_of(row.game, _),
         )

@@ -81,12 +81,18 @@ class Presenter:
         the public view does not (the generic version: the differing parts of the views, as data)."""
         return _diff_text(to_jsonable(rules.view(state, player)), to_jsonable(rules.view(state, None)))
 
-    def out_of_turn_line(self, who: str, *, _: Words = ENGLISH, main: str | None = None) -> str:
-        """The line naming players (`who`) who may act out of turn now, until `main` (the player whose turn it is,
-        named) acts."""
+    def out_of_turn_line(self, who: str, *, n: int = 1, _: Words = ENGLISH, main: str | None = None) -> str:
+        """The line naming the `n` players (`who`, a list of names) who may act out of turn now, until `main` (the
+        player whose turn it is, named) acts. The verb agrees with `n` in the catalogs (a plural entry)."""
         if main:
-            return _("⏳ {who} may act out of turn until {main} acts.", who=who, main=main)
-        return _("⏳ {who} may act out of turn.", who=who)
+            return _(
+                "⏳ {who} may act out of turn until {main} acts.",
+                "⏳ {who} may act out of turn until {main} acts.",
+                n=n,
+                who=who,
+                main=main,
+            )
+        return _("⏳ {who} may act out of turn.", "⏳ {who} may act out of turn.", n=n, who=who)
 
     def free_panel_lines(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> list[str]:
         """The top of the free-actions panel."""

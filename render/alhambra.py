@@ -790,7 +790,7 @@ def _hut_stacks(
 def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, _: Words = ENGLISH) -> None:
     """The majority points table (A2/A45), as printed on the reserve boards."""
     D.panel(d, (x, y, x + w, y + h))
-    shown, size = D.fit_text(_("Points per scoring round"), w - 24, 18, bold=True)
+    shown, size = D.fit_text(_("Points per scoring round", context="alhambra"), w - 24, 18, bold=True)
     D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     inner = w - 24
     name_w = 112 if inner >= 360 else 72
@@ -799,7 +799,9 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
     head_y = y + 38
     for j in range(3):
         # i18n: a column of the points table: scoring round N, short ("R1")
-        title, size = D.fit_text(_("R{round}", round=j + 1), int(cols[2] - cols[1]) - 6, 15, bold=True, min_size=10)
+        title, size = D.fit_text(
+            _("R{round}", context="alhambra", round=j + 1), int(cols[2] - cols[1]) - 6, 15, bold=True, min_size=10
+        )
         D.text(d, (cols[j + 1], head_y), title, size, D.MUTED, bold=True)
     row_h = (y + h - 8 - (head_y + 22)) / 6
     for i, t in enumerate(C.TYPES):
