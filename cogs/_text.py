@@ -99,7 +99,7 @@ def options_text(row: GameRow, _: Words = ENGLISH) -> str:
         value = row.options.get(name, opt.default)
         # i18n: an on/off option's value in the lobby's options line
         shown = (_("yes") if value else _("no")) if not opt.choices else str(value)
-        parts.append(f"{name.replace('_', ' ')} = {shown}")  # the names as typed in /game create options
+        parts.append(f"{present.for_game(row.game).option_label(name, _)} = {shown}")  # in the reader's words
     # i18n: the lobby's options line when the game has no options
     return " · ".join(parts) if parts else _("none")
 

@@ -37,6 +37,7 @@ class Presenter:
     """The defaults: labels derived from action kinds, a generic private-view text, no previews."""
 
     kind_labels: Mapping[str, str] = {}  # N_-marked button labels of action kinds
+    option_labels: Mapping[str, str] = {}  # N_-marked short names of the game's options (the lobby's line)
     free_actions_label = N_("Free actions")  # the free-actions button (shown with `_.text`)
 
     # the game's own figures in /stats (records/figures.py): key -> N_-marked label; the values come from `figures`
@@ -52,6 +53,12 @@ class Presenter:
         """A button label for an action kind ("take_money" -> "Take money" unless the game names it)."""
         label = self.kind_labels.get(kind)
         return _.text(label) if label else kind.replace("_", " ").capitalize()
+
+    def option_label(self, name: str, _: Words = ENGLISH) -> str:
+        """An option's short name in the reader's language ("three_tile_hand" -> "three tile hand" unless the game
+        names it)."""
+        label = self.option_labels.get(name)
+        return _.text(label) if label else name.replace("_", " ")
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         """A menu label for the column or area `group` of positions (for narrowing long lists)."""

@@ -32,6 +32,12 @@ class AlhambraPresenter(Presenter):
         "set_bonus_autoplay": N_("Set bonus autoplay"),
     }
     free_actions_label = N_("Bonus cards")
+    option_labels = {  # the four modules of The Vizier's Favour (V1)
+        "vizier": N_("Vizier"),
+        "huts": N_("Worker's Huts"),
+        "exchange": N_("Bureau de Change"),
+        "bonus": N_("Bonus cards"),
+    }
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         # i18n: a column of the Alhambra grid (the letter of cells like M13), in the menu narrowing long lists

@@ -10,7 +10,9 @@ to whatever draws words): `_("Score")`, `_.text(...)` for a name marked `N_` or 
 through one function, `text` (chips, title bars and sheets too), so a test can record every string drawn
 (`recording()`, tests/render/test_words.py). Layouts measure what they draw (`fit_text`, `fit_lines`, `wrap`):
 a longer word in another language shrinks, wraps or, last, is shortened with '…', never overflows; in English
-nothing is shrunk or wrapped that was not before. A part of a board is keyed by the `Words` it was drawn with.
+nothing is shrunk or wrapped that was not before. Every text these helpers had to shorten is noted while inside
+`shortened()` (tests/render/test_fit.py: no text of any board in any language is cut). A part of a board is keyed
+by the `Words` it was drawn with.
 """
 
 from __future__ import annotations
@@ -65,8 +67,41 @@ def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     return int(right), int(bottom)
 
 
+_SHORTENED: list[str] | None = None  # while `shortened()`: every text a fitting helper had to cut
+
+
+@contextmanager
+def shortened() -> Iterator[list[str]]:
+    """Every text that `fit_text`, `wrap` or `fit_lines` had to shorten with '…' while inside (the whole text, as
+    it was given). Cached sprites and parts are not drawn again: empty the caches first."""
+    global _SHORTENED
+    saved, _SHORTENED = _SHORTENED, []
+    try:
+        yield _SHORTENED
+    finally:
+        _SHORTENED = saved
+
+
+def _note_cut(text: str) -> None:
+    if _SHORTENED is not None:
+        _SHORTENED.append(text)
+
+
 def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> tuple[str, int]:
     """`text` at the largest size <= `size` that fits `max_width`; shortened with '…' below `min_size`."""
+    shown, size = _fit_text(text, max_width, size, bold, min_size)
+    if shown != text:
+        _note_cut(text)
+    return shown, size
+
+
+def fits(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> bool:
+    """True if `fit_text` would show `text` whole (shrunk at most to `min_size`): for a layout that tries
+    narrower forms of a label before one is cut (a try is not a cut)."""
+    return _fit_text(text, max_width, size, bold, min_size)[0] == text
+
+
+def _fit_text(text: str, max_width: int, size: int, bold: bool, min_size: int) -> tuple[str, int]:
     while size > min_size and text_size(text, size, bold)[0] > max_width:
         size -= 1
     if text_size(text, size, bold)[0] <= max_width:
@@ -79,8 +114,16 @@ def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size:
 def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
     """`text` broken into lines at spaces, each at most `max_width` wide at `size` (greedy; a word wider than a
     line on its own is shortened with '…')."""
+    lines, cut = _wrap(text, max_width, size, bold)
+    if cut:
+        _note_cut(text)
+    return lines
+
+
+def _wrap(text: str, max_width: int, size: int, bold: bool) -> tuple[list[str], bool]:
     lines: list[str] = []
     line = ""
+    cut = False
     for word in text.split():
         joined = f"{line} {word}" if line else word
         if not line or text_size(joined, size, bold)[0] <= max_width:
@@ -89,10 +132,11 @@ def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
             lines.append(line)
             line = word
         if text_size(line, size, bold)[0] > max_width and " " not in line:
-            line = fit_text(line, max_width, size, bold, min_size=size)[0]
+            line = _fit_text(line, max_width, size, bold, size)[0]
+            cut = True
     if line:
         lines.append(line)
-    return lines or [""]
+    return lines or [""], cut
 
 
 def fit_lines(
@@ -107,18 +151,20 @@ def fit_lines(
     """`text` on one line as `fit_text` gives it (shrunk at most to `one_line_min`, default `min_size`) if it fits
     so; else wrapped on at most `max_lines` lines at the largest size >= `min_size` that fits, the last line
     shortened with '…' if even that does not."""
-    shown, fsize = fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
+    shown, fsize = _fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
     if shown == text or max_lines < 2:
+        if shown != text:
+            _note_cut(text)
         return [shown], fsize
-    whole = " ".join(text.split())
     for s in range(size, min_size - 1, -1):
-        lines = wrap(text, max_width, s, bold)
-        if len(lines) <= max_lines and " ".join(lines) == whole:  # no word shortened
+        lines, cut = _wrap(text, max_width, s, bold)
+        if len(lines) <= max_lines and not cut:  # no word shortened
             return lines, s
-    lines = wrap(text, max_width, min_size, bold)
-    if len(lines) <= max_lines:  # a word too long even alone: shortened
+    lines, cut = _wrap(text, max_width, min_size, bold)
+    _note_cut(text)  # a word too long even alone, or too many lines: shortened
+    if len(lines) <= max_lines:
         return lines, min_size
-    last = fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
+    last = _fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
     return [*lines[: max_lines - 1], last], min_size
 
 
