@@ -118,7 +118,7 @@ class GameAI:
 
         A game may override this with an incremental version that gives the same numbers faster.
         """
-        return [margin(self.evaluate(rules, rules.step(state, player, a)), player) for a in actions]
+        return [margin(self.evaluate(rules, rules.step(state, player, a, quiet=True)), player) for a in actions]
 
     def prune(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """The legal actions worth ranking (never empty; by default all): a game whose listing can explode may
@@ -291,9 +291,9 @@ def search(
         if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
             first = rules.to_move(state)[0]
             action = ai.playout_action(rules, state, first, rules.legal_actions(state, first), rnd)
-            state = rules.step(state, first, action)
+            state = rules.step(state, first, action, quiet=True)
         else:
-            state = rules.step(state, seat, action)
+            state = rules.step(state, seat, action, quiet=True)
         totals[best_i] += playout(rules, ai, state, seat, rnd)
         visits[best_i] += 1
         done += 1
@@ -308,7 +308,7 @@ def playout(rules: AnyRules, ai: GameAI, state: Any, seat: str, rnd: random.Rand
             break
         # several movers (out-of-turn windows): the game's playout_step decides who acts (by default the first)
         player, action = ai.playout_step(rules, state, rules.to_move(state), rnd)
-        state = rules.step(state, player, action)
+        state = rules.step(state, player, action, quiet=True)
     return reward(rules, ai, state, seat)
 
 
