@@ -228,7 +228,8 @@ def test_V27_a_hut_counts_beside_same_type_buildings_through_open_sides():
         _eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): other}, huts_taken=1)
     )
     shelved = _value(_eval_state(reserve=(open_west,), huts_taken=1))
-    assert beside > alone + 5 and beside > wrong + 5 and beside > shelved + 5
+    # (the majority race of issue 21 counts an early lead for less than a sure one: a point or so here)
+    assert beside > alone + 1 and beside > wrong + 1 and beside > shelved + 1
 
 
 def test_V62_V63_V66_bonus_cards_count_when_played_or_playable_by_the_standing_order():
