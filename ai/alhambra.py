@@ -29,7 +29,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai.core import AnyRules, GameAI, margin
-from engine.alhambra.actions import BuyTile, GiveToDirk, PlaceTile, RedesignRemove, ReserveTile, TakeHut, VizierBuy
+from engine.alhambra.actions import (
+    BuyTile,
+    GiveToDirk,
+    PlaceTile,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    ReserveTile,
+    TakeHut,
+    VizierBuy,
+)
 from engine.alhambra.components import (
     BONUS_CARDS,
     EXCHANGE_CARDS,
@@ -112,7 +122,7 @@ class AlhambraAI(GameAI):
     def _deep_margin(self, rules: AnyRules, state: Any, player: str, action: Any, depth: int) -> float:
         after = rules.step(state, player, action, quiet=True)
         if depth > 0 and after.bonus and after.phase == ACTION and after.players[after.current] == player:
-            follow = self.prune(rules, after, player, rules.legal_actions(after, player))
+            follow = _follow_ups(rules.legal_actions(after, player))
             if follow:
                 if depth > 1:
                     return max(self._deep_margin(rules, after, player, b, depth - 1) for b in follow)
@@ -415,6 +425,23 @@ def _redeal_bonus(view: Any, seats: list[Any], me: int, rnd: random.Random) -> t
     return out, tuple(unseen[k:])
 
 
+def _follow_ups(actions: list[Any]) -> list[Any]:
+    """The moves worth weighing for the extra action of an exact purchase (A22), kept few so `normal` stays fast:
+    every way to take money, the two cheapest payments of each tile, huts, passing; redesigns are left out."""
+    out = []
+    per_tile: dict[str, int] = {}
+    for a in actions:
+        if isinstance(a, BuyTile):
+            k = per_tile.get(a.tile, 0)
+            if k >= 2:
+                continue
+            per_tile[a.tile] = k + 1
+        elif isinstance(a, RedesignAdd | RedesignRemove | RedesignSwap):
+            continue
+        out.append(a)
+    return out
+
+
 def _race(
     counts: list[list[int]],
     table: dict[str, tuple[int, ...]],
@@ -425,12 +452,21 @@ def _race(
 ) -> None:
     """A45–A47 as a race: each participant's expected majority points of one scoring round, `w` times, added to
     `value` (Dirk, a last extra row of `counts`, is left out of `value`); see `_race_column`."""
-    n_val = len(value)
-    t = round(temp, 2)
-    for ti, typ in enumerate(TYPES):
-        pts = _race_column(tuple(c[ti] for c in counts), table[typ], t, zero_out)
-        for i in range(n_val):
-            value[i] += w * pts[i]
+    pts = _race_round(tuple(zip(*counts, strict=True)), tuple(table[typ] for typ in TYPES), round(temp, 2), zero_out)
+    for i in range(len(value)):
+        value[i] += w * pts[i]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _race_round(
+    columns: tuple[tuple[int, ...], ...], places: tuple[tuple[int, ...], ...], temp: float, zero_out: bool
+) -> tuple[float, ...]:
+    """`_race_column` summed over the building types (columns in TYPES order), per participant; cached."""
+    out = [0.0] * len(columns[0])
+    for col, pl in zip(columns, places, strict=True):
+        for i, x in enumerate(_race_column(col, pl, temp, zero_out)):
+            out[i] += x
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=1 << 16)

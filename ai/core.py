@@ -111,6 +111,9 @@ class GameAI:
     widen_sample: int = 6
     #: the best `normal` move is played at once when it leads the second by this margin (points): clearly best
     clear_margin: float = 1e9
+    #: flat search (`tree` False): rounds in which every candidate is played from the same re-deal with the same
+    #: random choices after it (common random numbers), each playout stopping when the seat is to move again
+    paired: bool = False
 
     def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
@@ -228,6 +231,8 @@ def decide(
         return ranked[0][1]
     if len(ranked) > 1 and ranked[0][0] - ranked[1][0] >= ai.clear_margin:
         return ranked[0][1]  # clearly best: no search needed
+    if ai.paired:
+        return paired_search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
     if ai.tree:
         return ismcts(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
     return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
@@ -318,6 +323,62 @@ def search(
         visits[best_i] += 1
         done += 1
     best = max(range(len(cands)), key=lambda i: (visits[i], totals[i] / visits[i]))
+    return cands[best][1]
+
+
+def paired_search(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    ranked: list[tuple[float, Any]],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+) -> Any:
+    """Determinised flat Monte Carlo in paired rounds: each round re-deals what the seat cannot see once and plays
+    every one of `normal`'s best `root_width` moves from that same deal, the others' replies drawn with the same
+    random numbers, until the seat is to move again (or `playout_depth` actions), then scores the evaluation
+    margin. Common random numbers make the comparison of the moves far less noisy than independent playouts,
+    which matters when a second buys only some hundred playouts. `normal`'s opinion is the prior (as in
+    `search`); an iteration is one playout, a round is `root_width` of them."""
+    cands = ranked[: ai.root_width]
+    if len(cands) == 1:
+        return cands[0][1]
+    totals = [ai.prior_weight * squash(m, ai.margin_scale) for m, _ in cands]
+    visits = [ai.prior_weight] * len(cands)
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else math.inf
+    done = 0
+    while done < limit and time.perf_counter() < deadline:
+        deal = ai.determinise(rules, view, seat, rnd)
+        seed = rnd.getrandbits(32)
+        for i, (_, action) in enumerate(cands):
+            if done >= limit or (done and time.perf_counter() >= deadline):
+                break
+            same = random.Random(seed)
+            if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
+                first = rules.to_move(deal)[0]
+                state = rules.step(
+                    deal,
+                    first,
+                    ai.playout_action(rules, deal, first, rules.legal_actions(deal, first), same),
+                    quiet=True,
+                )
+            else:
+                state = rules.step(deal, seat, action, quiet=True)
+            for _ in range(ai.playout_depth):
+                if rules.is_over(state):
+                    break
+                movers = rules.to_move(state)
+                if movers[0] == seat:
+                    break
+                player, reply = ai.playout_step(rules, state, movers, same)
+                state = rules.step(state, player, reply, quiet=True)
+            totals[i] += reward(rules, ai, state, seat)
+            visits[i] += 1
+            done += 1
+    best = max(range(len(cands)), key=lambda i: totals[i] / visits[i])
     return cands[best][1]
 
 
