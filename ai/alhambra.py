@@ -10,9 +10,13 @@ unplayed bonus cards, their standing orders and the cards set aside (V61, V66). 
 base games (no module hiding anything) take exactly the path they always took, draw for draw.
 
 Evaluation (points a player can expect): points so far; for every scoring round still to come, the majority
-points (A45–A47, with Dirk in the 2-player game) the current buildings would earn, the next round weighted more
-than later ones since majorities still change; the longest outer wall (A48) once per remaining round; and the
-money in hand, reserve tiles and a pending extra action (A22) at a few points each. With the modules: huts in the
+points (A45–A47, with Dirk in the 2-player game) as a race: each participant's expected points from rank
+probabilities (Plackett-Luce, weights exp(buildings / temperature)), sharp when the next scoring is near and the
+bag has emptied its share, open for later rounds (`_race`; `smooth = False` gives the earlier count-only form); the
+longest outer wall (A48) once per remaining round; money in hand by currency against the market (its face value,
+plus each market tile it can pay exactly, A22, or at all, A21: `_money_value`), reserve tiles and a pending extra
+action (A22) at a few points each. `normal` also values an exact purchase by the best action it lets follow
+(`root_margins`). With the modules: huts in the
 Alhambra add the buildings V27 counts (a hut still to be placed counts one where it has a same-type neighbour to
 go to), played bonus cards and playable ones in hand add one building each (V63; the standing order plays them
 before the scoring, V66), unplayable ones a little hope, exchange cards count as money (V45), and an active vizier
@@ -103,12 +107,13 @@ class AlhambraAI(GameAI):
     bonus_action = BONUS_ACTION
     #: rank: the value of an exact purchase is the best follow-up action's (A22), this many purchases deep
     exact_depth = 1
+    #: hard plays normal's best move at once when it leads the next by this many points of evaluation
+    clear_margin = 8.0
 
     def _progress(self, state: Any) -> float:
         """Roughly how much of the stage before the next scoring is still to come, 0..1 (the bag empties evenly
         over the game; scoring cards lie in the 2nd and 4th fifths of the deck, A16)."""
-        total = 54.0 if not state.options.get("huts") else 54.0
-        gone = 1.0 - len(state.bag) / total
+        gone = 1.0 - len(state.bag) / 54.0  # A3: 54 building tiles (huts lie in stacks of their own, V21)
         done = len(state.scorings)
         ends = (0.3, 0.7, 1.0)[min(done, 2)]
         start = (0.0, 0.3, 0.7)[min(done, 2)]

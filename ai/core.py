@@ -7,12 +7,17 @@ plausible state; the levels then use the engine contract only (`to_move`, `legal
 
 - easy:   a random move among the adapter's "sensible" moves (obviously wasteful moves filtered out).
 - normal: one-move lookahead: every legal move is played on a determinised state and scored by the adapter's
-          evaluation (points now + game-specific potential), the best margin over the strongest opponent wins.
-- hard:   determinised flat Monte Carlo with UCB1 at the root: each iteration samples a fresh determinisation
-          (so hidden information is handled honestly: the search averages over what the seat cannot know),
-          plays one of the best `normal` candidates, then a cheap greedy playout for a limited number of actions,
-          and scores the result as a win (game over) or a squashed evaluation margin. The `normal` evaluation
-          also seeds each candidate as a prior, so few iterations never play worse than `normal` by much.
+          evaluation (points now + game-specific potential), the best margin over the strongest opponent wins
+          (`root_margins`: a game may look a little further, e.g. Alhambra through an exact purchase's extra action).
+- hard:   information-set MCTS (`ismcts`, Cowling, Powley and Whitehouse 2012) over the best `normal` candidates:
+          each iteration samples a fresh determinisation (so hidden information is handled honestly: the search
+          averages over what the seat cannot know), walks and grows a tree of the actions legal in that deal (UCB1
+          with availability counts, progressive widening by the evaluation), then plays on with a cheap
+          evaluation-guided playout for a limited number of actions, and scores the result as a win (game over) or
+          a squashed evaluation margin, for each mover from their own side. The `normal` evaluation also seeds each
+          root candidate as a prior, so few iterations never play worse than `normal` by much. A clearly best move
+          (`clear_margin`) is played at once. Options per game: `tree = False` is the earlier flat Monte Carlo at
+          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`).
 
 Optional movers (`decide(..., optional=True)`, e.g. Alhambra's vizier claimants out of turn, V4/V12) may also do
 nothing: each level compares its best move with the position as it stands (by the same evaluation; `hard` searches

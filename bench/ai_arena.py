@@ -18,7 +18,7 @@ Baselines see only `rules.view(state, seat)` and play through the contract (`leg
 - greedy: the legal move after which its points minus the best opponent's are highest (`scores`; in Alhambra,
   where points come only at scoring rounds, plus what a scoring round held now would give, read with the
   engine's own scoring tables), ties broken by keeping the move (the player is still first to move afterwards:
-  an extra action), then at random.
+  an extra action), then in Alhambra by the money left in hand (take the most, pay the least), then at random.
 - rollout: flat Monte Carlo: every legal move (at most `--rollout-width` random ones) is tried in turn from a
   fresh re-deal of the hidden parts (`ai.adapter(game).determinise`: the view alone cannot draw cards) and played
   to the end by uniform random moves; the move with the best mean result (win share, then margin) is played.
@@ -119,14 +119,23 @@ def immediate(rules: Any, state: Any) -> dict[str, int]:
     return out  # type: ignore[return-value]
 
 
+def _money(rules: Any, state: Any, seat: str) -> int:
+    """Alhambra: the money in the seat's hand (greedy's last tie-break: take the most, pay the least); else 0."""
+    if rules.name != "alhambra":
+        return 0
+    from engine.alhambra.components import is_money, value_of
+
+    return sum(value_of(c) for c in state.seat(seat).hand if is_money(c))
+
+
 def greedy_move(rules: Any, state: Any, seat: str, rnd: random.Random) -> Any:
     """The legal move with the best immediate score margin (`immediate`); ties: an extra action first (the
-    player is still first to move), then at random."""
+    player is still first to move), then (Alhambra) the most money kept in hand, then at random."""
     view = rules.view(state, seat)
     actions = rules.legal_actions(state, seat)  # the view lists the same moves, but may lack what step needs
     if len(actions) == 1:
         return actions[0]
-    best: tuple[float, int, float] | None = None
+    best: tuple[float, int, int, float] | None = None
     choice = actions[0]
     for a in actions:
         try:
@@ -134,7 +143,8 @@ def greedy_move(rules: Any, state: Any, seat: str, rnd: random.Random) -> Any:
         except ValueError:  # the view cannot draw (no seed): judge the move on the full state's points only
             after = rules.step(state, seat, a)
         movers = rules.to_move(after)
-        key = (_margin(immediate(rules, after), seat), 1 if movers[:1] == [seat] else 0, rnd.random())
+        keeps = 1 if movers[:1] == [seat] else 0
+        key = (_margin(immediate(rules, after), seat), keeps, _money(rules, after, seat), rnd.random())
         if best is None or key > best:
             best, choice = key, a
     return choice
