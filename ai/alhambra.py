@@ -10,9 +10,13 @@ unplayed bonus cards, their standing orders and the cards set aside (V61, V66). 
 base games (no module hiding anything) take exactly the path they always took, draw for draw.
 
 Evaluation (points a player can expect): points so far; for every scoring round still to come, the majority
-points (A45–A47, with Dirk in the 2-player game) the current buildings would earn, the next round weighted more
-than later ones since majorities still change; the longest outer wall (A48) once per remaining round; and the
-money in hand, reserve tiles and a pending extra action (A22) at a few points each. With the modules: huts in the
+points (A45–A47, with Dirk in the 2-player game) as a race: each participant's expected points from rank
+probabilities (Plackett-Luce, weights exp(buildings / temperature)), sharp when the next scoring is near and the
+bag has emptied its share, open for later rounds (`_race`; `smooth = False` gives the earlier count-only form); the
+longest outer wall (A48) once per remaining round; money in hand by currency against the market (its face value,
+plus each market tile it can pay exactly, A22, or at all, A21: `_money_value`), reserve tiles and a pending extra
+action (A22) at a few points each. `normal` also values an exact purchase by the best action it lets follow
+(`root_margins`). With the modules: huts in the
 Alhambra add the buildings V27 counts (a hut still to be placed counts one where it has a same-type neighbour to
 go to), played bonus cards and playable ones in hand add one building each (V63; the standing order plays them
 before the scoring, V66), unplayable ones a little hope, exchange cards count as money (V45), and an active vizier
@@ -23,11 +27,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ai.core import AnyRules, GameAI, margin
-from engine.alhambra.actions import BuyTile, GiveToDirk, PlaceTile, RedesignRemove, ReserveTile, TakeHut, VizierBuy
+from engine.alhambra.actions import (
+    BuyTile,
+    GiveToDirk,
+    PlaceTile,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    ReserveTile,
+    TakeHut,
+    VizierBuy,
+)
 from engine.alhambra.components import (
     BONUS_CARDS,
     EXCHANGE_CARDS,
@@ -76,6 +92,47 @@ class AlhambraAI(GameAI):
     # does not see the action it later costs to re-activate the vizier (V8); with 0.25, normal claiming every
     # window lost 11/30 to a normal that never claimed, with 3.0 it scored 21/40
     optional_threshold = 3.0
+    # the evaluation (tuned in bench/ai_arena.py and head-to-head runs; `smooth`/`currency` False give the old one)
+    smooth = True  # majorities as a race (expected points by rank probabilities), not today's counts alone
+    currency = True  # money valued by currency against the market (exact payments, tiles it can pay)
+    race_base = 0.35  # rank "temperature" (buildings) when the scoring is imminent
+    race_spread = 1.1  # ... grows with the tiles still to be bought before it
+    next_weight = 0.9
+    later_weight = 0.55
+    wall_weight = WALL_WEIGHT
+    money_weight = 0.38  # per money point in hand
+    exact_weight = 0.9  # per market tile the hand can pay exactly now (an extra action, A22)
+    cover_weight = 0.35  # per market tile the hand can pay at all
+    reserve_weight = RESERVE_WEIGHT
+    bonus_action = BONUS_ACTION
+    #: rank: the value of an exact purchase is the best follow-up action's (A22), this many purchases deep
+    exact_depth = 1
+    #: hard plays normal's best move at once when it leads the next by this many points of evaluation
+    clear_margin = 8.0
+
+    def _progress(self, state: Any) -> float:
+        """Roughly how much of the stage before the next scoring is still to come, 0..1 (the bag empties evenly
+        over the game; scoring cards lie in the 2nd and 4th fifths of the deck, A16)."""
+        gone = 1.0 - len(state.bag) / 54.0  # A3: 54 building tiles (huts lie in stacks of their own, V21)
+        done = len(state.scorings)
+        ends = (0.3, 0.7, 1.0)[min(done, 2)]
+        start = (0.0, 0.3, 0.7)[min(done, 2)]
+        return max(0.0, min(1.0, (ends - gone) / max(0.05, ends - start)))
+
+    def root_margins(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+        """`margins`, but an exact purchase (A22: the player acts again) is worth the best action that follows it
+        (searched `exact_depth` purchases deep), so `normal` sees what the extra action buys."""
+        return [self._deep_margin(rules, state, player, a, self.exact_depth) for a in actions]
+
+    def _deep_margin(self, rules: AnyRules, state: Any, player: str, action: Any, depth: int) -> float:
+        after = rules.step(state, player, action, quiet=True)
+        if depth > 0 and after.bonus and after.phase == ACTION and after.players[after.current] == player:
+            follow = _follow_ups(rules.legal_actions(after, player))
+            if follow:
+                if depth > 1:
+                    return max(self._deep_margin(rules, after, player, b, depth - 1) for b in follow)
+                return max(self.margins(rules, after, player, follow))
+        return margin(self.evaluate(rules, after), player)
 
     def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """Deal the cards the seat has not seen to the other hands and the deck, scoring cards per A16."""
@@ -129,21 +186,34 @@ class AlhambraAI(GameAI):
                 dirk[_TYPE_INDEX[TYPE_OF[t]]] += 1
             counts.append(dirk)
         value = [float(s.score) for s in state.seats]
-        for j, r in enumerate(remaining):
-            w = NEXT_ROUND_WEIGHT if j == 0 else LATER_ROUND_WEIGHT
-            table = POINTS[r]
-            for ti, typ in enumerate(TYPES):
-                pts = majority_points([c[ti] for c in counts], table[typ])
-                for i in range(len(value)):
-                    value[i] += w * pts[i]
+        if self.smooth:
+            left = self._progress(state)
+            for j, r in enumerate(remaining):
+                # the majority race: how sure each lead is depends on how many tiles are still to be bought
+                # before that round (the next scoring: this stage's share of the bag; later ones: more)
+                temp = self.race_base + self.race_spread * (left if j == 0 else 1.0 + j * 0.5)
+                w = self.next_weight if j == 0 else self.later_weight
+                _race(counts, POINTS[r], temp, w, value, zero_out=j == 0)
+        else:
+            for j, r in enumerate(remaining):
+                w = NEXT_ROUND_WEIGHT if j == 0 else LATER_ROUND_WEIGHT
+                table = POINTS[r]
+                for ti, typ in enumerate(TYPES):
+                    pts = majority_points([c[ti] for c in counts], table[typ])
+                    for i in range(len(value)):
+                        value[i] += w * pts[i]
         rounds_left = len(remaining)
+        market = state.market
         for i, s in enumerate(state.seats):
-            value[i] += WALL_WEIGHT * rounds_left * _wall(frozenset(s.alhambra.items()))
+            value[i] += self.wall_weight * rounds_left * _wall(frozenset(s.alhambra.items()))
             # money cards only (exchange cards and HIDDEN_CARD are not money; in a base game it is all money)
-            value[i] += MONEY_WEIGHT * sum(value_of(c) for c in s.hand if 0 <= c < 108)
-            value[i] += RESERVE_WEIGHT * len(s.reserve)
+            if self.currency:
+                value[i] += _money_value(s.hand, market, self.money_weight, self.exact_weight, self.cover_weight)
+            else:
+                value[i] += MONEY_WEIGHT * sum(value_of(c) for c in s.hand if 0 <= c < 108)
+            value[i] += self.reserve_weight * len(s.reserve)
         if state.bonus:
-            value[state.current] += BONUS_ACTION
+            value[state.current] += self.bonus_action
         if options and (bonus or options.get("exchange") or options.get("vizier")):
             for i, s in enumerate(state.seats):
                 value[i] += _module_extras(state, s)
@@ -358,6 +428,117 @@ def _redeal_bonus(view: Any, seats: list[Any], me: int, rnd: random.Random) -> t
             k += len(s.bonus_hand)
         out.append(s)
     return out, tuple(unseen[k:])
+
+
+def _follow_ups(actions: list[Any]) -> list[Any]:
+    """The moves worth weighing for the extra action of an exact purchase (A22), kept few so `normal` stays fast:
+    every way to take money, the two cheapest payments of each tile, huts, passing; redesigns are left out."""
+    out = []
+    per_tile: dict[str, int] = {}
+    for a in actions:
+        if isinstance(a, BuyTile):
+            k = per_tile.get(a.tile, 0)
+            if k >= 2:
+                continue
+            per_tile[a.tile] = k + 1
+        elif isinstance(a, RedesignAdd | RedesignRemove | RedesignSwap):
+            continue
+        out.append(a)
+    return out
+
+
+def _race(
+    counts: list[list[int]],
+    table: dict[str, tuple[int, ...]],
+    temp: float,
+    w: float,
+    value: list[float],
+    zero_out: bool,
+) -> None:
+    """A45–A47 as a race: each participant's expected majority points of one scoring round, `w` times, added to
+    `value` (Dirk, a last extra row of `counts`, is left out of `value`); see `_race_column`."""
+    pts = _race_round(tuple(zip(*counts, strict=True)), tuple(table[typ] for typ in TYPES), round(temp, 2), zero_out)
+    for i in range(len(value)):
+        value[i] += w * pts[i]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _race_round(
+    columns: tuple[tuple[int, ...], ...], places: tuple[tuple[int, ...], ...], temp: float, zero_out: bool
+) -> tuple[float, ...]:
+    """`_race_column` summed over the building types (columns in TYPES order), per participant; cached."""
+    out = [0.0] * len(columns[0])
+    for col, pl in zip(columns, places, strict=True):
+        for i, x in enumerate(_race_column(col, pl, temp, zero_out)):
+            out[i] += x
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _race_column(ks: tuple[int, ...], places: tuple[int, ...], temp: float, zero_out: bool) -> tuple[float, ...]:
+    """Expected points of one building type in one round for participants with `ks` buildings: ranks drawn
+    Plackett-Luce with weights exp(buildings / temp), so a small `temp` is today's counts (ties split) and a
+    large one an open race. With `zero_out` (the next round) a participant without the type cannot score it,
+    as in the rules (A45); later, a small chance remains. Cached: the same columns recur all through a search."""
+    ws = [0.0 if (k == 0 and zero_out) else math.exp(min(k, 30) / temp) * (0.25 if k == 0 else 1.0) for k in ks]
+    n = len(ws)
+    out = [0.0] * n
+    total = sum(ws)
+    if total <= 0.0:
+        return tuple(out)
+    p1 = [x / total for x in ws]
+    for i in range(n):
+        out[i] += places[0] * p1[i]
+    if len(places) < 2:
+        return tuple(out)
+    for j, wj in enumerate(ws):  # j first, then i second
+        rest = total - wj
+        if wj <= 0.0 or rest <= 1e-12:
+            continue
+        pj = p1[j]
+        for i in range(n):
+            if i == j or ws[i] <= 0.0:
+                continue
+            out[i] += places[1] * pj * ws[i] / rest
+            if len(places) > 2:
+                for k, wk in enumerate(ws):  # j, k, then i third
+                    if k in (i, j) or wk <= 0.0:
+                        continue
+                    rest2 = rest - wk
+                    if rest2 > 1e-12:
+                        out[i] += places[2] * pj * (wk / rest) * (ws[i] / rest2)
+    return tuple(out)
+
+
+def _money_value(hand: tuple[int, ...], market: tuple[Any, ...], per_point: float, exact: float, cover: float) -> float:
+    """Money in hand by currency against the market: its face value, plus each market tile the hand can pay
+    exactly (A22: an extra action) or at all, in that tile's space's currency (A21)."""
+    totals = [0, 0, 0, 0]
+    have: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        if 0 <= c < 108:
+            v = (c % 27) // 3 + 1
+            totals[c // 27] += v
+            have[c // 27].append(v)
+    out = per_point * sum(totals)
+    for space, tile in enumerate(market):
+        if tile is None:
+            continue
+        price = PRICE[tile]
+        if totals[space] >= price:
+            out += cover
+            if _subset_sum(tuple(sorted(have[space])), price):
+                out += exact
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _subset_sum(values: tuple[int, ...], target: int) -> bool:
+    """Can some of `values` add up to exactly `target`?"""
+    reach = 1
+    for v in values:
+        reach |= reach << v
+    return bool(reach >> target & 1)
 
 
 def _module_buildings(counts: list[int], seat: Any, huts: bool, bonus: bool) -> None:

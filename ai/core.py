@@ -7,12 +7,17 @@ plausible state; the levels then use the engine contract only (`to_move`, `legal
 
 - easy:   a random move among the adapter's "sensible" moves (obviously wasteful moves filtered out).
 - normal: one-move lookahead: every legal move is played on a determinised state and scored by the adapter's
-          evaluation (points now + game-specific potential), the best margin over the strongest opponent wins.
-- hard:   determinised flat Monte Carlo with UCB1 at the root: each iteration samples a fresh determinisation
-          (so hidden information is handled honestly: the search averages over what the seat cannot know),
-          plays one of the best `normal` candidates, then a cheap greedy playout for a limited number of actions,
-          and scores the result as a win (game over) or a squashed evaluation margin. The `normal` evaluation
-          also seeds each candidate as a prior, so few iterations never play worse than `normal` by much.
+          evaluation (points now + game-specific potential), the best margin over the strongest opponent wins
+          (`root_margins`: a game may look a little further, e.g. Alhambra through an exact purchase's extra action).
+- hard:   information-set MCTS (`ismcts`, Cowling, Powley and Whitehouse 2012) over the best `normal` candidates:
+          each iteration samples a fresh determinisation (so hidden information is handled honestly: the search
+          averages over what the seat cannot know), walks and grows a tree of the actions legal in that deal (UCB1
+          with availability counts, progressive widening by the evaluation), then plays on with a cheap
+          evaluation-guided playout for a limited number of actions, and scores the result as a win (game over) or
+          a squashed evaluation margin, for each mover from their own side. The `normal` evaluation also seeds each
+          root candidate as a prior, so few iterations never play worse than `normal` by much. A clearly best move
+          (`clear_margin`) is played at once. Options per game: `tree = False` is the earlier flat Monte Carlo at
+          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`).
 
 Optional movers (`decide(..., optional=True)`, e.g. Alhambra's vizier claimants out of turn, V4/V12) may also do
 nothing: each level compares its best move with the position as it stands (by the same evaluation; `hard` searches
@@ -100,6 +105,20 @@ class GameAI:
     win_weight: float = 0.7
     #: an optional mover (see `decide`) acts only if its best move beats doing nothing by this margin
     optional_threshold: float = 0.0
+    #: `hard`'s search: True = information-set MCTS (`ismcts`) below the root, False = flat Monte Carlo at the root
+    tree: bool = True
+    #: ISMCTS: actions deep the tree may grow (the playout then continues to `playout_depth` actions in all)
+    tree_depth: int = 6
+    #: progressive widening: a node may have ceil(widen_k * visits ** widen_alpha) children; each new one is the
+    #: best by `margins` among `widen_sample` untried legal actions
+    widen_k: float = 1.5
+    widen_alpha: float = 0.5
+    widen_sample: int = 6
+    #: the best `normal` move is played at once when it leads the second by this margin (points): clearly best
+    clear_margin: float = 1e9
+    #: flat search (`tree` False): rounds in which every candidate is played from the same re-deal with the same
+    #: random choices after it (common random numbers), each playout stopping when the seat is to move again
+    paired: bool = False
 
     def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
@@ -118,7 +137,12 @@ class GameAI:
 
         A game may override this with an incremental version that gives the same numbers faster.
         """
-        return [margin(self.evaluate(rules, rules.step(state, player, a)), player) for a in actions]
+        return [margin(self.evaluate(rules, rules.step(state, player, a, quiet=True)), player) for a in actions]
+
+    def root_margins(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any]) -> list[float]:
+        """The margins `normal` ranks its moves by (by default `margins`): a game may look a little further here,
+        e.g. through the extra action an exact purchase gives, without slowing the playouts that use `margins`."""
+        return self.margins(rules, state, player, actions)
 
     def prune(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """The legal actions worth ranking (never empty; by default all): a game whose listing can explode may
@@ -210,6 +234,12 @@ def decide(
     ranked = rank(rules, ai, base, seat, actions, rnd)
     if level == "normal":
         return ranked[0][1]
+    if len(ranked) > 1 and ranked[0][0] - ranked[1][0] >= ai.clear_margin:
+        return ranked[0][1]  # clearly best: no search needed
+    if ai.paired:
+        return paired_search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
+    if ai.tree:
+        return ismcts(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
     return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
 
 
@@ -247,7 +277,7 @@ def rank(
     rules: AnyRules, ai: GameAI, state: Any, seat: str, actions: Sequence[Any], rnd: random.Random
 ) -> list[tuple[float, Any]]:
     """[(margin after the move, action)], best first; equal margins in random order (so `normal` varies)."""
-    values = ai.margins(rules, state, seat, actions)
+    values = ai.root_margins(rules, state, seat, actions)
     scored = [(v, rnd.random(), a) for v, a in zip(values, actions, strict=True)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     return [(m, a) for m, _, a in scored]
@@ -291,14 +321,190 @@ def search(
         if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
             first = rules.to_move(state)[0]
             action = ai.playout_action(rules, state, first, rules.legal_actions(state, first), rnd)
-            state = rules.step(state, first, action)
+            state = rules.step(state, first, action, quiet=True)
         else:
-            state = rules.step(state, seat, action)
+            state = rules.step(state, seat, action, quiet=True)
         totals[best_i] += playout(rules, ai, state, seat, rnd)
         visits[best_i] += 1
         done += 1
     best = max(range(len(cands)), key=lambda i: (visits[i], totals[i] / visits[i]))
     return cands[best][1]
+
+
+def paired_search(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    ranked: list[tuple[float, Any]],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+) -> Any:
+    """Determinised flat Monte Carlo in paired rounds: each round re-deals what the seat cannot see once and plays
+    every one of `normal`'s best `root_width` moves from that same deal, the others' replies drawn with the same
+    random numbers, until the seat is to move again (or `playout_depth` actions), then scores the evaluation
+    margin. Common random numbers make the comparison of the moves far less noisy than independent playouts,
+    which matters when a second buys only some hundred playouts. `normal`'s opinion is the prior (as in
+    `search`); an iteration is one playout, a round is `root_width` of them."""
+    cands = ranked[: ai.root_width]
+    if len(cands) == 1:
+        return cands[0][1]
+    totals = [ai.prior_weight * squash(m, ai.margin_scale) for m, _ in cands]
+    visits = [ai.prior_weight] * len(cands)
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else math.inf
+    done = 0
+    while done < limit and time.perf_counter() < deadline:
+        deal = ai.determinise(rules, view, seat, rnd)
+        seed = rnd.getrandbits(32)
+        for i, (_, action) in enumerate(cands):
+            if done >= limit or (done and time.perf_counter() >= deadline):
+                break
+            same = random.Random(seed)
+            if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
+                first = rules.to_move(deal)[0]
+                state = rules.step(
+                    deal,
+                    first,
+                    ai.playout_action(rules, deal, first, rules.legal_actions(deal, first), same),
+                    quiet=True,
+                )
+            else:
+                state = rules.step(deal, seat, action, quiet=True)
+            for _ in range(ai.playout_depth):
+                if rules.is_over(state):
+                    break
+                movers = rules.to_move(state)
+                if movers[0] == seat:
+                    break
+                player, reply = ai.playout_step(rules, state, movers, same)
+                state = rules.step(state, player, reply, quiet=True)
+            totals[i] += reward(rules, ai, state, seat)
+            visits[i] += 1
+            done += 1
+    best = max(range(len(cands)), key=lambda i: totals[i] / visits[i])
+    return cands[best][1]
+
+
+class _Node:
+    """A node of the ISMCTS tree: the statistics of the action leading to it, from its mover's point of view."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self, visits: float = 0.0, total: float = 0.0) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits = visits
+        self.total = total
+        self.avail = 1.0
+
+
+def ismcts(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    ranked: list[tuple[float, Any]],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+) -> Any:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) over `normal`'s best
+    `root_width` moves (a None move: an optional mover does nothing).
+
+    Each iteration re-deals what the seat cannot see (`determinise`, from `view` alone), walks the tree by UCB1
+    among the children legal in that deal (ISMCTS's availability counts stand in for the parent's visits),
+    grows it by progressive widening (a node gets a new child, the best by `margins` of a few untried legal
+    actions, when ceil(widen_k * visits ** widen_alpha) allows), then plays on with the evaluation-guided
+    playout policy to `playout_depth` actions in all and backs up each mover's own reward (its squashed
+    evaluation margin, or the result of a finished game). The root moves start with `normal`'s opinion as a
+    prior of `prior_weight` playouts; the most visited one is played."""
+    cands = ranked[: ai.root_width]
+    if len(cands) == 1:
+        return cands[0][1]
+    roots = [_Node(ai.prior_weight, ai.prior_weight * squash(m, ai.margin_scale)) for m, _ in cands]
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else math.inf
+    done = 0
+    c = ai.exploration
+    while done < limit and time.perf_counter() < deadline:
+        n_root = sum(r.visits for r in roots)
+        log_n = math.log(n_root)
+        best_i = max(
+            range(len(cands)),
+            key=lambda i: roots[i].total / roots[i].visits + c * math.sqrt(log_n / roots[i].visits),
+        )
+        state = ai.determinise(rules, view, seat, rnd)
+        action = cands[best_i][1]
+        if action is None:  # an optional mover lets the moment pass: the player who must move acts instead
+            first = rules.to_move(state)[0]
+            action = ai.playout_action(rules, state, first, rules.legal_actions(state, first), rnd)
+            state = rules.step(state, first, action, quiet=True)
+        else:
+            state = rules.step(state, seat, action, quiet=True)
+        node = roots[best_i]
+        path: list[tuple[_Node, str]] = [(node, seat)]
+        depth = 1
+        while depth < ai.tree_depth and not rules.is_over(state):
+            player = rules.to_move(state)[0]
+            legal = rules.legal_actions(state, player)
+            if not legal:
+                break
+            children = node.children
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+            if len(children) < math.ceil(ai.widen_k * (node.visits + 1) ** ai.widen_alpha) and len(children) < len(
+                legal
+            ):
+                untried = [a for a in legal if a not in children]
+                k = ai.widen_sample
+                sample = untried if len(untried) <= k else rnd.sample(untried, k)
+                values = ai.margins(rules, state, player, sample) if len(sample) > 1 else [0.0]
+                top = max(values)
+                pick = rnd.choice([a for a, v in zip(sample, values, strict=True) if v == top])
+                node = children[pick] = _Node()
+                state = rules.step(state, player, pick, quiet=True)
+                path.append((node, player))
+                depth += 1
+                break  # expanded: a playout follows
+            best_a, best_u = None, -math.inf
+            for a in legal:
+                child = children.get(a)
+                if child is None or child.visits <= 0:
+                    continue
+                u = child.total / child.visits + c * math.sqrt(math.log(child.avail + 1) / child.visits)
+                if u > best_u:
+                    best_a, best_u = a, u
+            if best_a is None:
+                break
+            node = children[best_a]
+            state = rules.step(state, player, best_a, quiet=True)
+            path.append((node, player))
+            depth += 1
+        rewards = _rollout_rewards(rules, ai, state, max(0, ai.playout_depth - depth), rnd, {p for _, p in path})
+        for nd, p in path:
+            nd.visits += 1
+            nd.total += rewards[p]
+        done += 1
+    best = max(range(len(cands)), key=lambda i: (roots[i].visits, roots[i].total / roots[i].visits))
+    return cands[best][1]
+
+
+def _rollout_rewards(
+    rules: AnyRules, ai: GameAI, state: Any, steps: int, rnd: random.Random, players: set[str]
+) -> dict[str, float]:
+    """Play on `steps` actions by the playout policy; each of `players`' reward in [0, 1] (see `reward`)."""
+    for _ in range(steps):
+        if rules.is_over(state):
+            break
+        player, action = ai.playout_step(rules, state, rules.to_move(state), rnd)
+        state = rules.step(state, player, action, quiet=True)
+    if rules.is_over(state):
+        return {p: reward(rules, ai, state, p) for p in players}
+    values = ai.evaluate(rules, state)
+    return {p: squash(margin(values, p), ai.margin_scale) for p in players}
 
 
 def playout(rules: AnyRules, ai: GameAI, state: Any, seat: str, rnd: random.Random) -> float:
@@ -308,7 +514,7 @@ def playout(rules: AnyRules, ai: GameAI, state: Any, seat: str, rnd: random.Rand
             break
         # several movers (out-of-turn windows): the game's playout_step decides who acts (by default the first)
         player, action = ai.playout_step(rules, state, rules.to_move(state), rnd)
-        state = rules.step(state, player, action)
+        state = rules.step(state, player, action, quiet=True)
     return reward(rules, ai, state, seat)
 
 

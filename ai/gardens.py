@@ -105,7 +105,7 @@ class GardensAI(GameAI):
         others = [k for k in range(4) if k not in mine]
         keep = []
         for a in actions:
-            after = rules.step(state, seat, a)
+            after = rules.step(state, seat, a, quiet=True)
             if all(after.kind_scores[k] == state.kind_scores[k] for k in others):
                 keep.append(a)
         return keep or actions

@@ -123,7 +123,7 @@ class QueensGardenAI(GameAI):
             )
             hit = cache.get(key)
             if hit is None:
-                after = rules.step(state, player, a)
+                after = rules.step(state, player, a, quiet=True)
                 values = self.evaluate(rules, after)
                 mine = after.seats[i]
                 free = len(free_spaces(mine, hexagons(mine)))

@@ -1,15 +1,32 @@
-"""AI arena: complete 2-player games between two AI levels, for every game; win rates and decision times.
+"""AI arena: the AI levels measured against baseline players written only against the engine contract, and
+against each other; win rates with Wilson 95 % intervals and decision times.
 
-    python bench/ai_arena.py                                    # every game, normal:easy and hard:normal, 20 games
-    python bench/ai_arena.py gardens --pairs hard:normal --games 200 --processes 2
-    python bench/ai_arena.py alhambra --pairs hard:normal --budget 1.0     # hard thinks 1.0 s a move
-    python bench/ai_arena.py queens_garden --iterations 200     # hard uses 200 search iterations (reproducible)
+    python bench/ai_arena.py                                   # every table, every level vs greedy, 20 games
+    python bench/ai_arena.py alhambra:3 alhambra:4:all --vs greedy --levels normal,hard --games 60 -p 2
+    python bench/ai_arena.py gardens:2 --vs normal --levels hard --iterations 300   # head to head, reproducible
+    python bench/ai_arena.py queens_garden:4 --vs rollout --rollout 0.2 --budget 1.0
 
-Seats alternate between games (the first level sits first in even games). A shared win counts as half. Prints,
-per game and pair, the first level's score rate with a Wilson 95% interval, and per level the decision times
-(median, p95, max). Targets: normal beats easy in ≥ 90% of games, hard beats normal in ≥ 65%, hard
-decides in ≤ 1.5 s at p95. Decision times are only meaningful with at most one process per core. Players who may
-act out of turn (Alhambra's vizier claimants) are asked first, once per position, as the bot asks AI seats.
+A table is `game:players[:options]` (options: `all` = every module / variant, or a comma list such as
+`vizier,huts`). One seat holds the level measured (the *subject*); every other seat holds the opponent (`--vs`):
+a baseline (`greedy`, `rollout`, `random`) or another AI level (head to head). The subject's seat rotates with
+the game number (game i: seat i mod n), so each seat is measured equally. A shared win counts as a share
+(two winners: half). The subject's fair share is 1/n; the targets: vs greedy, normal ≥ 1.3 ×
+fair, hard ≥ 2 × fair (2-player: ≥ 80 %); hard beats normal ≥ 70 % head to head; normal beats easy ≥ 85 %.
+
+Baselines see only `rules.view(state, seat)` and play through the contract (`legal_actions`, `step`, `scores`,
+`to_move`, `is_over`, `winners`):
+- greedy: the legal move after which its points minus the best opponent's are highest (`scores`; in Alhambra,
+  where points come only at scoring rounds, plus what a scoring round held now would give, read with the
+  engine's own scoring tables), ties broken by keeping the move (the player is still first to move afterwards:
+  an extra action), then in Alhambra by the money left in hand (take the most, pay the least), then at random.
+- rollout: flat Monte Carlo: every legal move (at most `--rollout-width` random ones) is tried in turn from a
+  fresh re-deal of the hidden parts (`ai.adapter(game).determinise`: the view alone cannot draw cards) and played
+  to the end by uniform random moves; the move with the best mean result (win share, then margin) is played.
+  Its budget (`--rollout`) is seconds a move (a float) or playouts a move (an int).
+- random: a uniformly random legal move.
+
+Players who may act out of turn (Alhambra's vizier claimants) are asked first, once per position, as the bot asks
+AI seats; baselines never claim. Decision times are only meaningful with at most one process per core.
 """
 
 from __future__ import annotations
@@ -18,39 +35,192 @@ import argparse
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import Budget, ai_player_id, choose  # noqa: E402
+from ai import LEVELS, Budget, adapter, ai_player_id, choose  # noqa: E402
 from engine import GAMES, get_rules  # noqa: E402
 
+BASELINES = ("greedy", "rollout", "random")
+MAX_MOVES = 4000  # actions; the longest real games are about 600
+DEFAULT_TABLES = (
+    "alhambra:2",
+    "alhambra:3",
+    "alhambra:4",
+    "alhambra:6",
+    "alhambra:4:all",
+    "gardens:2",
+    "gardens:3",
+    "gardens:4",
+    "gardens:2:three_tile_hand",
+    "gardens:2:two_colours",
+    "queens_garden:2",
+    "queens_garden:3",
+    "queens_garden:4",
+)
 
-def play_one(task: tuple) -> dict:
-    """One complete game between levels a and b; returns the result for a and every decision time."""
-    game, level_a, level_b, index, budget, options, seed = task
+
+def parse_table(text: str) -> tuple[str, int, dict[str, Any]]:
+    """ "alhambra:4:all" -> ("alhambra", 4, every option on)."""
+    parts = text.split(":")
+    game = parts[0]
     rules = get_rules(game)
-    seat_a, seat_b = ai_player_id(level_a, 1), ai_player_id(level_b, 2)
-    players = [seat_a, seat_b] if index % 2 == 0 else [seat_b, seat_a]
-    levels = {seat_a: level_a, seat_b: level_b}
-    times: dict[str, list[float]] = {seat_a: [], seat_b: []}
+    n = int(parts[1]) if len(parts) > 1 else rules.player_counts[0]
+    options: dict[str, Any] = {}
+    if len(parts) > 2 and parts[2]:
+        names = list(rules.options) if parts[2] == "all" else parts[2].split(",")
+        if game == "gardens" and parts[2] == "all":
+            names = ["two_colours"]  # its variants exclude each other in spirit; "all" picks one
+        options = dict.fromkeys(names, True)
+    return game, n, options
+
+
+# --------------------------------------------------------------------------------------------- baselines
+
+
+def _margin(scores: dict[str, Any], seat: str) -> float:
+    others = [v for p, v in scores.items() if p != seat]
+    return scores[seat] - (max(others) if others else 0)
+
+
+def immediate(rules: Any, state: Any) -> dict[str, int]:
+    """The points each player has now. In Alhambra, where points come only at the scoring rounds, "now" is the
+    points plus what the next scoring round would give if it were held now (A43–A48: majorities by the round's
+    table with Dirk in 2p, the longest outer wall), tiles still to be placed counted as built."""
+    scores = rules.scores(state)
+    if rules.name != "alhambra" or rules.is_over(state):
+        return dict(scores)
+    from engine.alhambra.components import POINTS, TYPE_OF, TYPES
+    from engine.alhambra.geometry import longest_wall
+    from engine.alhambra.scoring import majority_points
+
+    done = {s.round for s in state.scorings}
+    table = POINTS[min(r for r in (1, 2, 3) if r not in done)]
+    counts = []
+    for s in state.seats:
+        c = dict.fromkeys(TYPES, 0)
+        for t in (*s.alhambra.values(), *s.pending):
+            if TYPE_OF.get(t) in c:
+                c[TYPE_OF[t]] += 1
+        counts.append(c)
+    if state.two_player:
+        counts.append({t: sum(1 for x in state.dirk if TYPE_OF[x] == t) for t in TYPES})
+    out = {p: float(scores[p]) + longest_wall(s.alhambra) for p, s in zip(state.players, state.seats, strict=True)}
+    for typ in TYPES:
+        pts = majority_points([c[typ] for c in counts], table[typ])
+        for p, v in zip(state.players, pts, strict=False):
+            out[p] += v
+    return out  # type: ignore[return-value]
+
+
+def _money(rules: Any, state: Any, seat: str) -> int:
+    """Alhambra: the money in the seat's hand (greedy's last tie-break: take the most, pay the least); else 0."""
+    if rules.name != "alhambra":
+        return 0
+    from engine.alhambra.components import is_money, value_of
+
+    return sum(value_of(c) for c in state.seat(seat).hand if is_money(c))
+
+
+def greedy_move(rules: Any, state: Any, seat: str, rnd: random.Random) -> Any:
+    """The legal move with the best immediate score margin (`immediate`); ties: an extra action first (the
+    player is still first to move), then (Alhambra) the most money kept in hand, then at random."""
+    view = rules.view(state, seat)
+    actions = rules.legal_actions(state, seat)  # the view lists the same moves, but may lack what step needs
+    if len(actions) == 1:
+        return actions[0]
+    best: tuple[float, int, int, float] | None = None
+    choice = actions[0]
+    for a in actions:
+        try:
+            after = rules.step(view, seat, a)
+        except ValueError:  # the view cannot draw (no seed): judge the move on the full state's points only
+            after = rules.step(state, seat, a)
+        movers = rules.to_move(after)
+        keeps = 1 if movers[:1] == [seat] else 0
+        key = (_margin(immediate(rules, after), seat), keeps, _money(rules, after, seat), rnd.random())
+        if best is None or key > best:
+            best, choice = key, a
+    return choice
+
+
+def rollout_move(rules: Any, state: Any, seat: str, rnd: random.Random, budget: float | int, width: int) -> Any:
+    """Flat Monte Carlo with uniformly random playouts from fresh re-deals of what the seat cannot see."""
+    view = rules.view(state, seat)
+    actions = rules.legal_actions(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    if len(actions) > width:
+        actions = rnd.sample(actions, width)
+    deal = adapter(rules.name).determinise
+    totals = [0.0] * len(actions)
+    visits = [0] * len(actions)
+    deadline = time.perf_counter() + budget if isinstance(budget, float) else math.inf
+    limit = budget if isinstance(budget, int) else math.inf
+    done = 0
+    while done < limit and (done < len(actions) or time.perf_counter() < deadline):
+        i = done % len(actions)
+        s = rules.step(deal(rules, view, seat, rnd), seat, actions[i])
+        while not rules.is_over(s):
+            p = rules.to_move(s)[0]
+            s = rules.step(s, p, rnd.choice(rules.legal_actions(s, p)))
+        winners = rules.winners(s)
+        share = 1.0 / len(winners) if seat in winners else 0.0
+        totals[i] += share + 0.001 * _margin(rules.scores(s), seat)
+        visits[i] += 1
+        done += 1
+    best = max(range(len(actions)), key=lambda j: (totals[j] / max(1, visits[j]), rnd.random()))
+    return actions[best]
+
+
+def baseline_move(kind: str, rules: Any, state: Any, seat: str, rnd: random.Random, args: dict[str, Any]) -> Any:
+    if kind == "greedy":
+        return greedy_move(rules, state, seat, rnd)
+    if kind == "rollout":
+        return rollout_move(rules, state, seat, rnd, args["rollout"], args["rollout_width"])
+    return rnd.choice(rules.legal_actions(state, seat))
+
+
+# --------------------------------------------------------------------------------------------- one game
+
+
+def play_one(task: dict[str, Any]) -> dict[str, Any]:
+    """One complete game: the subject level in seat `index mod n`, the opponent everywhere else."""
+    game, n, options, index, seed = task["game"], task["n"], task["options"], task["index"], task["seed"]
+    subject, opponent, budget = task["subject"], task["vs"], task["budget"]
+    rules = get_rules(game)
+    at = index % n
+    players, kinds = [], {}
+    for i in range(n):
+        kind = subject if i == at else opponent
+        pid = ai_player_id(kind, i + 1) if kind in LEVELS else f"{kind}:{i + 1}"
+        players.append(pid)
+        kinds[pid] = kind
+    me = players[at]
+    rnd = random.Random(seed * 7919 + 1)
+    times: list[float] = []
     state = rules.new_game(players, options, seed)
     started = time.perf_counter()
     moves = 0
-    declined: set[tuple[int, str]] = set()  # (move, seat): an out-of-turn chance let go, as the bot remembers it
+    declined: set[tuple[int, str]] = set()
     while not rules.is_over(state):
+        if moves >= MAX_MOVES:  # a game nobody ends (e.g. nobody buys): counted as a loss, reported
+            break
         movers = rules.to_move(state)
-        # optional movers first (Alhambra's vizier claimants, V7 order), asked once per position as the bot does
         claim = None
-        for seat in movers[1:]:
-            if (moves, seat) in declined:
+        for seat in movers[1:]:  # optional movers first (V7 order), once per position; baselines never claim
+            if kinds[seat] not in LEVELS or (moves, seat) in declined:
                 continue
             t = time.perf_counter()
-            claim = choose(game, state, seat, levels[seat], seed * 100_003 + moves + 50_000, budget, optional=True)
-            times[seat].append(time.perf_counter() - t)
+            claim = choose(game, state, seat, kinds[seat], seed * 100_003 + moves + 50_000, budget, optional=True)
+            if seat == me:
+                times.append(time.perf_counter() - t)
             if claim is not None:
                 state = rules.apply(state, seat, claim)
                 moves += 1
@@ -60,26 +230,32 @@ def play_one(task: tuple) -> dict:
             continue
         player = movers[0]
         t = time.perf_counter()
-        action = choose(game, state, player, levels[player], seed * 100_003 + moves, budget)
-        times[player].append(time.perf_counter() - t)
+        if kinds[player] in LEVELS:
+            action = choose(game, state, player, kinds[player], seed * 100_003 + moves, budget)
+        else:
+            action = baseline_move(kinds[player], rules, state, player, rnd, task)
+        if player == me:
+            times.append(time.perf_counter() - t)
         state = rules.apply(state, player, action)
         moves += 1
     winners = rules.winners(state)
-    result = (1.0 / len(winners)) if seat_a in winners else 0.0
     scores = rules.scores(state)
     return {
-        "result": result,
-        "a_first": index % 2 == 0,
-        "times_a": times[seat_a],
-        "times_b": times[seat_b],
-        "margin": scores[seat_a] - scores[seat_b],
+        "stuck": not rules.is_over(state),
+        "result": 1.0 / len(winners) if me in winners else 0.0,
+        "seat": at,
+        "times": times,
+        "margin": _margin(scores, me),
         "seconds": time.perf_counter() - started,
         "moves": moves,
     }
 
 
+# --------------------------------------------------------------------------------------------- figures
+
+
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a rate of points/n (draws as half points)."""
+    """Wilson score interval for a rate of points/n (shared wins as fractions)."""
     if n == 0:
         return 0.0, 1.0
     p = points / n
@@ -93,112 +269,92 @@ def percentile(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")
     xs = sorted(xs)
-    k = min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))
-    return xs[k]
+    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
 
 
-def timing(xs: list[float]) -> str:
-    if not xs:
-        return "no decisions"
-    return (
-        f"median {statistics.median(xs) * 1000:7.1f} ms  p95 {percentile(xs, 0.95) * 1000:7.1f} ms  "
-        f"max {max(xs) * 1000:7.1f} ms  ({len(xs)} decisions)"
-    )
-
-
-def run_pair(game: str, level_a: str, level_b: str, args, budget) -> dict:
-    tasks = [(game, level_a, level_b, i, budget, args.options, args.seed + i) for i in range(args.games)]
+def run_match(table: str, subject: str, vs: str, args: argparse.Namespace, budget: Any) -> dict[str, Any]:
+    game, n, options = parse_table(table)
+    base = {
+        "game": game,
+        "n": n,
+        "options": options,
+        "subject": subject,
+        "vs": vs,
+        "budget": budget,
+        "rollout": args.rollout,
+        "rollout_width": args.rollout_width,
+    }
+    tasks = [{**base, "index": i, "seed": args.seed + i} for i in range(args.games)]
     started = time.perf_counter()
-    results = []
     if args.processes > 1:
         with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-            for r in pool.imap_unordered(play_one, tasks):
-                results.append(r)
-                progress(results, args)
+            results = list(pool.imap_unordered(play_one, tasks))
     else:
-        for t in tasks:
-            results.append(play_one(t))
-            progress(results, args)
+        results = [play_one(t) for t in tasks]
     elapsed = time.perf_counter() - started
     points = sum(r["result"] for r in results)
-    n = len(results)
-    lo, hi = wilson(points, n)
-    wins = sum(1 for r in results if r["result"] == 1.0)
-    draws = sum(1 for r in results if 0 < r["result"] < 1)
-    first = [r["result"] for r in results if r["a_first"]]
-    second = [r["result"] for r in results if not r["a_first"]]
-    times_a = [t for r in results for t in r["times_a"]]
-    times_b = [t for r in results for t in r["times_b"]]
+    games = len(results)
+    lo, hi = wilson(points, games)
+    times = [t for r in results for t in r["times"]]
+    fair = 1 / n
+    stuck = sum(1 for r in results if r["stuck"])
     print(
-        f"{game} {level_a} vs {level_b}: {level_a} scores {points:g}/{n} = {points / n:.1%} "
-        f"(Wilson 95% {lo:.1%}–{hi:.1%}); {wins} wins, {draws} draws, {n - wins - draws} losses; "
-        f"as first seat {sum(first) / max(1, len(first)):.1%}, as second {sum(second) / max(1, len(second)):.1%}; "
-        f"mean margin {statistics.mean(r['margin'] for r in results):+.1f} points"
-    )
-    print(f"  {level_a:>6} decision time: {timing(times_a)}")
-    print(f"  {level_b:>6} decision time: {timing(times_b)}")
-    print(
-        f"  {n} games in {elapsed:.0f} s ({statistics.mean(r['moves'] for r in results):.0f} moves a game)", flush=True
+        f"{table:<24} {subject:>6} vs {vs:<7} {points:5g}/{games:<4} = {points / games:6.1%} "
+        f"[{lo:5.1%}–{hi:5.1%}]  fair {fair:4.0%}  ×{points / games / fair:4.2f}  "
+        f"margin {statistics.mean(r['margin'] for r in results):+6.1f}  "
+        f"p95 {percentile(times, 0.95) * 1000:6.0f} ms  max {max(times, default=0) * 1000:6.0f} ms  "
+        f"({elapsed:.0f} s{f', {stuck} stuck' if stuck else ''})",
+        flush=True,
     )
     return {
-        "game": game,
-        "a": level_a,
-        "b": level_b,
-        "games": n,
+        "table": table,
+        "subject": subject,
+        "vs": vs,
+        "games": games,
         "points": points,
+        "rate": points / games,
         "wilson": [lo, hi],
-        "p95_a": percentile(times_a, 0.95),
-        "p95_b": percentile(times_b, 0.95),
+        "fair": fair,
+        "margin": statistics.mean(r["margin"] for r in results),
+        "p95": percentile(times, 0.95),
+        "max": max(times, default=0.0),
     }
 
 
-def progress(results: list, args) -> None:
-    """With --verbose, a line every 10 games (so a long run left in the background shows where it stands)."""
-    if args.verbose and (len(results) % 10 == 0 or len(results) == args.games):
-        pts = sum(r["result"] for r in results)
-        lo, hi = wilson(pts, len(results))
-        times = sorted(t for r in results for t in r["times_a"])
-        print(
-            f"  ... {len(results)}/{args.games} games: first level {pts:g} points = {pts / len(results):.1%} "
-            f"({lo:.1%}–{hi:.1%}), its p95 decision {percentile(times, 0.95) * 1000:.0f} ms",
-            flush=True,
-        )
+def parse_rollout(text: str) -> float | int:
+    return float(text) if "." in text else int(text)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games_to_play", nargs="*", metavar="game", default=list(GAMES), help="games (default all)")
-    parser.add_argument(
-        "--pairs",
-        default="normal:easy,hard:normal",
-        help="comma-separated level pairs a:b (default normal:easy,hard:normal)",
-    )
-    parser.add_argument("-n", "--games", type=int, default=20, help="games per pair (default 20)")
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("tables", nargs="*", default=list(DEFAULT_TABLES), help="game:players[:options] (default all)")
+    parser.add_argument("--levels", default="easy,normal,hard", help="subject levels, comma-separated")
+    parser.add_argument("--vs", default="greedy", help=f"opponents, comma-separated: {', '.join(BASELINES + LEVELS)}")
+    parser.add_argument("-n", "--games", type=int, default=20, help="games per match (default 20)")
     parser.add_argument("--budget", type=float, default=None, help="seconds per hard decision (default: ai's)")
     parser.add_argument("--iterations", type=int, default=None, help="search iterations per hard decision")
+    parser.add_argument(
+        "--rollout", type=parse_rollout, default=0.2, help="rollout's budget: seconds (0.2) or playouts (50)"
+    )
+    parser.add_argument("--rollout-width", type=int, default=16, help="rollout tries at most this many moves")
     parser.add_argument("-p", "--processes", type=int, default=1, help="games played in parallel")
-    parser.add_argument("--options", type=json.loads, default={}, help="game options as JSON, e.g. '{\"x\": true}'")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="print a progress line every 10 games")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary as JSON to this file")
-    args = parser.parse_args()
-
+    args = parser.parse_args(argv)
     budget = None
     if args.budget is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, seconds=args.budget)
-    pairs = [tuple(p.split(":")) for p in args.pairs.split(",") if p]
     summary = []
-    for game in args.games_to_play:
-        try:
-            get_rules(game)
-            __import__(f"ai.{game}")
-        except (ImportError, AttributeError):
-            print(f"{game}: not implemented yet, skipped", flush=True)
-            continue
-        for a, b in pairs:
-            summary.append(run_pair(game, a, b, args, budget))
+    for table in args.tables:
+        if table.split(":")[0] not in GAMES:
+            raise SystemExit(f"unknown game in {table!r} (games: {', '.join(GAMES)})")
+        for vs in args.vs.split(","):
+            for subject in args.levels.split(","):
+                if subject != vs:
+                    summary.append(run_match(table, subject, vs, args, budget))
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
+    return summary
 
 
 if __name__ == "__main__":

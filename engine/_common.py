@@ -334,8 +334,13 @@ class Rules(Generic[S, A]):
         """None if `player` may play `action` now, else why not: a `Text` in the player's words, citing the rule."""
         raise NotImplementedError
 
-    def step(self, state: S, player: str, action: A) -> S:
-        """Apply an action already known to be legal (no checks: AI playouts may call it directly)."""
+    def step(self, state: S, player: str, action: A, quiet: bool = False) -> S:
+        """Apply an action already known to be legal (no checks: AI playouts may call it directly).
+
+        `quiet=True` (the AI's playouts): the same next state, but no event or text is built: `state.log` is
+        empty, and whatever only follows the log for the board image (Alhambra's `marks`) is left as it was.
+        `to_json` of the two results is equal but for those fields (tests/engine/test_quiet_step.py). A game
+        without a quieter path may ignore the flag (its log is then full: still the same next state)."""
         raise NotImplementedError
 
     def legal_actions(self, state: S, player: str) -> list[A]:

@@ -41,6 +41,16 @@ def state_removable_cells(alh: Alhambra) -> frozenset[Cell]:
     return _memo("removable", alh, removable_cells)
 
 
+def state_cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
+    """`needs` of every occupied cell of an Alhambra held by a game state (what a swap there must match), cached:
+    the listing asks it for every cell and every reserve tile."""
+    return _memo("needs", alh, _cell_needs)
+
+
+def _cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
+    return {c: needs(alh, c[0], c[1]) for c in alh}
+
+
 def _memo(kind: str, alh: Alhambra, compute: Callable[[Alhambra], R]) -> R:
     """Cache a result per Alhambra object. Only for dicts inside game states: states never mutate them and
     share them between states, so identity is a valid key (a dict mutated in place would get stale answers);

@@ -165,13 +165,14 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         for tile in reserve:
             out.extend(RedesignAdd(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
     removable = frozenset() if generous else geometry.state_removable_cells(alh)
+    cell_needs = geometry.state_cell_needs(alh) if reserve else {}
     for cell, tile in alh.items():
         if cell == (0, 0):
             continue
         if generous or cell in removable:
             out.append(RedesignRemove(tile))
         if reserve:
-            present, walled = geometry.needs(alh, cell[0], cell[1])
+            present, walled = cell_needs[cell]
             for new in reserve:
                 w = WALLS[new]
                 if generous or (w & present == walled and present & ~w):

@@ -116,8 +116,8 @@ class AlhambraRules(Rules[GameState, Action]):
     def legal_actions(self, state: GameState, player: str) -> list[Any]:
         return listing.legal_actions(state, player)
 
-    def step(self, state: GameState, player: str, action: Action) -> GameState:
-        return turn.step(state, player, action)
+    def step(self, state: GameState, player: str, action: Action, quiet: bool = False) -> GameState:
+        return turn.step(state, player, action, quiet)
 
     # ------------------------------------------------------------------------------------------ views, words, JSON
 

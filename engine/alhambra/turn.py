@@ -99,17 +99,31 @@ def scores(state: GameState) -> dict[str, int]:
     return {p: seat.score for p, seat in zip(state.players, state.seats, strict=True)}
 
 
-def step(state: GameState, player: str, action: Any) -> GameState:
-    """Apply a legal action (unchecked): the new state, whose log holds this action's events only."""
+def step(state: GameState, player: str, action: Any, quiet: bool = False) -> GameState:
+    """Apply a legal action (unchecked): the new state, whose log holds this action's events only.
+
+    `quiet` (AI playouts): the same next state except that no event or text is built: the log is empty and the
+    board image's `marks` (which only ever follow the log's move events) stay as they were."""
+    if quiet:
+        after = _step(state, player, action, True)
+        return replace(after, log=()) if after.log else after
+    return _step(state, player, action, False)
+
+
+def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
     kind = type(action)
     if kind in FREE_ACTIONS:
-        return _step_free(state, player, action)
+        return _step_free(state, player, action, quiet)
     idx = state.players.index(player)
     seat = state.seats[idx]
     # the log starts afresh with the move event, then what it causes; the image's marks take the move at once (a
     # leftover tile received later adds its own, A51); both go into the branch's own rebuild of the state
-    log: tuple[Event, ...] = (_move_event(state, seat, player, action),)
-    marks = mark(state.marks, log)
+    log: tuple[Event, ...]
+    if quiet:
+        log, marks = (), state.marks
+    else:
+        log = (_move_event(state, seat, player, action),)
+        marks = mark(state.marks, log)
     if state.window and state.phase == ACTION and kind is not VizierBuy:
         state = replace(state, window=False)  # V12: the next player's first action closes the window
     if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
@@ -119,16 +133,8 @@ def step(state: GameState, player: str, action: Any) -> GameState:
             seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,), vizier=False
         )
         market = tuple(None if t == action.tile else t for t in state.market)
-        event = Event(
-            "vizier",
-            Text(
-                "uses the vizier: buys the {tile} out of turn with {cards} (V6).",
-                tile=tile_text(action.tile),
-                cards=cards_text(action.cards),
-            ),
-            player=player,
-            data={"tile": action.tile, "space": space, "cards": list(action.cards)},
-        )
+        if not quiet:
+            log += (_vizier_event(player, action, space),)
         return replace(
             state,
             market=market,
@@ -136,32 +142,63 @@ def step(state: GameState, player: str, action: Any) -> GameState:
             seats=_set(state.seats, idx, seat),
             phase=VIZIER,
             claimant=idx,
-            log=log + (event,),
+            log=log,
             marks=marks,
         )
     if kind is TakeHut:  # V22: the face-up hut; the next one of its stack turns up; placed at turn end (V24)
         k = TYPES.index(HUT_TYPE[action.hut])
         stack = state.huts[k][:-1]
         seat = replace(seat, pending=seat.pending + (action.hut,), huts_taken=seat.huts_taken + 1)
-        if stack:
-            said = Text(
-                "takes the {hut} (V22); the {next} turns up.", hut=tile_text(action.hut), next=tile_text(stack[-1])
-            )
-        else:
-            said = Text("takes the {hut} (V22); that stack is used up.", hut=tile_text(action.hut))
-        event = Event(
-            "hut",
-            said,
-            player=player,
-            data={"hut": action.hut, "type": HUT_TYPE[action.hut], "revealed": stack[-1] if stack else None},
-        )
+        if not quiet:
+            log += (_hut_event(player, action, stack),)
         state = replace(
-            state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log + (event,), marks=marks
+            state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log, marks=marks
         )
         return _finish_actions(state)  # V23: a hut is never an exact payment
     if kind is ReactivateVizier:  # V8: counts as the action
         seat = replace(seat, vizier=True)
         return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
+    return _step_rest(state, idx, seat, player, action, log, marks, quiet)
+
+
+def _vizier_event(player: str, action: VizierBuy, space: int) -> Event:
+    return Event(
+        "vizier",
+        Text(
+            "uses the vizier: buys the {tile} out of turn with {cards} (V6).",
+            tile=tile_text(action.tile),
+            cards=cards_text(action.cards),
+        ),
+        player=player,
+        data={"tile": action.tile, "space": space, "cards": list(action.cards)},
+    )
+
+
+def _hut_event(player: str, action: TakeHut, stack: tuple[str, ...]) -> Event:
+    if stack:
+        said = Text("takes the {hut} (V22); the {next} turns up.", hut=tile_text(action.hut), next=tile_text(stack[-1]))
+    else:
+        said = Text("takes the {hut} (V22); that stack is used up.", hut=tile_text(action.hut))
+    return Event(
+        "hut",
+        said,
+        player=player,
+        data={"hut": action.hut, "type": HUT_TYPE[action.hut], "revealed": stack[-1] if stack else None},
+    )
+
+
+def _step_rest(
+    state: GameState,
+    idx: int,
+    seat: PlayerState,
+    player: str,
+    action: Any,
+    log: tuple[Event, ...],
+    marks: Any,
+    quiet: bool,
+) -> GameState:
+    """The other actions of `step`: money, purchases, redesigns and placements."""
+    kind = type(action)
     if kind is TakeMoney:  # A19
         taken = set(action.cards)
         seat = replace(seat, hand=tuple(sorted(seat.hand + action.cards)))
@@ -223,13 +260,14 @@ def step(state: GameState, player: str, action: Any) -> GameState:
         seat = replace(seat, pending=pending)
         dirk = dirk + (action.tile,)
         # Dirk is the subject, not the giver (the bot writes an event's player before its text)
-        log = log + (
-            Event(
-                "dirk_tiles",
-                Text("Dirk receives the {tile} (A66).", tile=tile_text(action.tile)),
-                data={"tiles": [action.tile], "reason": "gift", "from": player},
-            ),
-        )
+        if not quiet:
+            log = log + (
+                Event(
+                    "dirk_tiles",
+                    Text("Dirk receives the {tile} (A66).", tile=tile_text(action.tile)),
+                    data={"tiles": [action.tile], "reason": "gift", "from": player},
+                ),
+            )
     state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log, marks=marks)
     if state.phase == PLACE:
         return state if pending else _end_turn(state)
@@ -240,7 +278,7 @@ def step(state: GameState, player: str, action: Any) -> GameState:
     return _final_scoring(state)
 
 
-def _step_free(state: GameState, player: str, action: Any) -> GameState:
+def _step_free(state: GameState, player: str, action: Any, quiet: bool = False) -> GameState:
     """V62/V63: a bonus card is played face up (public); V66: a new standing order (private: no move event,
     only the private note)."""
     idx = state.players.index(player)
@@ -274,6 +312,8 @@ def _step_free(state: GameState, player: str, action: Any) -> GameState:
         seat = replace(
             seat, bonus_hand=_without(seat.bonus_hand, action.card), bonus_played=seat.bonus_played + (action.card,)
         )
+    if quiet:
+        return replace(state, seats=_set(state.seats, idx, seat), log=())
     return replace(state, seats=_set(state.seats, idx, seat), log=events, marks=mark(state.marks, events))
 
 

@@ -266,10 +266,12 @@ class GardensRules(Rules[GardensState, Action]):
 
     # -- applying ----------------------------------------------------------------------------------------
 
-    def step(self, state: GardensState, player: str, action: Action) -> GardensState:
+    def step(self, state: GardensState, player: str, action: Action, quiet: bool = False) -> GardensState:
+        """`quiet` (AI playouts): the same next state, no events built (an empty log)."""
         if isinstance(action, ChooseColours):
-            return self._step_colours(state, player, action)
-        return self._step_place(state, player, action)
+            new = self._step_colours(state, player, action)
+            return replace(new, log=()) if quiet else new
+        return self._step_place(state, player, action, quiet)
 
     def _step_colours(self, state: GardensState, player: str, action: ChooseColours) -> GardensState:
         colours = list(state.colours)
@@ -300,33 +302,34 @@ class GardensRules(Rules[GardensState, Action]):
             log=tuple(log),
         )
 
-    def _step_place(self, state: GardensState, player: str, action: PlaceTile) -> GardensState:
+    def _step_place(self, state: GardensState, player: str, action: PlaceTile, quiet: bool = False) -> GardensState:
         seat = state.turn
         tile, rot, g = action.tile, action.rotation, GARDEN_INDEX[action.space]
         cells = list(state.board)
         cells[g] = (tile, rot)
         board = tuple(cells)
         log: list[Event] = []  # the log holds this action's events only
-        facing = facing_kinds(tile, rot)
-        bnames = [BUILDING_NAMES[b] for b in GARDEN_BUILDINGS[g]]
-        log.append(
-            Event(
-                "place",
-                Text(
-                    "places {tile} at {space} turned {degrees}°",
-                    tile=tile_text(tile),
-                    space=action.space,
-                    degrees=DEGREES[rot],
-                ),
-                player,
-                {
-                    "tile": tile,
-                    "space": action.space,
-                    "rotation": rot,
-                    "facing": dict(zip(facing, bnames, strict=True)),
-                },
+        if not quiet:
+            facing = facing_kinds(tile, rot)
+            bnames = [BUILDING_NAMES[b] for b in GARDEN_BUILDINGS[g]]
+            log.append(
+                Event(
+                    "place",
+                    Text(
+                        "places {tile} at {space} turned {degrees}°",
+                        tile=tile_text(tile),
+                        space=action.space,
+                        degrees=DEGREES[rot],
+                    ),
+                    player,
+                    {
+                        "tile": tile,
+                        "space": action.space,
+                        "rotation": rot,
+                        "facing": dict(zip(facing, bnames, strict=True)),
+                    },
+                )
             )
-        )
         # G21: place, then draw if the supply is not empty (G25: otherwise just play on).
         hands = list(state.hands)
         hand = tuple(t for t in hands[seat] if t != tile)
@@ -334,8 +337,9 @@ class GardensRules(Rules[GardensState, Action]):
         if supply:
             drawn, supply = supply[0], supply[1:]
             hand += (drawn,)
-            said = Text("draws {tile}", tile=tile_text(drawn)) if drawn in TILE_TREES else Text("draws a tile")
-            log.append(Event("draw", said, player, {"tile": drawn}, private_to=player))
+            if not quiet:
+                said = Text("draws {tile}", tile=tile_text(drawn)) if drawn in TILE_TREES else Text("draws a tile")
+                log.append(Event("draw", said, player, {"tile": drawn}, private_to=player))
         hands[seat] = hand
 
         # G26/G27: every building this tile completes is scored at once, in a fixed order.
@@ -346,7 +350,12 @@ class GardensRules(Rules[GardensState, Action]):
         for d in SCORING_ORDER:
             b = around[d]
             if is_complete(board, b):
-                log.append(self._score(board, b, state.buildings[b], accounts, owners, kind_scores, player))
+                if quiet:
+                    winner, data = _building_data(board, b, state.buildings[b], accounts, owners)
+                    if winner is not None:
+                        kind_scores[winner] += data["points"]
+                else:
+                    log.append(self._score(board, b, state.buildings[b], accounts, owners, kind_scores, player))
 
         n = len(state.players)
         full = all(x is not None for x in board)
@@ -367,7 +376,7 @@ class GardensRules(Rules[GardensState, Action]):
             last_space=action.space,
             log=tuple(log),
         )
-        if full:
+        if full and not quiet:
             scores = self.scores(new)
             best = max(scores.values())
             winners = [p for p in new.players if scores[p] == best]  # G35: all tied players win

@@ -113,8 +113,8 @@ class QueensGardenRules(Rules[QGState, Action]):
     def check(self, state: QGState, player: str, action: Action) -> Text | None:
         return check.check(state, player, action)
 
-    def step(self, state: QGState, player: str, action: Action) -> QGState:
-        return turn.step(state, player, action)
+    def step(self, state: QGState, player: str, action: Action, quiet: bool = False) -> QGState:
+        return turn.step(state, player, action, quiet)
 
     # ------------------------------------------------------------------------------------------ views
 

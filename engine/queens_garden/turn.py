@@ -34,13 +34,15 @@ from engine.queens_garden.scoring import round_score, scored_groups, storage_val
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
 
-def step(state: QGState, player: str, action: Action) -> QGState:
-    """Apply a legal action (unchecked): the move event, the action, then the next player, round end and scoring."""
-    d = Draft(state)
+def step(state: QGState, player: str, action: Action, quiet: bool = False) -> QGState:
+    """Apply a legal action (unchecked): the move event, the action, then the next player, round end and scoring.
+    `quiet` (AI playouts): the same next state, but no event is built (an empty log)."""
+    d = Draft(state, quiet)
     i = state.current
     if i is None:
         raise ValueError("The game is over: nobody is to move.")
-    d.event("move", describe(action), i, **_move_data(action))  # first: what follows comes of it
+    if not quiet:
+        d.event("move", describe(action), i, **_move_data(action))  # first: what follows comes of it
     if isinstance(action, Acquire):
         d.acquire(i, action)
     elif isinstance(action, PlaceTile):
@@ -80,8 +82,9 @@ def _move_data(action: Action) -> dict[str, Any]:
 class Draft:
     """A mutable working copy of a state for one step; `freeze()` gives the new immutable state."""
 
-    def __init__(self, s: QGState) -> None:
+    def __init__(self, s: QGState, quiet: bool = False) -> None:
         self.s = s
+        self.quiet = quiet  # build no events (AI playouts)
         self.counter = s.rng_counter
         self.round = s.round
         self.current = s.current
@@ -120,6 +123,8 @@ class Draft:
         )
 
     def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
+        if self.quiet:
+            return
         who = self.s.players[player] if player is not None else None
         self.log.append(Event(kind, text, who, data))
 

@@ -228,7 +228,8 @@ def test_V27_a_hut_counts_beside_same_type_buildings_through_open_sides():
         _eval_state(alhambra={(0, 0): START_TILES[0], (1, 0): "garden-10-open", (2, 0): other}, huts_taken=1)
     )
     shelved = _value(_eval_state(reserve=(open_west,), huts_taken=1))
-    assert beside > alone + 5 and beside > wrong + 5 and beside > shelved + 5
+    # (the majority race of issue 21 counts an early lead for less than a sure one: a point or so here)
+    assert beside > alone + 1 and beside > wrong + 1 and beside > shelved + 1
 
 
 def test_V62_V63_V66_bonus_cards_count_when_played_or_playable_by_the_standing_order():
@@ -342,23 +343,30 @@ def test_V7_V12_playouts_let_claimants_buy_during_the_window():
 # Base-game decisions recorded before the modules were taught to the AI (choose(..., seed=7*seed, budget=30)):
 # (players, seed, random actions played first, level, the move, sum of the evaluation of a re-deal with
 # random.Random(seed)). They must never change by accident: a long arena of the base game stands for this code.
-# After a deliberate change to the base-game AI, re-record them.
+# After a deliberate change to the base-game AI, re-record them (last: issue 21's evaluation and search).
 BASE_DECISIONS = [
-    (2, 1, 0, "hard", '{"cards": [82, 88], "kind": "take_money"}', 16.65),
-    (2, 2, 25, "normal", '{"cell": [0, 1], "kind": "redesign_add", "tile": "pavilion-8-open"}', 61.6),
-    (2, 3, 60, "hard", '{"cell": [2, 0], "kind": "place_tile", "tile": "tower-9-ES"}', 77.75),
-    (2, 4, 110, "easy", '{"kind": "redesign_swap", "replaces": "seraglio-9-open", "tile": "seraglio-4-NE"}', 139.25),
-    (2, 5, 150, "hard", '{"cell": [-1, 2], "kind": "redesign_add", "tile": "garden-12-S"}', 135.45),
-    (3, 6, 5, "normal", '{"cards": [69, 73], "kind": "buy_tile", "tile": "seraglio-9-open"}', 44.8),
-    (3, 7, 40, "hard", '{"cards": [62, 67], "kind": "buy_tile", "tile": "seraglio-8-S"}', 130.95),
-    (3, 8, 90, "easy", '{"cell": [2, 0], "kind": "place_tile", "tile": "arcades-8-N"}', 207.9),
-    (3, 9, 140, "normal", '{"cell": [2, 3], "kind": "redesign_add", "tile": "chambers-10-open"}', 194.5),
-    (3, 10, 200, "hard", '{"cards": [73], "kind": "take_money"}', 305.4),
-    (4, 11, 15, "easy", '{"cell": [-1, 0], "kind": "place_tile", "tile": "garden-8-NW"}', 81.9),
-    (4, 12, 70, "hard", '{"cell": [0, 2], "kind": "redesign_add", "tile": "seraglio-3-ESW"}', 212.95),
-    (4, 13, 130, "normal", '{"cards": [77], "kind": "buy_tile", "tile": "tower-8-NES"}', 228.45),
-    (4, 14, 190, "hard", '{"cell": [0, 2], "kind": "place_tile", "tile": "garden-12-S"}', 333.15),
-    (4, 15, 240, "normal", '{"cell": [-1, 0], "kind": "redesign_add", "tile": "arcades-5-NW"}', 337.75),
+    (2, 1, 0, "hard", '{"cards": [60, 82], "kind": "take_money"}', 92.015449639),
+    (2, 2, 25, "normal", '{"cell": [0, 1], "kind": "redesign_add", "tile": "pavilion-8-open"}', 121.051824017),
+    (2, 3, 60, "hard", '{"cell": [0, 1], "kind": "place_tile", "tile": "tower-9-ES"}', 116.818765409),
+    (
+        2,
+        4,
+        110,
+        "easy",
+        '{"kind": "redesign_swap", "replaces": "seraglio-9-open", "tile": "seraglio-4-NE"}',
+        154.399599731,
+    ),
+    (2, 5, 150, "hard", '{"cell": [1, 2], "kind": "redesign_add", "tile": "pavilion-7-E"}', 148.498884596),
+    (3, 6, 5, "normal", '{"cards": [69, 73], "kind": "buy_tile", "tile": "seraglio-9-open"}', 184.42),
+    (3, 7, 40, "hard", '{"cards": [85, 99], "kind": "buy_tile", "tile": "tower-9-NE"}', 234.12),
+    (3, 8, 90, "easy", '{"cell": [2, 0], "kind": "place_tile", "tile": "arcades-8-N"}', 262.64),
+    (3, 9, 140, "normal", '{"cell": [2, 3], "kind": "redesign_add", "tile": "chambers-10-open"}', 247.7),
+    (3, 10, 200, "hard", '{"cell": [2, 0], "kind": "redesign_add", "tile": "garden-8-NE"}', 333.06),
+    (4, 11, 15, "easy", '{"cell": [-1, 0], "kind": "place_tile", "tile": "garden-8-NW"}', 216.49),
+    (4, 12, 70, "hard", '{"cards": [77], "kind": "take_money"}', 279.85),
+    (4, 13, 130, "normal", '{"cards": [77], "kind": "buy_tile", "tile": "tower-8-NES"}', 293.58),
+    (4, 14, 190, "hard", '{"cell": [0, 2], "kind": "place_tile", "tile": "garden-12-S"}', 360.66),
+    (4, 15, 240, "normal", '{"cards": [55, 64], "kind": "buy_tile", "tile": "chambers-5-NSW"}', 366.71),
 ]
 
 
