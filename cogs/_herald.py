@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
 from cogs import _moving, _records, _table
 from cogs._images import Images
+from cogs._quiet import quiet_until
 from cogs._seating import is_ai, undos_of
 from cogs._session import Session
 from cogs._text import clip, duration, esc, name_of, notice_content, ping, seated, title_of
@@ -42,6 +44,13 @@ def _reminder_text(row: GameRow, movers: list[str], since: float, at: float, _: 
         title=title_of(row.game, _),
         time=duration(at - since, _),
     )
+
+
+def unpinged(row: GameRow, content: str, players: Sequence[str], _: Words = ENGLISH) -> str:
+    """`content` with the mentions of `players` (in their quiet hours) turned into their names: told, not pinged."""
+    for p in players:
+        content = content.replace(f"<@{p}>", name_of(row, p, _))
+    return content
 
 
 def nonce_of(notice: Notice) -> str:
@@ -220,6 +229,11 @@ class Herald:
             return
         row = await self.session.load(game_id)
         _ = await self.session.languages.public(row.guild_id)  # the server's language
+        # players in their quiet hours are named, never pinged; the deadline shown waits over their nights
+        players = await self.session.storage.players([s.id for s in row.seats if not is_ai(s.id)])
+        now = time.time()
+        asleep = [p for p, me in players.items() if quiet_until(me, now) is not None]
+        ends = self.session.deadline_end(row, self.session.state_of(row), players) if row.status == "active" else None
         for group in groups_of(notices, force=force):
             last = group[-1]
             view = _table.table_view(self.session, row, _)
@@ -234,7 +248,7 @@ class Herald:
                 image = await self._board(row, last, _.lang) if last.kind == "undo" else None
             else:
                 digest = await self._digest(row, group, _) if group[0].kind == "move" else []
-                content = notice_content(row, group, digest, _)
+                content = notice_content(row, group, digest, _, ends)
                 if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
                     times = _moving.turn_time_line(row, await self.session.storage.moves(row.id), _)
                     content = clip(f"{content}\n{times}" if times else content)
@@ -244,6 +258,8 @@ class Herald:
                     chart = await _records.results_chart(self.client, row, _)
                     extra = [(chart, "scores.png")] if chart else []
                 image = await self._board(row, last, _.lang)
+            if content is not None:
+                content = unpinged(row, content, asleep, _)
             if self.fault is not None:
                 await self.fault("rendered")
             posted = None

@@ -206,13 +206,18 @@ class Due:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Player:
     """A player's own settings, in every game and server: away (until when, and whether the AI may play their
-    turns meanwhile), whether Confirm is skipped for moves that reveal nothing, their language."""
+    turns meanwhile), whether Confirm is skipped for moves that reveal nothing, their language; their quiet hours
+    ("22:00-08:00", in their IANA `timezone`: no pings, and their clock waits) and their DM notices ("off",
+    "turn", "deadline"; stored together as the row's `prefs` JSON)."""
 
     id: str
     away_until: float | None = None
     away_ai: bool = False
     skip_confirm: bool = False
     locale: str | None = None
+    quiet: str | None = None
+    timezone: str | None = None
+    dm: str = "off"
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now
