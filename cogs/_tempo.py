@@ -167,6 +167,14 @@ class Tempo(Undo):
             del table["sub"]
         return self.clock(row, table, new, away, now)
 
+    def dm_to(self, payload: dict[str, Any], players: dict[str, Player], now: float) -> list[str]:
+        """Whom a move's post pings whose settings ask for a DM when their turn begins (`/prefs dm:turn`), not
+        in their quiet hours (the reminder at its end brings it): the herald sends them after the post."""
+        before = {*payload["before"], payload["player"]} - set(payload.get("fresh", ()))
+        quiet = set(payload.get("quiet", ())) | set(payload["side"])
+        pinged = [p for p in payload["to_move"] if p not in before and p not in quiet and not is_ai(p)]
+        return [p for p in pinged if p in players and players[p].dm == "turn" and quiet_until(players[p], now) is None]
+
     # -- the table's settings ----------------------------------------------------------------------------
 
     async def settings(
@@ -242,7 +250,10 @@ class Tempo(Undo):
         if phase == "warn":
             table["phase"] = "due"
             end = self.deadline_end(row, state, away) or start + hours * 3600
-            return await self._set(row, table, end, ("deadline", {"phase": "warn", "player": late, "ends": end}))
+            warning = {"phase": "warn", "player": late, "ends": end}
+            if away[late].dm == "deadline":  # `/prefs dm:deadline`: the warning comes by DM too (the herald)
+                warning["dm"] = [late]
+            return await self._set(row, table, end, ("deadline", warning))
         if phase == "due":
             table.update(phase="decide", late=late)
             return await self._set(row, table, later, ("deadline", {"phase": "late", "player": late}))
@@ -291,7 +302,7 @@ class Tempo(Undo):
         hours = table.get("deadline") or 24
         if choice == "wait":
             table["phase"] = "due"
-            deadline = time.time() + hours * 3600
+            deadline = awake_after(time.time(), hours * 3600, [await self.storage.player(late)])  # not in their night
         else:
             table.pop("phase", None)
             table["sub"] = {**table.get("sub", {}), late: choice}

@@ -10,13 +10,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import _moving, _panel, _quiet
+from cogs._herald import DM_BUDGET
 from cogs._items import reply, said
 from cogs._locale import user_words
 from cogs._seating import GameError
@@ -135,6 +136,7 @@ class PlayerCog(CommandErrors, commands.Cog):
         confirm="Ask Confirm before each move (off: moves that reveal nothing play at once)",
         quiet='Your quiet hours, from-to in your time (22-08): no pings, and your clock waits; "off" for none',
         timezone="Your time zone, for quiet hours (start typing: Europe/Budapest)",
+        dm="A DM when your turn begins, or when your deadline is near; off: none (the default)",
     )
     async def prefs(
         self,
@@ -142,6 +144,7 @@ class PlayerCog(CommandErrors, commands.Cog):
         confirm: bool | None = None,
         quiet: str | None = None,
         timezone: str | None = None,
+        dm: Literal["turn", "deadline", "off"] | None = None,
     ) -> None:
         me = await self.session.storage.player(str(interaction.user.id))
         _ = user_words(interaction)
@@ -160,6 +163,9 @@ class PlayerCog(CommandErrors, commands.Cog):
             if hours and not zone:
                 raise GameError(Text("Tell me your time zone too: `/prefs quiet:22-08 timezone:Europe/Budapest`."))
             me = await self.session.set_quiet(me.id, hours, zone)
+        if dm is not None:
+            me = dataclasses.replace(await self.session.storage.player(me.id), dm=dm)
+            await self.session.storage.set_player(me)
         if me.skip_confirm:
             text = _(
                 "⚙️ Confirm before each move: off (a move that reveals nothing plays as soon as you choose it; "
@@ -178,7 +184,18 @@ class PlayerCog(CommandErrors, commands.Cog):
             )
         else:
             night = _("🌙 Quiet hours: none.")
-        await reply(interaction, f"{text}\n{night}")
+        if me.dm == "turn":
+            # i18n: /prefs: {n} is the most DM notices a player gets in an hour
+            mail = _(
+                "✉️ DM notices: when your turn begins, with a link and what happened since (one per turn, at most {n} an hour).",
+                "✉️ DM notices: when your turn begins, with a link and what happened since (one per turn, at most {n} an hour).",
+                n=DM_BUDGET,
+            )
+        elif me.dm == "deadline":
+            mail = _("✉️ DM notices: when your deadline is near.")
+        else:
+            mail = _("✉️ DM notices: off.")
+        await reply(interaction, f"{text}\n{night}\n{mail}")
 
     @prefs.autocomplete("timezone")
     async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -174,12 +174,20 @@ def player_of(r: Row) -> Player:
         quiet=prefs.get("quiet"),
         timezone=prefs.get("timezone"),
         dm=prefs.get("dm", "off"),
+        dm_sent=tuple(prefs.get("dm_sent", ())),
+        dm_turns=tuple(prefs.get("dm_turns", ())),
     )
 
 
 def prefs_json(player: Player) -> str:
     """The `prefs` column of a player's row: the settings beyond the first columns, as JSON (defaults left out)."""
-    prefs = {"quiet": player.quiet, "timezone": player.timezone, "dm": None if player.dm == "off" else player.dm}
+    prefs = {
+        "quiet": player.quiet,
+        "timezone": player.timezone,
+        "dm": None if player.dm == "off" else player.dm,
+        "dm_sent": list(player.dm_sent) or None,
+        "dm_turns": list(player.dm_turns) or None,
+    }
     return dumps({k: v for k, v in prefs.items() if v is not None})
 
 

@@ -1,6 +1,8 @@
-"""Issue #23, quiet hours: `/prefs quiet:22-08 timezone:Europe/Budapest`. Nobody pings or reminds a player in
-their night, their deadline clock waits over it (across a daylight-saving change), `/game status` says so. The
-clock is the test's: `time.time` returns the simulated time, and the passes are called with it."""
+"""Issue #23, respecting players' time: quiet hours (`/prefs quiet:22-08 timezone:Europe/Budapest`: nobody pings,
+reminds or DMs a player in their night, their deadline clock waits over it across a daylight-saving change,
+`/game status` says so) and DM notices (`/prefs dm:turn|deadline`: one per turn, within a per-user budget, and a
+one-time note in the channel for a player whose DMs are closed). The clock is the test's: `time.time` returns
+the simulated time, and the passes are called with it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 
 from cogs._quiet import awake_after, parse_quiet, quiet_until
 from storage import Player
-from tests.bot.driver import movers, play_one_action
+from tests.bot.driver import create_and_start, movers, play_one_action
 from tests.bot.harness import CHANNEL_ID
 from tests.bot.test_tempo import start, table_post
 
@@ -123,17 +125,20 @@ async def test_a_week_of_moves_across_the_change_never_pings_a_player_in_her_nig
     reminder and deadline passes run every 20 simulated minutes. No post made in Ana's night pings her, no
     deadline of hers ends or warns in it, and the clock still moves her turns on (warnings, the table's ask)."""
     h, (ana, bo) = bots, users[:2]
-    await h.run_command(ana, "prefs", quiet="22-08", timezone=ZONE)
+    await h.run_command(ana, "prefs", quiet="22-08", timezone=ZONE, dm="turn")
     me = await h.bot.storage.player(ana.sid)
     rnd = random.Random(23)
     cog = h.bot.get_cog("TurnsCog")
     end_of_week = clock[0] + 7 * 24 * HOUR
-    seen = 0
+    seen = dms = 0
     pinged_at: list[float] = []
     night_posts = 0
 
     def look() -> None:
-        nonlocal seen, night_posts
+        nonlocal seen, night_posts, dms
+        if len(h.dms(ana)) > dms:
+            assert quiet_until(me, clock[0]) is None, ("DMed in her night", datetime.fromtimestamp(clock[0], UTC))
+            dms = len(h.dms(ana))
         for m in h.public()[seen:]:
             asleep = quiet_until(me, clock[0]) is not None
             if f"<@{ana.id}>" in m.content:
@@ -188,4 +193,180 @@ async def test_a_week_of_moves_across_the_change_never_pings_a_player_in_her_nig
     said = [m.content for m in h.public()]
     assert any(c.startswith(f"⏳ <@{ana.id}>, your move") for c in said), "she was never warned"
     assert any("**Ana**'s deadline has passed" in c for c in said), "her clock never ran out"
-    print(f"\n{games} game(s), {len(pinged_at)} pings of Ana, {night_posts} posts naming her in her night")
+    assert dms > 5, dms
+    print(
+        f"\n{games} game(s), {len(pinged_at)} pings and {dms} DMs of Ana, {night_posts} posts naming her in her night"
+    )
+
+
+# --------------------------------------------------------------------------------------------- DM notices
+
+
+async def _turn_to(h, player, others, rnd):
+    """The others play until it is `player`'s turn (or the game ended); returns the post."""
+    everyone = [player, *others]
+    for _ in range(20):
+        post = table_post(h)
+        if "Game over" in post.content or player.id in movers(post, everyone):
+            return post
+        who = next(p for p in everyone if p.id == movers(post, everyone)[0])
+        await play_one_action(h, who, post, rnd)
+        await h.settle()
+    raise AssertionError(table_post(h).content)
+
+
+async def test_a_dm_notice_comes_once_per_turn_with_a_link_and_the_digest(bots, users, clock):
+    """`/prefs dm:turn`: Bo's move begins Ana's turn: one DM "your turn", with the link to that post and what Bo
+    did; the reminder of the same turn sends none; her next turn brings the next one."""
+    h, (ana, bo) = bots, users[:2]
+    r = await h.run_command(ana, "prefs", dm="turn")
+    assert "DM notices: when your turn begins" in r.message.content, r.message.content
+    post = await start(h, [bo, ana])
+    rnd = random.Random(5)
+    if movers(post, [ana, bo])[0] == ana.id:
+        await play_one_action(h, ana, post, rnd)
+        await h.settle()
+        post = table_post(h)
+    before = len(h.dms(ana))
+    clock[0] += 600
+    await play_one_action(h, bo, table_post(h), rnd)
+    await h.settle()
+    post = table_post(h)
+    assert movers(post, [ana, bo]) == [ana.id]
+    dms = h.dms(ana)
+    assert len(dms) == before + 1, [m.content for m in dms]
+    assert dms[-1].content.startswith("🎲 Your turn in The Gardens of the Alhambra"), dms[-1].content
+    assert f"https://discord.com/channels/{post.guild_id}/{post.channel_id}/{post.id}" in dms[-1].content
+    assert "📜 Since your last turn, Ana:" in dms[-1].content and "• **Bo**" in dms[-1].content
+    cog = h.bot.get_cog("TurnsCog")
+    clock[0] += 25 * HOUR
+    assert await cog.send_reminders(now=clock[0]) == 1
+    await h.settle()
+    assert "Reminder" in h.last_public().content and len(h.dms(ana)) == before + 1  # one per turn
+    await play_one_action(h, ana, table_post(h), rnd)
+    await h.settle()
+    await _turn_to(h, ana, [bo], rnd)
+    assert len(h.dms(ana)) == before + 2
+    assert h.bot.herald.dms == before + 2
+
+
+async def test_a_burst_of_a_hundred_turns_stays_within_the_dm_budget(bots, users, clock):
+    """100 turns in 100 simulated minutes (new games when one ends): Ana's turn begins about 50 times, and she
+    gets at most DM_BUDGET DMs in any hour, the last of each hour saying the next ones wait."""
+    from cogs._herald import DM_BUDGET, DM_WINDOW
+
+    h, (ana, bo) = bots, users[:2]
+    await h.run_command(ana, "prefs", dm="turn")
+    rnd = random.Random(7)
+    await start(h, [ana, bo])
+    sent: set[float] = set()
+    turns = began = 0
+    while turns < 100:
+        post = table_post(h)
+        if "Game over" in post.content:
+            await start(h, [ana, bo])
+            continue
+        who = movers(post, [ana, bo])[0]
+        clock[0] += 60
+        await play_one_action(h, ana if who == ana.id else bo, post, rnd)
+        await h.settle()
+        turns += 1
+        began += movers(table_post(h), [ana, bo])[:1] == [ana.id] and who != ana.id
+        sent.update((await h.bot.storage.player(ana.sid)).dm_sent)  # when the herald sent each (its clock)
+    await h.settle()
+    sent.update((await h.bot.storage.player(ana.sid)).dm_sent)
+    sent_at = sorted(sent)
+    assert len(sent_at) == len(h.dms(ana)), (sent_at, len(h.dms(ana)))
+    assert began > 30, began
+    assert DM_BUDGET <= len(sent_at) <= DM_BUDGET * 2, len(sent_at)  # 100 minutes: two windows at most
+    for i in range(len(sent_at) - DM_BUDGET):
+        assert sent_at[i + DM_BUDGET] - sent_at[i] >= DM_WINDOW, "more DMs in an hour than the budget"
+    last = h.dms(ana)[DM_BUDGET - 1].content
+    assert "the next ones wait" in last, last
+    assert h.bot.herald.dms_held > 20
+    print(f"\n{turns} turns, Ana's began {began} times: {len(sent_at)} DMs, {h.bot.herald.dms_held} held back")
+
+
+async def test_a_player_whose_dms_are_closed_is_told_once_in_the_channel(bots, users, clock):
+    """Ana asked for DMs but accepts none (Discord answers 50007): the first try switches her DM notices off
+    and says so once in the game's channel; her later turns try no DM and repeat no note."""
+    h, (ana, bo) = bots, users[:2]
+    await h.run_command(ana, "prefs", dm="turn")
+    h.fake.dms_closed.add(ana.id)
+    await start(h, [bo, ana])
+    rnd = random.Random(9)
+    for _ in range(3):
+        await _turn_to(h, ana, [bo], rnd)
+        clock[0] += 600
+        await play_one_action(h, ana, table_post(h), rnd)
+        await h.settle()
+    notes = [m.content for m in h.public() if m.content.startswith("📪")]
+    assert len(notes) == 1 and f"<@{ana.id}>" in notes[0] and "/prefs dm:turn" in notes[0], notes
+    assert h.dms(ana) == [] and (await h.bot.storage.player(ana.sid)).dm == "off"
+    opened = [u for u in h.fake.requests if u[1].endswith("/users/@me/channels")]
+    sends = [u for u in h.fake.requests if u[0] == "POST" and any(str(c) in u[1] for c in h.fake.dm_channels)]
+    assert len(opened) == 1 and len(sends) == 1, (opened, sends)
+    r = await h.run_command(ana, "prefs")
+    assert "DM notices: off" in r.message.content
+
+
+@pytest.mark.parametrize(("where", "step"), [("session", "committed"), ("herald", "posted"), ("herald", "dm")])
+async def test_a_crash_at_any_step_neither_loses_nor_doubles_a_dm(tmp_path, fake_game, users, where, step):
+    """Bo asked for DMs; Ana's Confirm begins his turn, and the bot is killed after the commit, after the post,
+    or after the DM was sent but before it was counted: after the start, Bo has exactly one DM of that turn."""
+    import asyncio
+
+    from tests.bot.harness import Harness
+    from tests.bot.test_outbox import panel_at_confirm
+
+    h = await Harness.start(tmp_path / "games.sqlite3")
+    try:
+        ana, bo = users[:2]
+        await h.run_command(bo, "prefs", dm="turn")
+        post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
+        panel = await panel_at_confirm(h, ana, post, "adds 4")
+        reached = asyncio.Event()
+
+        async def die_here(name: str) -> None:
+            if name == step:
+                reached.set()
+                await asyncio.Event().wait()  # the process is killed while it stands here
+
+        getattr(h.bot, where).fault = die_here
+        payload, ia = h.component_payload(ana, panel, h.button(panel, "Confirm")["custom_id"], 2)
+        h.send(payload, ia)
+        await asyncio.wait_for(reached.wait(), 10)
+        h = await h.kill()
+        await h.settle()  # the start-up pass posts what the outbox holds
+        dms = h.dms(bo)
+        assert len(dms) == 1 and dms[0].content.startswith("🎲 Your turn in"), [m.content for m in dms]
+        assert await h.bot.session.storage.games_with_notices() == []
+        assert (await h.bot.storage.player(bo.sid)).dm_turns == ("1:1",)
+    finally:
+        await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+async def test_dm_deadline_sends_only_the_warning_and_a_nudge_waits_for_the_morning(bots, users, clock):
+    """`/prefs dm:deadline`: no DM when her turn begins, one with the deadline's warning (its end as a timestamp
+    and the link); in her night, `/game nudge` pings nobody and says until when."""
+    h, (ana, bo) = bots, users[:2]
+    await h.run_command(ana, "prefs", dm="deadline", quiet="22-08", timezone=ZONE)
+    clock[0] = utc(2026, 10, 22, 8)  # 10:00 in Budapest
+    await start(h, [bo, ana], deadline="12h")
+    rnd = random.Random(4)
+    await _turn_to(h, ana, [bo], rnd)
+    assert h.dms(ana) == []
+    row = await _row(h)
+    clock[0] = row.deadline_at + 1
+    assert await h.bot.get_cog("TurnsCog").pass_deadlines(now=clock[0]) == 1
+    await h.settle()
+    warning = h.last_public()
+    assert warning.content.startswith(f"⏳ <@{ana.id}>, your move"), warning.content
+    dms = h.dms(ana)
+    assert len(dms) == 1 and dms[0].content.startswith("⏳ Your deadline in"), [m.content for m in dms]
+    assert f"/{warning.id}" in dms[0].content and f"<t:{int((await _row(h)).deadline_at)}:R>" in dms[0].content
+    clock[0] = quiet_until(Player("x", quiet="22:00-08:00", timezone=ZONE), utc(2026, 10, 22, 21)) - HOUR
+    r = await h.run_command(bo, "game nudge")
+    assert "night for them until" in r.message.content, r.message.content
+    assert f"<@{ana.id}>" not in (r.message.content + "".join(m.content for m in r.replies))
