@@ -8,22 +8,29 @@ the earlier message for a repeated nonce).
 
 An AI seat's whole turn goes out in one post: while the notices of a game end with moves of an AI that carries
 on alone, they wait (at most TURN_POST_MOVES moves, or until `flush`), and then go out together.
+
+Players in their quiet hours (cogs/_quiet.py) are named in every post, never pinged. DM notices (`/prefs dm:`)
+go out right after the post of the notice that owes them (its `dm` list, written in the move's transaction),
+before that notice is cleared: within a per-user budget, at most one per turn, with a nonce.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
 from cogs import _moving, _records, _table
 from cogs._images import Images
+from cogs._quiet import quiet_until
 from cogs._seating import is_ai, undos_of
 from cogs._session import Session
 from cogs._text import clip, duration, esc, name_of, notice_content, ping, seated, title_of
-from i18n import ENGLISH, Words
+from i18n import ENGLISH, LANGUAGES, Words, words
 from storage import ALL_SHARDS, GameRow, Notice, Shards
 
 log = logging.getLogger(__name__)
@@ -32,6 +39,9 @@ TURN_POST_MOVES = 6  # at most this many moves of one AI turn in one post (each 
 LEASE_SECONDS = 60.0  # how long a process may post a game's notices before another may take over
 BACKGROUND = 2  # deliveries of a background pass (reminders) under way at once
 STALE_AFTER = 30.0  # seconds after which the periodic pass posts even a held AI turn
+DM_BUDGET = 4  # DM notices a player gets at most per DM_WINDOW, whatever the number of turns (a burst never floods)
+DM_WINDOW = 3600.0
+DM_TURNS = 20  # the latest turns a player's record of DMs remembers (at most one DM per turn)
 
 
 def _reminder_text(row: GameRow, movers: list[str], since: float, at: float, _: Words = ENGLISH) -> str:
@@ -42,6 +52,13 @@ def _reminder_text(row: GameRow, movers: list[str], since: float, at: float, _: 
         title=title_of(row.game, _),
         time=duration(at - since, _),
     )
+
+
+def unpinged(row: GameRow, content: str, players: Sequence[str], _: Words = ENGLISH) -> str:
+    """`content` with the mentions of `players` (in their quiet hours) turned into their names: told, not pinged."""
+    for p in players:
+        content = content.replace(f"<@{p}>", name_of(row, p, _))
+    return content
 
 
 def nonce_of(notice: Notice) -> str:
@@ -83,8 +100,10 @@ class Herald:
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # per game: its lock, the deliveries using it
         self._tasks: set[asyncio.Task] = set()
         self._background = asyncio.Semaphore(BACKGROUND)
-        self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: awaited at "rendered", "posted"
+        self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: at "rendered", "posted", "dm"
         self.delivered = 0  # posts made (for tests and logs)
+        self.dms = 0  # DM notices sent, and those the budget held back (for tests and logs)
+        self.dms_held = 0
         self.closed = False  # after `close`: notices stay in the outbox for the next start
 
     def notify(self, game_id: int, *, force: bool = False, background: bool = False) -> None:
@@ -144,8 +163,11 @@ class Herald:
         pinged = [p for p in last["to_move"] if p not in last["side"] and p not in quiet and not is_ai(p)]
         if not pinged:
             return []
-        since = await self.session.storage.last_move_of(row.id, pinged[0])
-        first = group[0].version  # this post's own moves are told above
+        return await self._since(row, pinged[0], group[0].version, _)  # this post's own moves are told above
+
+    async def _since(self, row: GameRow, player: str, first: int, _: Words = ENGLISH) -> list[str]:
+        """The digest: what the others did after `player`'s last move, before move number `first`."""
+        since = await self.session.storage.last_move_of(row.id, player)
         rules = self.session.rules(row.game)
         lines = []
         for m in await self.session.storage.moves(row.id, since=since):
@@ -166,7 +188,100 @@ class Herald:
             )
             lines = [*lines[:4], more]
         # i18n: the heading of what the others did since a player's last turn (in the post that pings them)
-        return [_("📜 Since your last turn, {name}:", name=esc(seated(row, pinged[0], _))), *lines]
+        return [_("📜 Since your last turn, {name}:", name=esc(seated(row, player, _))), *lines]
+
+    # -- DM notices (`/prefs dm:turn|deadline`) ------------------------------------------------------------
+
+    async def _dms(self, row: GameRow, group: list[Notice], posted: discord.Message, _: Words) -> None:
+        """The DMs a posted notice owes: the players its move or deadline notice names (`dm`, written with it in
+        its transaction), or, for a reminder, the humans to move (a turn that began in their night). Before the
+        notice is cleared: after a crash they go out again, with the same nonce (Discord shows them once) and
+        only if the player's record of DMs (`dm_turns`) does not have that turn yet. Never raises."""
+        last = group[-1]
+        if last.kind == "reminder":
+            side = set(self.session.out_of_turn(row))
+            wanted = [p for p in self.session.to_move(row) if p not in side and not is_ai(p)]
+        else:
+            wanted = list(dict.fromkeys(p for n in group for p in n.payload.get("dm", ())))
+        why = "deadline" if last.kind == "deadline" else "turn"
+        for player in wanted:
+            try:
+                await self._dm(row, player, why, last, posted, _)
+            except Exception:
+                log.exception("the DM notice of game %s for a player failed; dropped", row.id)
+
+    async def _dm(self, row: GameRow, player: str, why: str, notice: Notice, posted: discord.Message, _: Words) -> None:
+        """One DM notice, within the player's budget (DM_BUDGET per DM_WINDOW) and at most one per turn; a
+        player whose DMs are closed (Discord's 50007) has DM notices switched off and is told once, in the
+        game's channel."""
+        storage, now = self.session.storage, time.time()
+        me = await storage.player(player)
+        turn = f"{row.id}:{row.turns}"
+        if me.dm != why or not player.isdigit() or quiet_until(me, now) is not None or turn in me.dm_turns:
+            return
+        sent = tuple(t for t in me.dm_sent if t > now - DM_WINDOW)
+        if len(sent) >= DM_BUDGET:
+            self.dms_held += 1
+            return
+        mine = words(me.locale) if me.locale in LANGUAGES else _  # the player's own language, where known
+        link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{posted.id}"
+        content = await self._dm_text(row, player, why, notice, link, len(sent) + 1 == DM_BUDGET, mine)
+        try:
+            channel = await self.client.create_dm(discord.Object(int(player)))
+            await channel.send(
+                clip(content), nonce=f"d{row.id:x}.{row.turns:x}"[:25], allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.Forbidden as exc:
+            if exc.code != 50007:
+                raise
+            await storage.set_player(dataclasses.replace(me, dm="off"))  # once: the note below is not repeated
+            # i18n: in the game's channel, once: a player's DMs are closed; {who} pings them
+            note = _(
+                "📪 {who}, I can't send you DMs (they are closed for this server's members), so your DM notices are off. Open them, then `/prefs dm:turn` turns them on again.",
+                who=ping(row, player, _),
+            )
+            try:
+                await _table.post_public(self.client, row, note, None, None, nonce=f"c{row.id:x}.{int(player):x}"[:25])
+            except discord.HTTPException:
+                log.warning("the note of closed DMs in game %s could not be posted", row.id, exc_info=True)
+            return
+        if self.fault is not None:
+            await self.fault("dm")  # sent, not yet counted: after a crash, the same nonce shows it once
+        await storage.set_player(
+            dataclasses.replace(me, dm_sent=(*sent, now), dm_turns=(*me.dm_turns, turn)[-DM_TURNS:])
+        )
+        self.dms += 1
+
+    async def _dm_text(
+        self, row: GameRow, player: str, why: str, notice: Notice, link: str, last: bool, _: Words
+    ) -> str:
+        title = title_of(row.game, _)
+        if why == "deadline":
+            when = f"<t:{int(notice.payload.get('ends') or row.deadline_at or time.time())}:R>"
+            # i18n: a DM: the player's deadline is near; {when} is a Discord timestamp ("in 2 hours"), {link} the post
+            lines = [
+                _(
+                    "⏳ Your deadline in {title} (game #{id}) is {when}: {link}",
+                    title=title,
+                    id=row.id,
+                    when=when,
+                    link=link,
+                )
+            ]
+        else:
+            # i18n: a DM when the player's turn begins; {link} is a link to the game's post
+            lines = [_("🎲 Your turn in {title} (game #{id}): {link}", title=title, id=row.id, link=link)]
+            lines += await self._since(row, player, row.version + 1, _)
+        if last:
+            # i18n: the last line of the last DM the budget allows in an hour; {n} is that budget
+            lines.append(
+                _(
+                    "🔕 That is {n} DM this hour: the next ones wait. `/game mine` lists every game waiting for you.",
+                    "🔕 That is {n} DMs this hour: the next ones wait. `/game mine` lists every game waiting for you.",
+                    n=DM_BUDGET,
+                )
+            )
+        return "\n".join(lines)
 
     def _reminder(self, row: GameRow, notice: Notice, _: Words = ENGLISH) -> str | None:
         """The reminder's text, for the humans still to move (None if there is nobody to remind any more)."""
@@ -220,6 +335,11 @@ class Herald:
             return
         row = await self.session.load(game_id)
         _ = await self.session.languages.public(row.guild_id)  # the server's language
+        # players in their quiet hours are named, never pinged; the deadline shown waits over their nights
+        players = await self.session.storage.players([s.id for s in row.seats if not is_ai(s.id)])
+        now = time.time()
+        asleep = [p for p, me in players.items() if quiet_until(me, now) is not None]
+        ends = self.session.deadline_end(row, self.session.state_of(row), players) if row.status == "active" else None
         for group in groups_of(notices, force=force):
             last = group[-1]
             view = _table.table_view(self.session, row, _)
@@ -234,7 +354,7 @@ class Herald:
                 image = await self._board(row, last, _.lang) if last.kind == "undo" else None
             else:
                 digest = await self._digest(row, group, _) if group[0].kind == "move" else []
-                content = notice_content(row, group, digest, _)
+                content = notice_content(row, group, digest, _, ends)
                 if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
                     times = _moving.turn_time_line(row, await self.session.storage.moves(row.id), _)
                     content = clip(f"{content}\n{times}" if times else content)
@@ -244,6 +364,8 @@ class Herald:
                     chart = await _records.results_chart(self.client, row, _)
                     extra = [(chart, "scores.png")] if chart else []
                 image = await self._board(row, last, _.lang)
+            if content is not None:
+                content = unpinged(row, content, asleep, _)
             if self.fault is not None:
                 await self.fault("rendered")
             posted = None
@@ -267,6 +389,8 @@ class Herald:
                 return
             if self.fault is not None:
                 await self.fault("posted")
+            if posted is not None:  # the DM notices this post owes, after it (their link is to it)
+                await self._dms(row, group, posted, _)
             await self.session.storage.clear_notices(
                 [n.id for n in group], post=(row.id, posted.id) if posted is not None else None
             )

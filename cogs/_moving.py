@@ -16,6 +16,7 @@ import discord
 
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
+from cogs._quiet import local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
 from cogs._session import Session
 from cogs._tempo import ai_level, clock_start
@@ -147,7 +148,7 @@ def _deadline_post(
     who = p["player"]
     if p["phase"] == "warn":
         hours = row.table.get("deadline") or 0
-        end = int((clock_start(row) or time.time()) + hours * 3600)
+        end = int(p.get("ends") or (clock_start(row) or time.time()) + hours * 3600)
         # i18n: the warning before a deadline; {when} is a Discord timestamp relative to now ("in 2 hours")
         text = _(
             "⏳ {who}, your move in {title}: the deadline is {when}.",
@@ -347,8 +348,11 @@ async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> li
         return []
     lines = []
     if row.status == "active":
-        movers = session.movers(row, session.state_of(row))
-        lines.append(deadline_line(row, movers, _))
+        state = session.state_of(row)
+        movers = session.movers(row, state)
+        humans = [s.id for s in row.seats if not is_ai(s.id)]
+        players = await session.storage.players(humans)
+        lines.append(deadline_line(row, movers, _, session.deadline_end(row, state, players)))
         for p, mode in row.table.get("sub", {}).items():
             if mode == "left":
                 lines.append(left_line(row, p, _))
@@ -359,9 +363,18 @@ async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> li
                 name = esc(seated(row, p, _))
                 # i18n: /game status: the AI plays for a player until they are back
                 lines.append(_("🤖 AI for {who} (until {name} is back).", who=name_of(row, p, _), name=name))
-        humans = [s.id for s in row.seats if not is_ai(s.id)]
         now = time.time()
-        for p, me in (await session.storage.players(humans)).items():
+        for p, me in players.items():
+            morning = quiet_until(me, now)
+            if morning is not None:
+                # i18n: /game status: a player in their quiet hours; {time} is the end in their own time ("08:00")
+                lines.append(
+                    _(
+                        "🌙 {who} is quiet until {time} (their time).",
+                        who=name_of(row, p, _),
+                        time=local_time(me, morning),
+                    )
+                )
             if me.away(now):
                 fields = {"who": name_of(row, p, _), "until": f"<t:{int(me.away_until or 0)}:R>"}
                 if me.away_ai and row.table.get("standins", True):

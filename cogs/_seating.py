@@ -119,6 +119,9 @@ class Seating:
     ) -> tuple[Due, dict[str, Any]]:
         raise NotImplementedError
 
+    def dm_to(self, payload: dict[str, Any], players: dict[str, Any], now: float) -> list[str]:
+        raise NotImplementedError
+
     # -- who may act -------------------------------------------------------------------------------------
 
     def check_seated(self, row: GameRow, player: str, standin: bool = False) -> Any:
@@ -334,14 +337,17 @@ class Seating:
                 state = rules.new_game(list(row.player_ids), row.options, row.seed)
             except ValueError as exc:
                 raise GameError(reason(exc)) from None
-            due, _due = self.clock(row, row.table, state, await self.storage.players(list(row.player_ids)), time.time())
+            players, now = await self.storage.players(list(row.player_ids)), time.time()
+            due, _due = self.clock(row, row.table, state, players, now)
+            begins = {"player": "", "before": [], "side": [], "to_move": rules.to_move(state)}
+            dm = self.dm_to(begins, players, now)  # the first to move, by DM too where they asked for it
             try:
                 row = await self.storage.start_game(
                     game_id,
                     seats=row.seats,
                     state_json=encode(rules, state),
                     due=due,
-                    notice=("start", {"movers": rules.to_move(state)}),
+                    notice=("start", {"movers": rules.to_move(state)} | ({"dm": dm} if dm else {})),
                 )
             except StaleVersion:
                 raise GameError(Text("This game has already started.")) from None

@@ -333,6 +333,9 @@ class Session(Tempo, Seating):
                 for p in rules.to_move(new)  # named in the post but never pinged
                 if self.played_by_ai(row, table, p, away, now) or (p in away and away[p].away(now))
             ]
+            dm = self.dm_to(notice[1], away, now) if not free and not finished else []
+            if dm:
+                notice[1]["dm"] = dm  # by DM too, where they asked for it (the herald sends it after the post)
         # the game's end: its results and ratings are stored in the final move's transaction (records/)
         finish = finish_of(row.game, rules, new, [(s.id, s.name) for s in row.seats], table) if finished else None
         try:

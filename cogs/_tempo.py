@@ -22,10 +22,13 @@ clicks on one decision the first wins):
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import time
 from typing import Any
 
 import ai
+from cogs._quiet import awake_after, quiet_until
 from cogs._seating import GameError, is_ai, staying, still_in
 from cogs._undo import Undo, replayed  # noqa: F401 (replayed: cogs/_replaying.py and bench/ import it from here)
 from engine import Text
@@ -109,10 +112,27 @@ class Tempo(Undo):
             return Due(ai=ai), table
         if restart:
             table["since"] = [row.turns, now]
+        quiet = [away[p] for p in humans if p in away and away[p].quiet]  # their clock waits over their nights
+        # a turn that begins in someone's night pings them in their morning (the post named them, unpinged)
+        morning = min((t for t in (quiet_until(p, now) for p in quiet) if t is not None), default=None)
         if hours:  # the clock starts at "warn" (no phase): the warning comes first
-            return Due(remind_at=now + hours * 1800, ai=ai, deadline_at=now + hours * 3600 - warn_before(hours)), table
-        remind = now + row.reminder_hours * 3600 if row.reminder_hours > 0 else None
+            remind = min(awake_after(now, hours * 1800, quiet), morning or math.inf)
+            warn = awake_after(now, hours * 3600 - warn_before(hours), quiet)
+            return Due(remind_at=remind, ai=ai, deadline_at=warn), table
+        remind = awake_after(now, row.reminder_hours * 3600, quiet) if row.reminder_hours > 0 else None
+        if morning is not None:
+            remind = min(remind or math.inf, morning)
         return Due(remind_at=remind, ai=ai), table
+
+    def deadline_end(self, row: GameRow, state: Any, players: dict[str, Player]) -> float | None:
+        """When the deadline of the turn under way ends: a whole deadline of time outside the quiet hours of the
+        humans to move (`players`: their settings) from the turn's clock start; None without a deadline."""
+        hours, start = row.table.get("deadline"), self.clock_start(row)
+        if not hours or start is None:
+            return None
+        sub = row.table.get("sub", {})
+        quiet = [players[p] for p in self.movers(row, state) if p in players and p not in sub and not is_ai(p)]
+        return awake_after(start, hours * 3600, quiet)
 
     def after_move(
         self,
@@ -146,6 +166,14 @@ class Tempo(Undo):
         if not sub:
             del table["sub"]
         return self.clock(row, table, new, away, now)
+
+    def dm_to(self, payload: dict[str, Any], players: dict[str, Player], now: float) -> list[str]:
+        """Whom a move's post pings whose settings ask for a DM when their turn begins (`/prefs dm:turn`), not
+        in their quiet hours (the reminder at its end brings it): the herald sends them after the post."""
+        before = {*payload["before"], payload["player"]} - set(payload.get("fresh", ()))
+        quiet = set(payload.get("quiet", ())) | set(payload["side"])
+        pinged = [p for p in payload["to_move"] if p not in before and p not in quiet and not is_ai(p)]
+        return [p for p in pinged if p in players and players[p].dm == "turn" and quiet_until(players[p], now) is None]
 
     # -- the table's settings ----------------------------------------------------------------------------
 
@@ -217,19 +245,25 @@ class Tempo(Undo):
             return await self._set(row, table, None, None)
         late = here[0]
         start = self.clock_start(row) or now
+        quiet = [away[p] for p in here if away[p].quiet]  # the table's deadlines, too, wait over their nights
+        later = awake_after(now, hours * 3600, quiet)
         if phase == "warn":
             table["phase"] = "due"
-            return await self._set(row, table, start + hours * 3600, ("deadline", {"phase": "warn", "player": late}))
+            end = self.deadline_end(row, state, away) or start + hours * 3600
+            warning = {"phase": "warn", "player": late, "ends": end}
+            if away[late].dm == "deadline":  # `/prefs dm:deadline`: the warning comes by DM too (the herald)
+                warning["dm"] = [late]
+            return await self._set(row, table, end, ("deadline", warning))
         if phase == "due":
             table.update(phase="decide", late=late)
-            return await self._set(row, table, now + hours * 3600, ("deadline", {"phase": "late", "player": late}))
+            return await self._set(row, table, later, ("deadline", {"phase": "late", "player": late}))
         if table.get("on_timeout", "ai") == "ai" and table.get("standins", True):  # nobody decided: the default
             late = table.pop("late", late)
             table.pop("phase", None)
             table["sub"] = {**table.get("sub", {}), late: "turn"}
             return await self._set(row, table, None, ("deadline", {"phase": "auto", "player": late}), ai=True)
         table["phase"] = "due"
-        return await self._set(row, table, now + hours * 3600, ("deadline", {"phase": "wait", "player": late}))
+        return await self._set(row, table, later, ("deadline", {"phase": "wait", "player": late}))
 
     async def _set(
         self,
@@ -268,7 +302,7 @@ class Tempo(Undo):
         hours = table.get("deadline") or 24
         if choice == "wait":
             table["phase"] = "due"
-            deadline = time.time() + hours * 3600
+            deadline = awake_after(time.time(), hours * 3600, [await self.storage.player(late)])  # not in their night
         else:
             table.pop("phase", None)
             table["sub"] = {**table.get("sub", {}), late: choice}
@@ -318,7 +352,7 @@ class Tempo(Undo):
         me = await self.storage.player(player)
         now = time.time()
         was = me.away(now)
-        await self.storage.set_player(Player(player, until, ai and until is not None, me.skip_confirm, me.locale))
+        await self.storage.set_player(dataclasses.replace(me, away_until=until, away_ai=ai and until is not None))
         waiting = []
         for row in await self.storage.games_of(player, limit=100):
             if row.status != "active":
@@ -332,6 +366,28 @@ class Tempo(Undo):
             await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
             waiting.append(row.id)
         return waiting
+
+    async def set_quiet(self, player: str, quiet: str | None, timezone: str | None) -> Player:
+        """A player's quiet hours ("HH:MM-HH:MM", None: none) in their IANA `timezone`; the clocks of their
+        pending turns are counted again from each turn's start (one that already warned or passed keeps on)."""
+        me = dataclasses.replace(await self.storage.player(player), quiet=quiet, timezone=timezone)
+        await self.storage.set_player(me)
+        for row in await self.storage.games_of(player, limit=100):
+            if (
+                row.status != "active"
+                or row.table.get("undo")
+                or row.table.get("phase")
+                or not row.table.get("deadline")
+            ):
+                continue
+            state = self.state_of(row)
+            movers = self.movers(row, state)
+            if player not in movers:
+                continue
+            start = self.clock_start(row) or time.time()
+            due, table = self.clock(row, row.table, state, await self.storage.players(movers), start)
+            await self.storage.update_table(row.id, expect=row.table, table=table, deadline_at=due.deadline_at)
+        return me
 
     async def _recount(self, row: GameRow, state: Any, movers: list[str], now: float) -> None:
         """The clock of a pending turn after one of its players went away or came back: stopped while every
@@ -366,7 +422,13 @@ class Tempo(Undo):
                 raise GameError(Text("It's your own turn!"))
             others = [p for p in humans if p != player]
             away = await self.storage.players(others)
-            addressed = [p for p in others if not (p in away and away[p].away(now))]
+            addressed = [p for p in others if not away[p].away(now) and quiet_until(away[p], now) is None]
+            night = [t for t in (quiet_until(away[p], now) for p in others) if t is not None]
+            if not addressed and night:
+                # i18n: /game nudge refused: {until} is a Discord timestamp relative to now ("in 3 hours")
+                raise GameError(
+                    Text("It is night for them until {until}: nobody pings them meanwhile.", until=f"<t:{int(max(night))}:R>")
+                )  # fmt: skip
             if not addressed:
                 until = max(away[p].away_until or now for p in others)
                 # i18n: /game nudge refused: {until} is a Discord timestamp relative to now ("in 3 days")

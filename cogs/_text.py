@@ -160,14 +160,15 @@ def still_to_move(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> st
     return _("Still to move: {who}.", who=", ".join(name_of(row, p, _) for p in movers))
 
 
-def deadline_line(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> str:
-    """The deadline of the player to move, as a Discord timestamp (each reader sees it in their own time)."""
+def deadline_line(row: GameRow, movers: Sequence[str], _: Words = ENGLISH, ends: float | None = None) -> str:
+    """The deadline of the player to move, as a Discord timestamp (each reader sees it in their own time); `ends`:
+    when it ends where quiet hours move it (Tempo.deadline_end)."""
     hours = row.table.get("deadline")
     start = clock_start(row)
     if not hours or not movers or start is None or row.table.get("phase") in ("decide", "away"):
         return ""
     # i18n: {when} is a Discord timestamp shown relative to now ("in 3 hours")
-    return _("⏳ Deadline {when}.", when=f"<t:{int(start + hours * 3600)}:R>")
+    return _("⏳ Deadline {when}.", when=f"<t:{int(ends or start + hours * 3600)}:R>")
 
 
 def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str], _: Words = ENGLISH) -> str:
@@ -207,11 +208,11 @@ def scores_line(row: GameRow, scores: dict[str, int], order: Sequence[str], _: W
     return _("**Scores:** {scores}", scores=table)
 
 
-def start_content(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> str:
+def start_content(row: GameRow, movers: Sequence[str], _: Words = ENGLISH, ends: float | None = None) -> str:
     order = " → ".join(name_of(row, p, _) for p in row.player_ids)
     # i18n: the first post of a game: its title and the seat order
     begins = _("🎲 **{title}** begins! Seat order: {order}", title=title_of(row.game, _), order=order)
-    lines = [begins, deadline_line(row, movers, _), turn_line(row, movers, _=_)]
+    lines = [begins, deadline_line(row, movers, _, ends), turn_line(row, movers, _=_)]
     return clip("\n".join(x for x in lines if x))
 
 
@@ -221,7 +222,13 @@ def actor(row: GameRow, player: str, standin: bool, _: Words = ENGLISH) -> str:
     return _("**AI for {name}**", name=esc(seated(row, player, _))) if standin else name_of(row, player, _)
 
 
-def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence[str] = (), _: Words = ENGLISH) -> str:
+def move_content(
+    row: GameRow,
+    moves: Sequence[dict[str, Any]],
+    digest: Sequence[str] = (),
+    _: Words = ENGLISH,
+    ends: float | None = None,
+) -> str:
     """The post for one or more moves of one player (an AI seat's whole turn), from their notices' payloads:
     what happened, the public events it caused, and who moves now (or the results), after `digest` (what the
     others did since the pinged player's last turn). The moves and the last line always fit; events that would
@@ -266,7 +273,7 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence
         tail = turn_line(row, main, before, last["player"], last.get("quiet", ()), _=_)
         if last["free"]:  # a free action changes nobody's turn: name who we wait for, ping nobody
             tail = still_to_move(row, main, _) if main else ""
-        lines = [*digest, out_of_turn_line(row, last["side"], last["to_move"], _), deadline_line(row, main, _)]
+        lines = [*digest, out_of_turn_line(row, last["side"], last["to_move"], _), deadline_line(row, main, _, ends)]
         tail = "\n".join([*(x for x in lines if x), tail])  # the turn line stays the post's last line
     return _fit_groups(groups, tail, _)
 
@@ -300,10 +307,12 @@ def _fit_groups(groups: list[tuple[str, list[str]]], tail: str, _: Words = ENGLI
     return clip("\n".join([*kept, tail]))
 
 
-def notice_content(row: GameRow, notices: Sequence[Notice], digest: Sequence[str] = (), _: Words = ENGLISH) -> str:
+def notice_content(
+    row: GameRow, notices: Sequence[Notice], digest: Sequence[str] = (), _: Words = ENGLISH, ends: float | None = None
+) -> str:
     if notices[0].kind == "start":
-        return start_content(row, notices[0].payload["movers"], _)
-    return move_content(row, [n.payload for n in notices], digest, _)
+        return start_content(row, notices[0].payload["movers"], _, ends)
+    return move_content(row, [n.payload for n in notices], digest, _, ends)
 
 
 def engine_rules(game: str) -> Any:

@@ -1,27 +1,29 @@
 """A player's own commands, in any server: `/move` (the typed way to play: the list offered as they type holds
 the same legal actions, named as in the panel; each suggestion carries the position it was listed at, so a stale
 one is refused and a retried one is recognised as played), `/away` (no pings, and the AI may play for you) and
-`/prefs` (skip Confirm for moves that reveal nothing: Undo takes a misclick back). Answers and suggestions are in
-the user's language (a typed move is recognised in it or in English)."""
+`/prefs` (skip Confirm for moves that reveal nothing: Undo takes a misclick back; quiet hours in a time zone, see
+cogs/_quiet.py). Answers and suggestions are in the user's language (a typed move is recognised in it or in
+English)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import _moving, _panel
+from cogs import _moving, _panel, _quiet
+from cogs._herald import DM_BUDGET
 from cogs._items import reply, said
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._text import fit
 from cogs.games import CommandErrors
 from engine import Text
-from storage import Player
 
 # a /move suggestion: game id, the position it was listed at (Session.position), index into the legal actions
 MOVE_VALUE = re.compile(r"(?P<gid>[0-9]{1,20}):(?P<pos>[0-9a-z.]{1,30}):(?P<i>[0-9]{1,4})")
@@ -130,13 +132,40 @@ class PlayerCog(CommandErrors, commands.Cog):
         await reply(interaction, await _moving.away_text(self.session, me, _))
 
     @app_commands.command(name="prefs", description="Your own preferences in every game")
-    @app_commands.describe(confirm="Ask Confirm before each move (off: moves that reveal nothing play at once)")
-    async def prefs(self, interaction: discord.Interaction, confirm: bool | None = None) -> None:
+    @app_commands.describe(
+        confirm="Ask Confirm before each move (off: moves that reveal nothing play at once)",
+        quiet='Your quiet hours, from-to in your time (22-08): no pings, and your clock waits; "off" for none',
+        timezone="Your time zone, for quiet hours (start typing: Europe/Budapest)",
+        dm="A DM when your turn begins, or when your deadline is near; off: none (the default)",
+    )
+    async def prefs(
+        self,
+        interaction: discord.Interaction,
+        confirm: bool | None = None,
+        quiet: str | None = None,
+        timezone: str | None = None,
+        dm: Literal["turn", "deadline", "off"] | None = None,
+    ) -> None:
         me = await self.session.storage.player(str(interaction.user.id))
-        if confirm is not None:
-            me = Player(me.id, me.away_until, me.away_ai, not confirm, me.locale)
-            await self.session.storage.set_player(me)
         _ = user_words(interaction)
+        if confirm is not None:
+            me = dataclasses.replace(me, skip_confirm=not confirm)
+            await self.session.storage.set_player(me)
+        if quiet is not None or timezone is not None:
+            zone = _quiet.parse_zone(timezone) if timezone is not None else me.timezone
+            hours = me.quiet
+            if quiet is not None:
+                hours = (
+                    None
+                    if quiet.strip().lower() in ("off", "no", "none", _("off").lower())
+                    else _quiet.parse_quiet(quiet)
+                )
+            if hours and not zone:
+                raise GameError(Text("Tell me your time zone too: `/prefs quiet:22-08 timezone:Europe/Budapest`."))
+            me = await self.session.set_quiet(me.id, hours, zone)
+        if dm is not None:
+            me = dataclasses.replace(await self.session.storage.player(me.id), dm=dm)
+            await self.session.storage.set_player(me)
         if me.skip_confirm:
             text = _(
                 "⚙️ Confirm before each move: off (a move that reveals nothing plays as soon as you choose it; "
@@ -144,7 +173,33 @@ class PlayerCog(CommandErrors, commands.Cog):
             )
         else:
             text = _("⚙️ Confirm before each move: on.")
-        await reply(interaction, text)
+        if me.quiet:
+            start, end = me.quiet.split("-")
+            # i18n: /prefs: {start} and {end} are times of day ("22:00"), {zone} an IANA zone name
+            night = _(
+                "🌙 Quiet hours {start}–{end} ({zone}): nobody pings, reminds or DMs you then, and the clock of your turns waits.",
+                start=start,
+                end=end,
+                zone=me.timezone or "UTC",
+            )
+        else:
+            night = _("🌙 Quiet hours: none.")
+        if me.dm == "turn":
+            # i18n: /prefs: {n} is the most DM notices a player gets in an hour
+            mail = _(
+                "✉️ DM notices: when your turn begins, with a link and what happened since (one per turn, at most {n} an hour).",
+                "✉️ DM notices: when your turn begins, with a link and what happened since (one per turn, at most {n} an hour).",
+                n=DM_BUDGET,
+            )
+        elif me.dm == "deadline":
+            mail = _("✉️ DM notices: when your deadline is near.")
+        else:
+            mail = _("✉️ DM notices: off.")
+        await reply(interaction, f"{text}\n{night}\n{mail}")
+
+    @prefs.autocomplete("timezone")
+    async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):
+        return [app_commands.Choice(name=z, value=z) for z in _quiet.zone_matches(current)]
 
 
 def _words(text: str | None) -> list[str]:

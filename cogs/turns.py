@@ -14,6 +14,7 @@ import time
 from discord.ext import commands, tasks
 
 from cogs._herald import STALE_AFTER, Herald
+from cogs._quiet import quiet_until
 from cogs._seating import is_ai
 from cogs._session import Session
 
@@ -94,14 +95,14 @@ class TurnsCog(commands.Cog):
 
     async def _all_away(self, game_id: int, now: float) -> bool:
         """A reminder claimed for a turn whose humans to move are all away (they went away while it was
-        pending) is dropped: nobody pings or reminds the away."""
+        pending) or in their quiet hours (they set them meanwhile) is dropped: nobody pings or reminds them."""
         session = self.session
         row = await session.load(game_id)
         if row.status != "active":
             return False
         humans = [p for p in session.movers(row, session.state_of(row)) if not is_ai(p)]
         away = await session.storage.players(humans)
-        if not humans or not all(p in away and away[p].away(now) for p in humans):
+        if not humans or not all(away[p].away(now) or quiet_until(away[p], now) is not None for p in humans):
             return False
         await session.storage.clear_notices(
             [n.id for n in await session.storage.pending_notices(game_id) if n.kind == "reminder"]

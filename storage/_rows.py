@@ -41,7 +41,7 @@ GAME_COLUMNS = (
 )
 MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "origin", "standin")
 NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
-PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale")
+PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale", "prefs")
 GUILD_COLUMNS = ("guild_id", "language")
 RECENT_COLUMNS = ("score", "place", "turn_median", "figures")
 HISTORY_COLUMNS = ("finished_at", "mu", "sigma", "games")
@@ -164,7 +164,31 @@ def notice_of(r: Row) -> Notice:
 
 
 def player_of(r: Row) -> Player:
-    return Player(r["player_id"], r["away_until"], bool(r["away_ai"]), bool(r["skip_confirm"]), r["locale"])
+    prefs = json.loads(r["prefs"] or "{}")
+    return Player(
+        r["player_id"],
+        r["away_until"],
+        bool(r["away_ai"]),
+        bool(r["skip_confirm"]),
+        r["locale"],
+        quiet=prefs.get("quiet"),
+        timezone=prefs.get("timezone"),
+        dm=prefs.get("dm", "off"),
+        dm_sent=tuple(prefs.get("dm_sent", ())),
+        dm_turns=tuple(prefs.get("dm_turns", ())),
+    )
+
+
+def prefs_json(player: Player) -> str:
+    """The `prefs` column of a player's row: the settings beyond the first columns, as JSON (defaults left out)."""
+    prefs = {
+        "quiet": player.quiet,
+        "timezone": player.timezone,
+        "dm": None if player.dm == "off" else player.dm,
+        "dm_sent": list(player.dm_sent) or None,
+        "dm_turns": list(player.dm_turns) or None,
+    }
+    return dumps({k: v for k, v in prefs.items() if v is not None})
 
 
 def guild_of(r: Row) -> Guild:

@@ -206,13 +206,20 @@ class Due:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Player:
     """A player's own settings, in every game and server: away (until when, and whether the AI may play their
-    turns meanwhile), whether Confirm is skipped for moves that reveal nothing, their language."""
+    turns meanwhile), whether Confirm is skipped for moves that reveal nothing, their language; their quiet hours
+    ("22:00-08:00", in their IANA `timezone`: no pings, and their clock waits) and their DM notices ("off",
+    "turn", "deadline"; with what the budget of DMs counts), stored together as the row's `prefs` JSON."""
 
     id: str
     away_until: float | None = None
     away_ai: bool = False
     skip_confirm: bool = False
     locale: str | None = None
+    quiet: str | None = None
+    timezone: str | None = None
+    dm: str = "off"
+    dm_sent: tuple[float, ...] = ()  # when the latest DM notices went out (the per-user budget)
+    dm_turns: tuple[str, ...] = ()  # the turns ("game:turn") the latest DM notices were for (one per turn)
 
     def away(self, now: float) -> bool:
         return self.away_until is not None and self.away_until > now

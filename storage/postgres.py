@@ -233,6 +233,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, channel_id, lang)
     );
     """,
+    # 8: a player's settings beyond the first columns, as JSON (as SQLite's 11): quiet hours, DM notices
+    """
+    ALTER TABLE players ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -347,10 +351,11 @@ SQL: dict[str, str] = {
     "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = $1",
     "players": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players "  # ids
     "WHERE player_id = ANY($1::text[])",
-    # id, away until, away ai, skip confirm, locale
-    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
-    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id) DO UPDATE SET away_until = excluded.away_until, "
-    "away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, locale = excluded.locale",
+    # id, away until, away ai, skip confirm, locale, prefs
+    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale, prefs) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (player_id) DO UPDATE SET away_until = excluded.away_until, "
+    "away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, locale = excluded.locale, "
+    "prefs = excluded.prefs",
     "guild": f"SELECT {_rows.columns(_rows.GUILD_COLUMNS)} FROM guilds WHERE guild_id = $1",  # id
     # id, language
     "set_guild": "INSERT INTO guilds (guild_id, language) VALUES ($1, $2) "
@@ -473,7 +478,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "last_move_of": (1, "1"),
     "player": ("1",),
     "players": (["1", "2"],),
-    "set_player": ("1", None, False, False, None),
+    "set_player": ("1", None, False, False, None, "{}"),
     "guild": (1,),
     "set_guild": (1, "hu"),
     "claim_reminders": (1e9, 100, 2, [1], '{"at":1e9}'),
@@ -978,7 +983,13 @@ class PostgresStorage(Storage):
 
     async def set_player(self, player: Player) -> None:
         await self._pool.execute(
-            SQL["set_player"], player.id, player.away_until, player.away_ai, player.skip_confirm, player.locale
+            SQL["set_player"],
+            player.id,
+            player.away_until,
+            player.away_ai,
+            player.skip_confirm,
+            player.locale,
+            _rows.prefs_json(player),
         )
 
     async def guild(self, guild_id: int) -> Guild:

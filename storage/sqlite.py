@@ -249,6 +249,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, channel_id, lang)
     ) WITHOUT ROWID;
     """,
+    # 11: a player's settings beyond the first columns, as JSON (storage/_rows.py `prefs_json`): quiet hours and
+    # their time zone, DM notices
+    """
+    ALTER TABLE players ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -326,10 +331,10 @@ SQL: dict[str, str] = {
     "WHERE game_id = :id ORDER BY undone_at, move_number",
     "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player = :player",
     "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = :id",
-    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
-    "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale) ON CONFLICT (player_id) DO UPDATE SET "
+    "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale, prefs) "
+    "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale, :prefs) ON CONFLICT (player_id) DO UPDATE SET "
     "away_until = excluded.away_until, away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, "
-    "locale = excluded.locale",
+    "locale = excluded.locale, prefs = excluded.prefs",
     "last_post": "UPDATE games SET last_post_id = :message WHERE id = :id",
     "guild": f"SELECT {_rows.columns(_rows.GUILD_COLUMNS)} FROM guilds WHERE guild_id = :id",
     "set_guild": "INSERT INTO guilds (guild_id, language) VALUES (:id, :language) "
@@ -873,6 +878,7 @@ class SQLiteStorage(Storage):
                     "away_ai": int(player.away_ai),
                     "skip_confirm": int(player.skip_confirm),
                     "locale": player.locale,
+                    "prefs": _rows.prefs_json(player),
                 },
             )
 

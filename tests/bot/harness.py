@@ -317,6 +317,9 @@ class FakeDiscord:
         # returned the earlier message: a count above 1 is a post the bot sent twice, which only enforce_nonce hid
         self.nonce_sends: collections.Counter[tuple[int, str]] = collections.Counter()
         self.guild_of: dict[int, int] = {}  # channel (or thread) -> its guild, for the messages' payloads
+        # -- DMs (issue #23): the DM channel of each user the bot opened one with; users whose DMs are closed
+        self.dm_channels: dict[int, int] = {}  # DM channel -> its user
+        self.dms_closed: set[int] = set()  # users who accept no DM from the bot: a send answers 403, code 50007
 
     def snowflake(self) -> int:
         return next(self._ids)
@@ -416,6 +419,26 @@ class FakeDiscord:
                 "team": None,
                 "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
             }
+        # -- DMs (issue #23): Create DM (one channel per user, as Discord returns the same one again), and a send
+        # to a user whose DMs are closed refused as Discord does (403, 50007 "Cannot send messages to this user")
+        if method == "POST" and path == "/users/@me/channels":
+            user = int(body["recipient_id"])
+            cid = next((c for c, u in self.dm_channels.items() if u == user), None) or self.snowflake()
+            self.dm_channels[cid] = user
+            recipient = {"id": str(user), "username": f"u{user}", "discriminator": "0", "avatar": None}
+            return {"id": str(cid), "type": 1, "last_message_id": None, "recipients": [recipient]}
+        dm_user = self.dm_channels.get(int(route.channel_id)) if "{channel_id}" in path else None
+        if method == "POST" and path == "/channels/{channel_id}/messages" and dm_user in self.dms_closed:
+            raise discord.Forbidden(_FakeResponse(403), {"code": 50007, "message": "Cannot send messages to this user"})
+        if method == "POST" and path == "/channels/{channel_id}/messages" and dm_user is not None:
+            nonce = body.get("nonce") if body.get("enforce_nonce") else None
+            if nonce is not None and (int(route.channel_id), nonce) in self.nonces:
+                return self.nonces[(int(route.channel_id), nonce)].payload()
+            msg = self.create(int(route.channel_id), body, files, via="dm")
+            if nonce is not None:
+                self.nonces[(int(route.channel_id), nonce)] = msg
+            return msg.payload()
+        # -- (end of the DMs)
         if method == "POST" and path == "/channels/{channel_id}/messages":
             if body.get("nonce") is not None:
                 self.nonce_sends[(int(route.channel_id), str(body["nonce"]))] += 1
@@ -990,7 +1013,16 @@ class Harness:
     # -- reading -----------------------------------------------------------------------------------------
 
     def public(self, channel_id: int | None = None) -> list[Msg]:
-        return [m for m in self.fake.sent if m.public and (channel_id is None or m.channel_id == channel_id)]
+        """The public messages in the servers' channels (not the DMs: `dms`)."""
+        return [
+            m
+            for m in self.fake.sent
+            if m.public and m.via != "dm" and (channel_id is None or m.channel_id == channel_id)
+        ]
+
+    def dms(self, user: User) -> list[Msg]:
+        """The DMs the bot sent `user` (issue #23)."""
+        return [m for m in self.fake.sent if m.via == "dm" and self.fake.dm_channels.get(m.channel_id) == user.id]
 
     def last_public(self, channel_id: int | None = None) -> Msg:
         return self.public(channel_id)[-1]

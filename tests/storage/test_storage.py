@@ -260,6 +260,11 @@ async def test_players_settings_are_kept(db):
     both = await db.players(["5", "6", "7"])
     assert both["5"].away(99.0) and not both["5"].away(100.0) and both["5"].locale == "hu"
     assert both["6"] == Player("6", locale="de") and both["7"] == Player("7")
+    quiet = Player("8", locale="cs", quiet="22:00-08:00", timezone="Europe/Budapest", dm="turn")
+    await db.set_player(quiet)  # the settings of the prefs column (issue #23)
+    assert await db.player("8") == quiet and (await db.players(["8"]))["8"] == quiet
+    await db.set_player(Player("8"))
+    assert await db.player("8") == Player("8")
 
 
 async def raw(db, sql: str, *args):
