@@ -372,6 +372,7 @@ SQL: dict[str, str] = {
     "clear_ratings": "DELETE FROM ratings WHERE guild_id = :guild AND game = :game",
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > (:guild, :game, :player) "
     "ORDER BY guild_id, game, player LIMIT :limit",
+    "outbox_stats": "SELECT count(*), min(created_at) FROM notices",
 }
 
 
@@ -1138,6 +1139,12 @@ class SQLiteStorage(Storage):
                 con.close()
 
         await asyncio.to_thread(copy)
+
+    # -- operations --------------------------------------------------------------------------------------
+
+    async def outbox_stats(self) -> tuple[int, float | None]:
+        rows = await self._all("outbox_stats", {})
+        return int(rows[0][0]), (float(rows[0][1]) if rows[0][1] is not None else None)
 
 
 def _param_names(sql: str) -> list[str]:
