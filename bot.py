@@ -32,6 +32,7 @@ from cogs._session import Session
 from ops import logs
 from ops.health import Health
 from ops.identify import IdentifyGate
+from ops.metrics import Instruments
 from storage import ALL_SHARDS, Shards, Storage, open_storage
 
 log = logging.getLogger("bot")
@@ -197,6 +198,7 @@ class GameBot(commands.AutoShardedBot):
         self.settings = settings
         self._open = False
         self.health: Health | None = None
+        self.instruments: Instruments | None = None
         self.identify = IdentifyGate(self)
 
     async def setup_hook(self) -> None:
@@ -225,8 +227,12 @@ class GameBot(commands.AutoShardedBot):
             synced = await self.tree.sync()
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
         await self.images.warm()  # the drawing processes are ready before the first interaction arrives
+        if self.settings.health_port is not None or self.settings.log_format == "json":
+            # the metrics' hooks, and the context (game, guild, shard, interaction) of every log line
+            self.instruments = Instruments(self)
+            self.instruments.install()
         if self.settings.health_port is not None:
-            self.health = Health(self, host=self.settings.health_host, port=self.settings.health_port)
+            self.health = Health(self, self.instruments, host=self.settings.health_host, port=self.settings.health_port)
             await self.health.start()
         gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it
 
@@ -256,6 +262,8 @@ class GameBot(commands.AutoShardedBot):
             self._open = False
             if self.health is not None:
                 await self.health.close()
+            if self.instruments is not None:
+                self.instruments.uninstall()
             await self.images.close()
             await self.storage.close()
 

@@ -32,14 +32,13 @@ DB_TIMEOUT = 2.0
 class Health:
     """The server of one bot. `await Health(bot, port=...).start()`, `await health.close()`."""
 
-    def __init__(self, bot: Any, *, host: str = "127.0.0.1", port: int = 8080) -> None:
+    def __init__(self, bot: Any, instruments: Instruments, *, host: str = "127.0.0.1", port: int = 8080) -> None:
         self.bot, self.host, self.port = bot, host, port
-        self.instruments = Instruments(bot)
+        self.instruments = instruments  # installed by the bot
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        """Install the metrics' hooks and listen (port 0: any free port; `port` is the one chosen)."""
-        self.instruments.install()
+        """Listen (port 0: any free port; `port` is then the one chosen)."""
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/readyz", self.readyz)
@@ -52,7 +51,6 @@ class Health:
         log.info("health and metrics on http://%s:%d (/healthz, /readyz, /metrics)", self.host, self.port)
 
     async def close(self) -> None:
-        self.instruments.uninstall()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

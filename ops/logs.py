@@ -10,7 +10,7 @@ set the game id the same way. A JSON line has `ts`, `level`, `logger`, `msg`, an
 Redaction (in both formats, `Redactor`): the bot token and every interaction token are replaced by "[token]"
 wherever they appear; discord.py's DEBUG lines that carry whole request or response bodies (the text of an
 ephemeral reply: a player's hand) or whole gateway events (an interaction's token) keep their route, status and
-event name only.
+event name only. aiosqlite's per-statement DEBUG lines (with their parameters) are never logged.
 """
 
 from __future__ import annotations
@@ -115,4 +115,6 @@ def setup(level: int, fmt: str = "text", *, secrets: tuple[str, ...] = (), strea
     root = logging.getLogger()
     root.setLevel(level)
     root.addHandler(handler)
+    # aiosqlite's DEBUG is two lines per statement with its parameters (players' data): never useful, never kept
+    logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
     return handler

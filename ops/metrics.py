@@ -211,10 +211,13 @@ class Instruments:
                 result = await act(game_id, *args, **kwargs)
             except Exception as exc:
                 self.moves.labels(move_outcome(exc)).inc()
+                log.debug("move not played: %s", move_outcome(exc))
                 raise
-            self.move_seconds.observe(time.perf_counter() - t0)
+            took = time.perf_counter() - t0
+            self.move_seconds.observe(took)
             outcome = "replayed" if result.replayed else "free" if result.free else "played"
             self.moves.labels(outcome).inc()
+            log.debug("move %s (version %d, %.1f ms)", outcome, result.row.version, took * 1000)
             return result
 
         return timed
@@ -229,6 +232,7 @@ class Instruments:
             await deliver(game_id, *args, **kwargs)
             posted = herald.delivered - before
             if posted > 0:
+                log.debug("%d post(s) made", posted)
                 self.posts.inc(posted)
                 arrived = logs.arrived.get()
                 if arrived is not None:
