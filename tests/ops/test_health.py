@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import aiohttp
+import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.bot.driver import create_and_start, play_to_end
@@ -17,7 +18,8 @@ from tests.bot.harness import Harness
 from tests.pgserver import start_server
 
 SUFFIXES = ("", "_total", "_bucket", "_count", "_sum")
-DASHBOARD = Path(__file__).resolve().parents[2] / "docs" / "grafana-dashboard.json"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+DASHBOARD, ALERTS, GUIDE = DOCS / "grafana-dashboard.json", DOCS / "prometheus-alerts.yaml", DOCS / "operating.md"
 
 
 async def get(h: Harness, path: str) -> tuple[int, str]:
@@ -70,9 +72,16 @@ async def test_metrics_parse_and_move_as_a_game_is_played(tmp_path, fake_game, u
         assert ("alhambra_event_loop_lag_seconds", ()) in after
         assert total(after, "alhambra_worker_queue", pool="render") == 0
         # the example Grafana dashboard asks only for metrics this bot exports (some have no sample yet)
+        # and so do the example alerting rules (each with a severity and a summary docs/operating.md explains)
         asked = set(re.findall(r"alhambra_[a-z_]+", DASHBOARD.read_text(encoding="utf-8")))
+        rules = [r for g in yaml.safe_load(ALERTS.read_text(encoding="utf-8"))["groups"] for r in g["rules"]]
+        asked |= {m for r in rules for m in re.findall(r"alhambra_[a-z_]+", r["expr"])}
         known = {f.name + end for f in text_string_to_metric_families(text) for end in SUFFIXES}
         assert asked and asked <= known, asked - known
+        guide = GUIDE.read_text(encoding="utf-8")
+        for r in rules:
+            assert r["labels"]["severity"] in ("page", "warn", "info") and r["annotations"]["summary"]
+            assert f"`{r['alert']}`" in guide, f"docs/operating.md does not explain {r['alert']}"
     finally:
         await h.close()
     assert h.fake.violations == [] and h.unexpected_errors == []
