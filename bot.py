@@ -33,6 +33,7 @@ from ops import logs
 from ops.health import Health
 from ops.identify import IdentifyGate
 from ops.metrics import Instruments
+from records.figures import RATER
 from storage import ALL_SHARDS, Shards, Storage, open_storage
 
 log = logging.getLogger("bot")
@@ -203,7 +204,9 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(
-            self.settings.database_url or self.settings.database_path, synchronous=self.settings.database_sync
+            self.settings.database_url or self.settings.database_path,
+            synchronous=self.settings.database_sync,
+            rater=RATER,  # the arithmetic of a game's end (records/: storage sits below it and never imports it)
         )
         self._open = True
         i18n.all_words()  # every language's catalog loaded (compiled if outdated) now, not at a player's first click

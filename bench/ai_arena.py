@@ -7,7 +7,7 @@
 
 Seats alternate between games (the first level sits first in even games). A shared win counts as half. Prints,
 per game and pair, the first level's score rate with a Wilson 95% interval, and per level the decision times
-(median, p95, max). Targets (issue 8): normal beats easy in ≥ 90% of games, hard beats normal in ≥ 65%, hard
+(median, p95, max). Targets: normal beats easy in ≥ 90% of games, hard beats normal in ≥ 65%, hard
 decides in ≤ 1.5 s at p95. Decision times are only meaningful with at most one process per core. Players who may
 act out of turn (Alhambra's vizier claimants) are asked first, once per position, as the bot asks AI seats.
 """

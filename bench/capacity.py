@@ -523,7 +523,7 @@ def database_per_game(n: int = 20) -> None:
 async def _database_per_game(n: int) -> None:
     import tempfile
 
-    from records.figures import finish_of
+    from records.figures import RATER, finish_of
     from storage.base import Seat
     from storage.sqlite import SQLiteStorage
 
@@ -558,7 +558,7 @@ async def _database_per_game(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for kind, cls in (("archived", SQLiteStorage), ("rows", RowsOnly)):
             path = Path(tmp) / f"{kind}.sqlite3"
-            db = await cls.open(str(path), synchronous="NORMAL")
+            db = await cls.open(str(path), synchronous="NORMAL", rater=RATER)
             empty = 0
             now = time.time()
             try:

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord  # noqa: E402
 
 import bot  # noqa: E402
-from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg  # noqa: E402
+from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg, ready, replace_network  # noqa: E402
 
 OUT = sys.stdout
 
@@ -79,37 +79,10 @@ class LightDiscord(FakeDiscord):
 
 
 def install(fake: LightDiscord) -> None:
-    async def http_request(self, route, **kwargs):
-        return await fake.http(route, **kwargs)
-
-    async def webhook_request(self, route, session=None, **kwargs):
-        return await fake.webhook(route, session, **kwargs)
-
     async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
         h = Harness(fake, self, ErrorLog(), [])
+        ready(self, self.application_id or 1, self.application_id)
         state = self._connection
-        state.guild_ready_timeout = 0.01
-        state.shard_count, state.shard_ids = 1, [0]
-        me = {
-            "id": str(self.application_id or 1),
-            "username": "tablebot",
-            "discriminator": "0",
-            "avatar": None,
-            "bot": True,
-            "global_name": None,
-            "flags": 0,
-        }
-        state.parsers["READY"](
-            {
-                "v": 10,
-                "user": me,
-                "guilds": [],
-                "session_id": "s",
-                "resume_gateway_url": "wss://x",
-                "shard": [0, 1],
-                "application": {"id": str(self.application_id), "flags": 0},
-            }
-        )
         state.parsers["GUILD_CREATE"](h.guild_payload())
         await self.wait_until_ready()
         emit(ev="ready", t=time.monotonic())
@@ -134,10 +107,7 @@ def install(fake: LightDiscord) -> None:
             fake.interactions[ia.token] = ia
             state.parsers["INTERACTION_CREATE"](payload)
 
-    discord.http.HTTPClient.request = http_request
-    discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
-    discord.Client.connect = connect
-    discord.AutoShardedClient.connect = connect
+    replace_network(fake, connect)
 
 
 STEP = [0.0]  # the longest single step of the event loop (one callback or task step) since the last report

@@ -1,4 +1,4 @@
-"""/leaderboard and /stats with 100,000 finished games in the database (issue 17: p95 <= 100 ms).
+"""/leaderboard and /stats with 100,000 finished games in the database (the aim: p95 <= 100 ms).
 
     python bench/records.py                 # 100,000 games, 300 of each request
     python bench/records.py --games 20000 -n 100
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cogs.records import player_stats  # noqa: E402
 from records.ratings import Rating  # noqa: E402
-from storage._records import RESULT_COLUMNS  # noqa: E402
+from storage._rows import RESULT_COLUMNS  # noqa: E402
 from storage.sqlite import SQLiteStorage  # noqa: E402
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, Harness, User  # noqa: E402
 

@@ -14,7 +14,7 @@ Moves: every state of the game in order, each drawn from its stored JSON text ex
 Printed per case: median and p95 of the total and of its steps (decode + view, draw, encode), and the part
 cache's hits and the memory it held. The states are drawn `repeats` times (the part cache cleared between runs).
 
-Languages (issue 16): the same states drawn in English and in LANG in the same run, alternately (English, LANG,
+Languages: the same states drawn in English and in LANG in the same run, alternately (English, LANG,
 English, LANG... each pass over all the states from an emptied part cache, warm and cold as above), so that both
 meet the same machine: median and p95 per image of each and LANG's median against English's. LANG: one of ours
 (hu, cs, es, de: their catalogs), `long` (a made-up language whose every word is 60% longer, more than German or
@@ -24,7 +24,7 @@ Encoders: the PNG encoder of `render` ("new") beside the one it replaced ("old",
 comparison) on three states (mid-game, late, the end), as before.
 
 Times are this thread's CPU time, which stays meaningful when the machine is busy (wall time then includes
-waiting for a core). Aim (issue 14): <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
+waiting for a core). Aim: <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
 storage included (bench/capacity.py parts).
 """
 
@@ -52,7 +52,7 @@ ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 
 
 def encode_png_old(img: Image.Image, key_colours: Iterable[_draw.RGB] = ()) -> bytes:
-    """The encoder before issue 14: a 256-colour palette found per image by Pillow's fast octree on a 1-in-3
+    """The encoder before the keyed palette: a 256-colour palette found per image by Pillow's fast octree on a 1-in-3
     subsample plus swatches of the key colours, the image mapped onto it, Pillow's PNG writer at zlib level 3."""
     w, h = img.size
     keys = list(dict.fromkeys((*_draw.BASE_PALETTE, *key_colours)))

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
+from cogs._images import Images
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._session import Closing, Session
@@ -32,9 +33,6 @@ from cogs._text import clip, fit
 from engine import IllegalAction, Text
 from i18n import N_, Words
 from storage import GameRow
-
-if TYPE_CHECKING:
-    from bot import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +54,16 @@ class OutOfDate(GameError):
         super().__init__(message)
 
 
-def bot_of(interaction: discord.Interaction) -> GameBot:
+class TableBot(Protocol):
+    """What the items use of the bot (`bot.GameBot`, which imports the cogs: typed here without importing it)."""
+
+    session: Session
+    images: Images
+
+    def get_cog(self, name: str, /) -> Any: ...
+
+
+def bot_of(interaction: discord.Interaction) -> TableBot:
     return interaction.client  # type: ignore[return-value]
 
 

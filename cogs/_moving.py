@@ -16,8 +16,9 @@ import discord
 
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
-from cogs._seating import GameError, is_ai, staying
+from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
 from cogs._session import Session
+from cogs._tempo import ai_level, clock_start
 from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
 from engine import Text
 from i18n import ENGLISH, Words
@@ -146,7 +147,7 @@ def _deadline_post(
     who = p["player"]
     if p["phase"] == "warn":
         hours = row.table.get("deadline") or 0
-        end = int((row.turn_started_at or time.time()) + hours * 3600)
+        end = int((clock_start(row) or time.time()) + hours * 3600)
         # i18n: the warning before a deadline; {when} is a Discord timestamp relative to now ("in 2 hours")
         text = _(
             "⏳ {who}, your move in {title}: the deadline is {when}.",
@@ -279,14 +280,16 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
     timeout = _("the AI plays that turn") if t.get("on_timeout", "ai") == "ai" else _("wait one more deadline")
     # i18n: /game settings: whether the AI may stand in for late or away players
     standins = _("allowed") if t.get("standins", True) else _("not allowed")
-    # i18n: /game settings: {deadline}, {timeout} and {standins} are the settings' values
+    level = _.text(LEVEL_NAME[ai_level(t)])
+    # i18n: /game settings: {deadline}, {timeout}, {standins} and {level} (easy, normal, hard) are the settings' values
     return _(
-        "⚙️ **{title}** (game #{id}): deadline {deadline}; when a deadline passed and nobody decides, {timeout}; AI stand-ins {standins}.",
+        "⚙️ **{title}** (game #{id}): deadline {deadline}; when a deadline passed and nobody decides, {timeout}; AI stand-ins {standins}, playing at level {level}.",
         title=title_of(row.game, _),
         id=row.id,
         deadline=deadline,
         timeout=timeout,
         standins=standins,
+        level=level,
     )
 
 

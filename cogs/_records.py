@@ -23,13 +23,14 @@ log = logging.getLogger(__name__)
 
 
 def signed(value: float) -> str:
-    """A rating change: "+2.1", "−0.4"."""
-    return f"{value:+.1f}".replace("-", "−")
+    """A rating change: "+2.1", "−0.4", "±0.0" (never a signed zero: −0.04 is no loss worth a minus)."""
+    shown = f"{value:+.1f}"
+    return "±0.0" if float(shown) == 0 else shown.replace("-", "−")
 
 
 def rating_number(value: float) -> str:
-    """A shown rating: "21.4", "−1.8" (a true minus sign, like the changes)."""
-    return number(value).replace("-", "−")
+    """A shown rating: "21.4", "−1.8", "0.0" (a true minus sign, like the changes; never on a zero)."""
+    return number(value)
 
 
 async def results_line(storage: Storage, row: GameRow, _: Words) -> str:

@@ -390,30 +390,3 @@ class Seating:
                 )
             raise GameError(Text("There is no game in this channel. Start one with `/game create`."))
         return row
-
-    # -- reminders ---------------------------------------------------------------------------------------
-
-    async def nudge(self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None) -> GameRow:
-        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn)."""
-        now = time.time() if now is None else now
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            if row.status != "active":
-                raise GameError(Text("Only a running game can be nudged."))
-            humans = [p for p in self.to_move(row) if not is_ai(p) and p not in row.table.get("sub", {})]
-            if not humans:  # AI seats (and stand-ins) play by themselves; nudging them would only ping nobody
-                raise GameError(Text("An AI player is to move: it plays by itself, in a moment."))
-            if humans == [player]:
-                raise GameError(Text("It's your own turn!"))
-            last = row.nudged_at or 0
-            if now - last < min_gap:
-                wait = int((min_gap - (now - last)) // 60) + 1
-                raise GameError(
-                    Text(
-                        "Give them a moment: you can nudge again in {n} min.",
-                        "Give them a moment: you can nudge again in {n} min.",
-                        n=wait,
-                    )
-                )
-            await self.storage.mark_nudged(game_id, now)
-            return row

@@ -320,12 +320,14 @@ class Session(Tempo, Seating):
         finished = rules.is_over(new)
         now = time.time()
         away = await self.storage.players([p for p in rules.to_move(new) if not is_ai(p)])
-        due, table = self.after_move(row, state, new, player, standin=standin, away=away, now=now)
+        due, table = self.after_move(row, state, new, player, standin=standin, away=away, now=now, action=action)
         notice = None
         if not rules.is_private(action):
             notice = ("move", self._notice(rules, row, state, new, player, action))
             notice[1]["standin"] = standin
             notice[1]["undos"] = undos_of(row)  # the history it belongs to: its board is `position(row, version)`
+            if standin and player in self.movers(row, new) and player not in table.get("sub", {}):
+                notice[1]["fresh"] = [player]  # the AI's turn for them is over: their own begins (a ping)
             notice[1]["quiet"] = [
                 p
                 for p in rules.to_move(new)  # named in the post but never pinged

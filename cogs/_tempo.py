@@ -6,8 +6,12 @@ clicks on one decision the first wins):
     deadline    hours a player has for a turn (None: no deadline; reminders then follow `reminder_hours`)
     on_timeout  "ai" | "wait": what happens when the table does not decide within one more deadline
     standins    whether the AI may stand in for absent players at this table (default True)
+    ai_level    how the AI plays when it stands in for a player ("easy" | "normal" | "hard"; default normal)
     phase       where the player to move is on the clock: none (the warning is next), "due" (the deadline
-                is next), "decide" (it passed: the table decides, the default follows at the next deadline)
+                is next), "decide" (it passed: the table decides, the default follows at the next deadline),
+                "away" (the clock waits: every human to move is away; `deadline_at` is when the first is back)
+    since       [turns, time]: the clock of turn number `turns` started at `time`, not at the turn's start
+                (the player came back from away mode, or took their seat back from a stand-in)
     late        the player whose deadline passed (phase "decide")
     sub         {player: "turn" | "back" | "left"}: the AI plays for them this turn, until back, or to the end
     left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
@@ -18,19 +22,23 @@ clicks on one decision the first wins):
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import time
-from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import engine
-from cogs._seating import GameError, encode, is_ai, staying, still_in
+import ai
+from cogs._seating import GameError, is_ai, staying, still_in
+from cogs._undo import Undo, replayed  # noqa: F401 (replayed: cogs/_replaying.py and bench/ import it from here)
 from engine import Text
-from storage import Due, GameRow, Player, StaleVersion, Storage
+from storage import Due, GameRow, Player
 
 DEADLINES = (12, 24, 48, 72, 168)  # the presets, in hours
-AI_LEVEL = "normal"  # how a stand-in plays
+AI_LEVEL = "normal"  # how a stand-in plays where the table did not choose
+
+
+def ai_level(table: dict[str, Any]) -> str:
+    """The table's AI level: how the AI plays for a late, away or departed human (`/game create ai_level`,
+    `/game settings ai_level`)."""
+    return str(table.get("ai_level", AI_LEVEL))
 
 
 def warn_before(deadline_hours: float) -> float:
@@ -38,34 +46,17 @@ def warn_before(deadline_hours: float) -> float:
     return min(deadline_hours * 360, 7200.0)
 
 
-def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
-    """The states of a game from the deal through each of `moves` (MoveRows, in order): the start, then the state
-    after each move (the engines are deterministic). Pure, no I/O: undo uses it, and the replay viewer runs it in a
-    drawing worker (cogs/replays.py)."""
-    rules = engine.get_rules(row.game)
-    state = rules.new_game(list(row.player_ids), row.options, row.seed)
-    yield state
-    for m in moves:
-        state = rules.apply(state, m.player, rules.action_from_json(m.action))
-        yield state
+def clock_start(row: GameRow) -> float | None:
+    """When the clock of the turn under way started: the turn's start, or the player's return."""
+    since = row.table.get("since")
+    if since and since[0] == row.turns:
+        return float(since[1])
+    return row.turn_started_at
 
 
-class Tempo:
-    """Deadlines, stand-ins, away players and undo; the host class provides the session's helpers."""
-
-    storage: Storage
-    lock: Callable[[int], asyncio.Lock]
-    rules: Callable[[str], engine.Rules[Any, Any]]
-    changed: Callable[[int], None]
-
-    async def load(self, game_id: int) -> GameRow:
-        raise NotImplementedError
-
-    def state_of(self, row: GameRow) -> Any:
-        raise NotImplementedError
-
-    def forget(self, game_id: int) -> None:
-        raise NotImplementedError
+class Tempo(Undo):
+    """Deadlines, stand-ins, away players, nudges and undo (cogs/_undo.py); the host class provides the
+    session's helpers."""
 
     # -- what a position owes the clock ------------------------------------------------------------------
 
@@ -86,38 +77,70 @@ class Tempo:
         mine = away.get(player)
         return bool(mine and mine.away(now) and mine.away_ai and table.get("standins", True))
 
+    clock_start = staticmethod(clock_start)
+
     def clock(
-        self, row: GameRow, table: dict[str, Any], state: Any, away: dict[str, Player], now: float
+        self,
+        row: GameRow,
+        table: dict[str, Any],
+        state: Any,
+        away: dict[str, Player],
+        now: float,
+        *,
+        restart: bool = False,
     ) -> tuple[Due, dict[str, Any]]:
-        """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table."""
+        """After a turn begins at `now`: when to remind, the next deadline, whether an AI acts, the table. With
+        `restart`, the clock of the turn under way starts again at `now` (a player came back): the one function
+        that writes every turn's due times, the first turn's included."""
         movers = self.movers(row, state)
         table = {k: v for k, v in table.items() if k not in ("phase", "late")}
+        if table.get("since") and table["since"][0] != row.turns:
+            del table["since"]  # an earlier turn's (a free action keeps this turn's)
         to_move = self.rules(row.game).to_move(state) if movers else []
         ai = any(self.played_by_ai(row, table, p, away, now) for p in to_move)
-        humans = [
-            p
-            for p in movers
-            if not self.played_by_ai(row, table, p, away, now) and not (away.get(p) and away[p].away(now))
-        ]
+        bots = [p for p in movers if self.played_by_ai(row, table, p, away, now)]
+        gone = [p for p in movers if p not in bots and away.get(p) and away[p].away(now)]
+        humans = [p for p in movers if p not in bots and p not in gone]
+        hours = table.get("deadline")
+        if not humans and gone and hours:  # the clock waits for the first to come back
+            table["phase"] = "away"
+            return Due(ai=ai, deadline_at=min(away[p].away_until or now for p in gone)), table
         if not humans:
             return Due(ai=ai), table
-        hours = table.get("deadline")
+        if restart:
+            table["since"] = [row.turns, now]
         if hours:  # the clock starts at "warn" (no phase): the warning comes first
             return Due(remind_at=now + hours * 1800, ai=ai, deadline_at=now + hours * 3600 - warn_before(hours)), table
         remind = now + row.reminder_hours * 3600 if row.reminder_hours > 0 else None
         return Due(remind_at=remind, ai=ai), table
 
     def after_move(
-        self, row: GameRow, state: Any, new: Any, player: str, *, standin: bool, away: dict[str, Player], now: float
+        self,
+        row: GameRow,
+        state: Any,
+        new: Any,
+        player: str,
+        *,
+        standin: bool,
+        away: dict[str, Player],
+        now: float,
+        action: Any = None,
     ) -> tuple[Due, dict[str, Any]]:
-        """The table and the clock after `player`'s move (`standin`: the AI made it for them)."""
+        """The table and the clock after `player`'s `action` (`standin`: the AI made it for them)."""
         table = dict(row.table)
         sub = dict(table.get("sub", {}))
         if not standin:
             sub.pop(player, None)  # playing yourself is being back
         movers = self.movers(row, new)
+        rules = self.rules(row.game)
         for p, mode in list(sub.items()):
-            if mode == "turn" and p not in movers:
+            if mode != "turn":
+                continue
+            if p == player and action is not None and not rules.is_free_action(action):
+                over = rules.turn_over(state, player, action, new)  # the engine says when a turn ends
+            else:
+                over = p not in movers
+            if over:
                 del sub[p]  # the turn the AI played for them is over
         table["sub"] = sub
         if not sub:
@@ -134,9 +157,10 @@ class Tempo:
         deadline: int | None | bool = False,
         on_timeout: str | None = None,
         standins: bool | None = None,
+        level: str | None = None,
     ) -> GameRow:
         """The creator changes the deadline (hours, None: none; False: unchanged), what happens when nobody
-        decides, and whether stand-ins are allowed."""
+        decides, whether stand-ins are allowed and the table's AI `level` (how they play)."""
         async with self.lock(game_id):
             row = await self.load(game_id)
             if player != row.creator_id:
@@ -155,11 +179,19 @@ class Tempo:
                 table["on_timeout"] = on_timeout
             if standins is not None:
                 table["standins"] = standins
+            if level is not None:
+                if level not in ai.LEVELS:
+                    levels = ", ".join(ai.LEVELS)
+                    raise GameError(
+                        Text("There is no AI level `{level}`. Levels: {levels}.", level=level, levels=levels)
+                    )
+                table["ai_level"] = level
             if row.status == "lobby":
                 return await self.storage.update_lobby(game_id, table=table)
             state = self.state_of(row)
             away = await self.storage.players(self.movers(row, state))
-            due, table = self.clock(row, table, state, away, row.turn_started_at or time.time())
+            start = self.clock_start(row) or time.time()
+            due, table = self.clock(row, table, state, away, start, restart=start != row.turn_started_at)
             done = await self.storage.update_table(game_id, expect=row.table, table=table, deadline_at=due.deadline_at)
             if done is None:
                 raise GameError(Text("The table changed meanwhile; try again."))
@@ -175,10 +207,16 @@ class Tempo:
         state = self.state_of(row)
         movers = [p for p in self.movers(row, state) if not is_ai(p) and p not in table.get("sub", {})]
         phase = table.get("phase", "warn")
+        away = await self.storage.players(movers) if movers and row.status == "active" else {}
+        here = [p for p in movers if not (p in away and away[p].away(now))]  # the away are never warned
+        if row.status == "active" and (phase == "away" or (movers and not here)):
+            # the first of those away is back: the clock starts again (or it waits on, for those still away)
+            due, table = self.clock(row, table, state, away, now, restart=phase == "away")
+            return await self._set(row, table, due.deadline_at, None)
         if not hours or not movers or row.status != "active":
             return await self._set(row, table, None, None)
-        late = movers[0]
-        start = row.turn_started_at or now
+        late = here[0]
+        start = self.clock_start(row) or now
         if phase == "warn":
             table["phase"] = "due"
             return await self._set(row, table, start + hours * 3600, ("deadline", {"phase": "warn", "player": late}))
@@ -262,7 +300,7 @@ class Tempo:
             del table["sub"]
         state = self.state_of(row)
         away = await self.storage.players(self.movers(row, state))
-        due, table = self.clock(row, table, state, away, time.time())
+        due, table = self.clock(row, table, state, away, time.time(), restart=True)
         done = await self.storage.update_table(
             game_id, expect=row.table, table=table, deadline_at=due.deadline_at, notice=("back", {"player": player})
         )
@@ -272,131 +310,78 @@ class Tempo:
         self.changed(game_id)
         return done
 
-    # -- undo --------------------------------------------------------------------------------------------
-
-    async def replay(self, row: GameRow, moves: list[Any]) -> list[Any]:
-        """The states of the game from the deal through each of `moves` (MoveRows): [start, after 1, ...]."""
-        return list(replayed(row, moves))
-
-    async def undo(self, game_id: int, player: str) -> tuple[GameRow, str]:
-        """Take back `player`'s last turn: at once if nobody acted since and it revealed nothing; with the
-        consent of every other human if others acted since (or an AI seat did); never past something revealed
-        (a draw, a refill). Returns the row and "done" or "asked"."""
-        async with self.lock(game_id):
-            row = still_in(await self.load(game_id), player)
-            if row.status != "active" or player not in row.player_ids:
-                raise GameError(Text("Only a player of a running game can take a move back."))
-            if row.table.get("undo"):
-                raise GameError(Text("An undo is already waiting for the table's answer."))
-            moves = await self.storage.moves(game_id)
-            mine = [m.move_number for m in moves if m.player == player]
-            if not mine:
-                raise GameError(Text("You have no move to take back."))
-            first = mine[-1]
-            while first - 1 >= 1 and moves[first - 2].player == player:  # the whole turn: its earlier actions too
-                first -= 1
-            states = await self.replay(row, moves)
-            rules = self.rules(row.game)
-            for m in moves[first - 1 :]:
-                before, after = states[m.move_number - 1], states[m.move_number]
-                if rules.reveals(before, m.player, rules.action_from_json(m.action), after):
-                    what = rules.describe(rules.action_from_json(m.action))
-                    # i18n: undo refused: {what} is the move that revealed something
-                    text = Text('That can\'t be taken back: "{what}" revealed something hidden (a card, a tile or a refill everyone has seen since). Nothing was changed.', what=what)  # fmt: skip
-                    raise GameError(text)
-            keep = first - 1
-            others = [p for p in staying(row) if p != player]  # those who left have no say
-            if all(m.player == player for m in moves[keep:]) or not others:
-                return await self._take_back(row, moves, states, keep, player), "done"
-            table = {**row.table, "undo": {"by": player, "keep": keep, "need": others, "yes": []}}
-            asked = await self.storage.update_table(
-                game_id,
-                expect=row.table,
-                table=table,
-                deadline_at=row.deadline_at,
-                notice=("undo_asked", {"by": player, "keep": keep, "version": row.version}),
-            )
-            if asked is None:
-                raise GameError(Text("The table changed meanwhile; try again."))
-            self.changed(game_id)
-            return asked, "asked"
-
-    async def consent(self, game_id: int, player: str, keep: int, yes: bool) -> tuple[GameRow, str]:
-        """A player's answer to a pending undo: the first "no" ends it; the last "yes" carries it out."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            ask = row.table.get("undo")
-            if not ask or ask["keep"] != keep:
-                raise GameError(Text("That undo was settled already: nothing was changed."))
-            if player not in ask["need"]:
-                raise GameError(Text("This undo waits for the other players' answers, not yours."))
-            table = {k: v for k, v in row.table.items() if k != "undo"}
-            if not yes:
-                done = await self.storage.update_table(
-                    game_id,
-                    expect=row.table,
-                    table=table,
-                    deadline_at=row.deadline_at,
-                    notice=("undo_refused", {"by": ask["by"], "no": player}),
-                )
-                if done is None:
-                    raise GameError(Text("The table changed meanwhile; try again."))
-                self.changed(game_id)
-                return done, "refused"
-            ask = {**ask, "yes": sorted({*ask["yes"], player})}
-            if set(ask["yes"]) < set(ask["need"]):
-                done = await self.storage.update_table(
-                    game_id, expect=row.table, table={**table, "undo": ask}, deadline_at=row.deadline_at
-                )
-                if done is None:
-                    raise GameError(Text("The table changed meanwhile; try again."))
-                return done, "waiting"
-            moves = await self.storage.moves(game_id)
-            states = await self.replay(row, moves)
-            return await self._take_back(dataclasses.replace(row, table=table), moves, states, keep, ask["by"]), "done"
-
-    async def _take_back(self, row: GameRow, moves: list[Any], states: list[Any], keep: int, by: str) -> GameRow:
-        rules = self.rules(row.game)
-        state = states[keep]
-        kept = moves[:keep]
-        turns = sum(not rules.is_free_action(rules.action_from_json(m.action)) for m in kept)
-        # the undo counts itself (Position): the move numbers it frees will name new positions
-        undos = int(row.table.get("undos", 0)) + 1
-        table = {k: v for k, v in row.table.items() if k not in ("undo", "phase", "late")} | {"undos": undos}
-        now = time.time()
-        away = await self.storage.players(self.movers(row, state))
-        due, table = self.clock(row, table, state, away, now)
-        undone = [[m.player, m.action] for m in moves[keep:]]
-        try:
-            done = await self.storage.undo(
-                row,
-                keep=keep,
-                state_json=encode(rules, state),
-                turns=turns,
-                by=by,
-                table=table,
-                due=due,
-                notice=("undo", {"by": by, "moves": undone, "undos": undos}),
-                now=now,
-            )
-        except StaleVersion:
-            raise GameError(Text("Someone moved meanwhile: nothing was taken back.")) from None
-        self.forget(row.id)
-        self.changed(row.id)
-        return done
-
     # -- away --------------------------------------------------------------------------------------------
 
     async def set_away(self, player: str, until: float | None, ai: bool) -> list[int]:
         """Away (until a time) or back (None); with `ai`, the AI plays their turns meanwhile where the table
         allows. Returns the running games whose AI should look at once (the player is to move there)."""
         me = await self.storage.player(player)
+        now = time.time()
+        was = me.away(now)
         await self.storage.set_player(Player(player, until, ai and until is not None, me.skip_confirm, me.locale))
         waiting = []
         for row in await self.storage.games_of(player, limit=100):
             if row.status != "active":
                 continue
-            if player in self.movers(row, self.state_of(row)):
-                await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
-                waiting.append(row.id)
+            state = self.state_of(row)
+            movers = self.movers(row, state)
+            if player not in movers:
+                continue
+            if was != (until is not None and until > now):
+                await self._recount(row, state, movers, now)  # their turn's due times, away or back
+            await self.storage.set_ai_due(row.id, row.version, True)  # the AI worker looks, and clears it
+            waiting.append(row.id)
         return waiting
+
+    async def _recount(self, row: GameRow, state: Any, movers: list[str], now: float) -> None:
+        """The clock of a pending turn after one of its players went away or came back: stopped while every
+        human to move is away, started again (a whole deadline) from the return. Reminders that fall due
+        meanwhile are dropped when they are claimed (cogs/turns.py)."""
+        if row.table.get("undo"):
+            return  # the table is answering an undo; the turn's clock follows it
+        away = await self.storage.players(movers)
+        back = row.table.get("phase") == "away"  # the clock was waiting for them
+        due, table = self.clock(row, row.table, state, away, now, restart=True)
+        if back or table.get("phase") == "away":  # else others are still on the clock: it goes on as it was
+            await self.storage.update_table(row.id, expect=row.table, table=table, deadline_at=due.deadline_at)
+
+    # -- nudges ------------------------------------------------------------------------------------------
+
+    async def nudge(
+        self, game_id: int, player: str, *, min_gap: float = 3600, now: float | None = None
+    ) -> tuple[GameRow, list[str]]:
+        """Allow a nudge at most once per `min_gap` seconds per game (and not at your own turn). Returns the row
+        and whom the nudge addresses (and pings): the humans whose turn it is, not the nudger, not those who
+        only may act out of turn, not those the AI plays for, not those away."""
+        now = time.time() if now is None else now
+        async with self.lock(game_id):
+            row = await self.load(game_id)
+            if row.status != "active":
+                raise GameError(Text("Only a running game can be nudged."))
+            sub = row.table.get("sub", {})
+            humans = [p for p in self.movers(row, self.state_of(row)) if not is_ai(p) and p not in sub]
+            if not humans:  # AI seats (and stand-ins) play by themselves; nudging them would only ping nobody
+                raise GameError(Text("An AI player is to move: it plays by itself, in a moment."))
+            if humans == [player]:
+                raise GameError(Text("It's your own turn!"))
+            others = [p for p in humans if p != player]
+            away = await self.storage.players(others)
+            addressed = [p for p in others if not (p in away and away[p].away(now))]
+            if not addressed:
+                until = max(away[p].away_until or now for p in others)
+                # i18n: /game nudge refused: {until} is a Discord timestamp relative to now ("in 3 days")
+                raise GameError(
+                    Text("They are away until {until}: nobody pings them meanwhile.", until=f"<t:{int(until)}:R>")
+                )
+            last = row.nudged_at or 0
+            if now - last < min_gap:
+                wait = int((min_gap - (now - last)) // 60) + 1
+                raise GameError(
+                    Text(
+                        "Give them a moment: you can nudge again in {n} min.",
+                        "Give them a moment: you can nudge again in {n} min.",
+                        n=wait,
+                    )
+                )
+            await self.storage.mark_nudged(game_id, now)
+            return row, addressed

@@ -12,8 +12,10 @@ import discord
 import engine
 import present
 from cogs._seating import is_ai, seat_name
+from cogs._tempo import clock_start
 from engine import Text
 from i18n import ENGLISH, Words
+from render.charts import duration  # the one way a time is shown (the cogs import it from here)
 from storage import GameRow, Notice, Seat
 
 CONTENT_LIMIT = 2000  # characters in a message
@@ -119,21 +121,6 @@ def created_text(game: str, thread: int | None, _: Words = ENGLISH) -> str:
     )
 
 
-def duration(seconds: float, _: Words = ENGLISH) -> str:
-    """A span of time, short: "2 d 3 h", "5 h 12 min", "7 min"."""
-    minutes = int(seconds // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
-        # i18n: a duration in days and hours, short
-        return _("{days} d {hours} h", days=days, hours=hours)
-    if hours:
-        # i18n: a duration in hours and minutes, short
-        return _("{hours} h {minutes} min", hours=hours, minutes=minutes)
-    # i18n: a duration in minutes, short
-    return _("{minutes} min", minutes=max(minutes, 1))
-
-
 # --------------------------------------------------------------------------------------------- the table in words
 
 
@@ -176,10 +163,11 @@ def still_to_move(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> st
 def deadline_line(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> str:
     """The deadline of the player to move, as a Discord timestamp (each reader sees it in their own time)."""
     hours = row.table.get("deadline")
-    if not hours or not movers or row.turn_started_at is None or row.table.get("phase") == "decide":
+    start = clock_start(row)
+    if not hours or not movers or start is None or row.table.get("phase") in ("decide", "away"):
         return ""
     # i18n: {when} is a Discord timestamp shown relative to now ("in 3 hours")
-    return _("⏳ Deadline {when}.", when=f"<t:{int(row.turn_started_at + hours * 3600)}:R>")
+    return _("⏳ Deadline {when}.", when=f"<t:{int(start + hours * 3600)}:R>")
 
 
 def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str], _: Words = ENGLISH) -> str:
@@ -223,7 +211,8 @@ def start_content(row: GameRow, movers: Sequence[str], _: Words = ENGLISH) -> st
     order = " → ".join(name_of(row, p, _) for p in row.player_ids)
     # i18n: the first post of a game: its title and the seat order
     begins = _("🎲 **{title}** begins! Seat order: {order}", title=title_of(row.game, _), order=order)
-    return clip(f"{begins}\n{turn_line(row, movers, _=_)}")
+    lines = [begins, deadline_line(row, movers, _), turn_line(row, movers, _=_)]
+    return clip("\n".join(x for x in lines if x))
 
 
 def actor(row: GameRow, player: str, standin: bool, _: Words = ENGLISH) -> str:
@@ -243,23 +232,36 @@ def move_content(row: GameRow, moves: Sequence[dict[str, Any]], digest: Sequence
     for m in moves:
         described = rules.describe(rules.action_from_json(m["action"]))
         english = str(described)
+        action = _.text(described)
         events = []
+        told = False  # the move told once: by its own words, or by an event that says it and more
         for player, data in m["events"]:
             event = Text.from_json(data)  # a Text (older notices: its English words)
-            if player == m["player"] and english.startswith(str(event).rstrip(". ")):
+            said = str(event).rstrip(". ")
+            if player == m["player"] and said and english.startswith(said):
                 continue  # the engine's log echoing the move itself
+            head = english.rstrip(". ")
+            if (
+                player == m["player"]
+                and not told
+                and said.startswith(head)
+                and said[len(head) : len(head) + 1] in " (:;,"
+            ):
+                action, told = _.text(event).rstrip("."), True  # "takes the hut (V22); the next turns up"
+                continue
             # i18n: a public event of a move: who and what happened ("**Ana** scores 7 points.")
             line = _("{who} {event}", who=name_of(row, player, _), event=_.text(event)) if player else _.text(event)
             events.append(clip(line, 400))
         who = actor(row, m["player"], m.get("standin", False), _)
         # i18n: a move in a public post: who and what they did ("**Ana** takes 3 cards.")
-        groups.append((clip(_("{who} {action}.", who=who, action=_.text(described)), 300), events))
+        groups.append((clip(_("{who} {action}.", who=who, action=action), 300), events))
     if last["finished"]:
         tail = results_text(row, last["scores"], last["winners"], _)
     else:
         before = list(moves[0]["before"])
         if last["player"] not in before:  # an out-of-turn buyer placing their tile is named, not pinged
             before.append(last["player"])
+        before = [p for p in before if p not in last.get("fresh", ())]  # their own turn begins after the AI's
         main = [p for p in last["to_move"] if p not in last["side"]]
         tail = turn_line(row, main, before, last["player"], last.get("quiet", ()), _=_)
         if last["free"]:  # a free action changes nobody's turn: name who we wait for, ping nobody

@@ -21,6 +21,7 @@ from cogs import _workers
 from cogs._seating import GameError, seat_name
 from cogs._session import Session, StaleMove
 from cogs._table import post_note
+from cogs._tempo import AI_LEVEL, ai_level
 from cogs._text import esc
 from engine import IllegalAction
 from storage import GameRow
@@ -34,7 +35,6 @@ MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until 
 # At shutdown, a decision still running in a worker process may finish within this many seconds (a time budget
 # is ~1 s); after that its process is ended: the bot is closing and the decision would be dropped anyway.
 SHUTDOWN_GRACE = 5.0
-STANDIN_LEVEL = "normal"  # how the AI plays for a human it stands in for
 
 
 async def close_pool(pool: ProcessPoolExecutor, grace: float = SHUTDOWN_GRACE) -> None:
@@ -115,13 +115,16 @@ class AISeatsCog(commands.Cog):
         self.pools_made += 1
         return new_pool(self.processes)
 
-    async def decide(self, game: str, state: Any, seat: str, seed: int, *, optional: bool = False) -> Any:
-        """`ai.choose` for `seat`, in the process pool (or a thread with AI_PROCESSES=0). With `optional` (an
-        out-of-turn mover) None means the AI lets the chance go. A worker that died is replaced and the decision
-        tried once more; a second BrokenProcessPool propagates."""
+    async def decide(
+        self, game: str, state: Any, seat: str, seed: int, *, optional: bool = False, level: str = AI_LEVEL
+    ) -> Any:
+        """`ai.choose` for `seat`, in the process pool (or a thread with AI_PROCESSES=0). An AI seat plays at its
+        own level; a stand-in for a human at `level` (the table's). With `optional` (an out-of-turn mover) None
+        means the AI lets the chance go. A worker that died is replaced and the decision tried once more; a
+        second BrokenProcessPool propagates."""
         if self._closed:
             raise RuntimeError("the AI seats are shut down")
-        level = ai.level_of(seat) if ai.is_ai(seat) else STANDIN_LEVEL  # a stand-in for a human plays "normal"
+        level = ai.level_of(seat) if ai.is_ai(seat) else level
         args = (game, state, seat, level, seed, self.budget)
         kwargs = {"optional": True} if optional else {}
         if self.processes <= 0:
@@ -283,7 +286,7 @@ class AISeatsCog(commands.Cog):
         state = self.session.state_of(row)
         seed = row.seed + row.version  # fixed per decision: the same position gives the same move
         try:
-            action = await self.decide(row.game, state, seat, seed, optional=optional)
+            action = await self.decide(row.game, state, seat, seed, optional=optional, level=ai_level(row.table))
             if action is None and not optional:
                 raise ValueError(f"the AI chose no move for {seat}, who must move")
         except Exception:

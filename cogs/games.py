@@ -88,7 +88,7 @@ class GameCog(
         thread="Open the game in a new thread of this channel",
         reminder_hours="Remind the player to move after this many idle hours (0 = never; default 24)",
         ai_players="Seat this many AI players now (you can add or remove them in the lobby too)",
-        ai_level="How well the AI players play (default normal)",
+        ai_level="How well the AI plays, in AI seats and for absent players (default normal)",
         deadline="Time for each move; when it passes the table decides (the AI may play that turn)",
     )
     async def create(
@@ -153,8 +153,9 @@ class GameCog(
         )
         if ai_players:
             row, __ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
-        if deadline != "none":
-            row = await self.session.settings(row.id, creator.id, deadline=_moving.DEADLINE_CHOICES[deadline])
+        if deadline != "none" or ai_level != "normal":  # the table's: its stand-ins play at its AI level too
+            hours = _moving.DEADLINE_CHOICES[deadline] if deadline != "none" else False
+            row = await self.session.settings(row.id, creator.id, deadline=hours, level=ai_level)
         await _lobby.post_lobby(interaction.client, self.session, row)
         await interaction.edit_original_response(content=created_text(game, channel_id if thread else None, _))
 
@@ -318,6 +319,7 @@ class GameCog(
         deadline="Time for each move (none: reminders only)",
         on_timeout="If the table does not decide when a deadline passed: the AI plays that turn, or wait more",
         standins="May the AI play for a player who is late or away?",
+        ai_level="How well the AI plays for a player who is late, away or gone",
     )
     async def settings(
         self,
@@ -325,11 +327,12 @@ class GameCog(
         deadline: Literal["none", "12h", "24h", "48h", "72h", "7d"] | None = None,
         on_timeout: Literal["ai", "wait"] | None = None,
         standins: bool | None = None,
+        ai_level: Literal["easy", "normal", "hard"] | None = None,
     ) -> None:
         row = await self.here(interaction)
         hours = False if deadline is None else _moving.DEADLINE_CHOICES[deadline]
         row = await self.session.settings(
-            row.id, str(interaction.user.id), deadline=hours, on_timeout=on_timeout, standins=standins
+            row.id, str(interaction.user.id), deadline=hours, on_timeout=on_timeout, standins=standins, level=ai_level
         )
         await reply(interaction, _moving.settings_text(row, user_words(interaction)))
 
@@ -352,12 +355,11 @@ class GameCog(
 
     @app_commands.command(name="nudge", description="Remind the player to move (at most once an hour)")
     async def nudge(self, interaction: discord.Interaction) -> None:
-        row = await self.session.nudge(
+        row, addressed = await self.session.nudge(
             (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
         )
         _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
-        sub = row.table.get("sub", {})  # the AI plays for them (stand-ins, those who left)
-        pings = ", ".join(ping(row, p, _) for p in self.session.to_move(row) if not is_ai(p) and p not in sub)
+        pings = ", ".join(ping(row, p, _) for p in addressed)  # exactly those it addresses
         # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
         text = _(
             "⏰ {who}: {name} is waiting for your move in {title}.",

@@ -14,6 +14,7 @@ import time
 from discord.ext import commands, tasks
 
 from cogs._herald import STALE_AFTER, Herald
+from cogs._seating import is_ai
 from cogs._session import Session
 
 log = logging.getLogger(__name__)
@@ -84,10 +85,28 @@ class TurnsCog(commands.Cog):
         while True:
             claimed = await self.session.storage.claim_reminders(now, shards=self.herald.shards, limit=batch)
             for game_id in claimed:
+                if await self._all_away(game_id, now):
+                    continue
                 self.herald.notify(game_id, background=True)
-            sent += len(claimed)
+                sent += 1
             if len(claimed) < batch:
                 return sent
+
+    async def _all_away(self, game_id: int, now: float) -> bool:
+        """A reminder claimed for a turn whose humans to move are all away (they went away while it was
+        pending) is dropped: nobody pings or reminds the away."""
+        session = self.session
+        row = await session.load(game_id)
+        if row.status != "active":
+            return False
+        humans = [p for p in session.movers(row, session.state_of(row)) if not is_ai(p)]
+        away = await session.storage.players(humans)
+        if not humans or not all(p in away and away[p].away(now) for p in humans):
+            return False
+        await session.storage.clear_notices(
+            [n.id for n in await session.storage.pending_notices(game_id) if n.kind == "reminder"]
+        )
+        return True
 
     async def pass_deadlines(self, now: float | None = None, *, batch: int = 100) -> int:
         """Move the clock of every game whose deadline passed (of this process's shards): the warning, the

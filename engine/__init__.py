@@ -1,4 +1,4 @@
-"""The rules of every game, behind one interface (see ENGINE_CONTRACT in the project notes and README.md).
+"""The rules of every game, behind one interface (see docs/ENGINE_CONTRACT.md and README.md).
 
     from engine import GAMES, get_rules, IllegalAction
     rules = get_rules("alhambra")

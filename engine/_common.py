@@ -1,7 +1,7 @@
 """What every game engine shares: the error types, options, events, the `action` decorator and a fast `replace`
 for the frozen dataclasses, seeded randomness kept in the state, a JSON codec for them (in `engine/_json.py`),
 words as data (`Text`, `N_`, `join_texts`, in `engine/_text.py`), and the `Rules` base class that implements the
-common half of `ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON
+common half of `docs/ENGINE_CONTRACT.md` (player counts, option checking, legal_actions/apply over one `check`, JSON
 round trips).
 
 Pure: no discord, no asyncio, no I/O except `load_data`, which reads the component lists in `data/` once.
@@ -11,6 +11,10 @@ Discord layer asks every game the same questions and never a game's name or opti
 
 - `out_of_turn(state) -> list[str]`: the players in `to_move` only because they MAY act out of turn now; the
   others in `to_move` must act (default: nobody; Alhambra: the vizier claimants, V4/V7/V12).
+- `turn_over(before, player, action, after) -> bool`: True if `player`'s turn ended with `action`, even when
+  they are to move again (default: they are no longer to move for their turn; Alhambra's exact payment goes on
+  in the same turn; Gardens and Queen's Garden: every action is a turn, G21/Q18, several in a row once the
+  others are out, G25/Q29).
 - `has_free_actions(options) -> bool`: whether a game with these options can ever offer free actions (default
   False; Alhambra: with the bonus cards module).
 - `free_actions(state, player) -> list[A]`: actions a seated player may take at any time, whoever is to move;
@@ -378,6 +382,14 @@ class Rules(Generic[S, A]):
         """The players in `to_move(state)` only because they MAY act out of turn now (they need not, so nobody
         waits for them or pings them as the player to move). Default: nobody."""
         return []
+
+    def turn_over(self, before: S, player: str, action: A, after: S) -> bool:
+        """True if `player`'s turn ended with `action` (it turned `before` into `after`): whatever comes next,
+        even another turn of theirs, is a new turn. A game where one player may take several turns in a row says
+        so here. Default: the turn is over when `player` is no longer to move for their turn (out-of-turn
+        players do not count)."""
+        side = set(self.out_of_turn(after))
+        return player not in [p for p in self.to_move(after) if p not in side]
 
     def has_free_actions(self, options: Mapping[str, Any]) -> bool:
         """True if a game with these options can ever offer free actions (the bot then shows their button).

@@ -9,14 +9,31 @@ python -m i18n todo hu   # a language's open entries, to translate
 
 from __future__ import annotations
 
+import importlib
 import sys
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
 
 from i18n import LANGUAGES, SOURCE, catalogs
 
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+
+
+def command_entries() -> list[catalogs.Entry]:
+    """The slash commands' texts: the command tree is the Discord layer's, above this package, so the function
+    that lists them is named by the project's configuration (`[tool.i18n] command-entries` in pyproject.toml,
+    "module:function"), never imported here by name."""
+    with PYPROJECT.open("rb") as f:
+        where = tomllib.load(f).get("tool", {}).get("i18n", {}).get("command-entries")
+    if not where:
+        raise SystemExit(f"{PYPROJECT}: [tool.i18n] command-entries names no function")
+    module, _, name = str(where).partition(":")
+    entries: Callable[[], list[catalogs.Entry]] = getattr(importlib.import_module(module), name)
+    return entries()
+
 
 def all_entries() -> list[catalogs.Entry]:
-    from cogs._locale import command_entries  # type: ignore[import-not-found,unused-ignore]  # the command tree's texts
-
     found, bad = catalogs.code_entries()
     if bad:
         raise SystemExit("texts the catalogs cannot take:\n" + "\n".join(bad))

@@ -1,4 +1,6 @@
 """Per-player figures of a finished game, and a player's statistics over many. Pure: no discord, no I/O.
+Above storage, ai and present in the layers (ARCHITECTURE.md): a game's figures come from its presenter, AI
+levels from the AI's seat ids.
 
 A game's end, in three steps:
 
@@ -8,7 +10,9 @@ A game's end, in three steps:
    earned) into a `Finish`;
 2. storage adds what only the move log knows (turn times, the moves a stand-in made) and the players' ratings
    before, inside the transaction of the final move: `settle(finish, moves, current)` gives each seat's
-   `SeatRecord` (place, rated or not, rating before and after) to store;
+   `SeatRecord` (place, rated or not, rating before and after) to store. Storage never imports this package:
+   it runs the `RATER` it was opened with (`open_storage(url, rater=RATER)`), and the records it keeps are
+   defined in storage/results.py (re-exported here);
 3. /stats reads them back: `GameStats.of(summary, recent)` sums them up.
 
 Turn times are measured as the results post measures them (cogs/_moving.py): from the previous player's move to
@@ -25,82 +29,47 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from records.ratings import NEW, Rating, SeatResult, places, rate_places
+from records.ratings import SeatResult, places, rate_places
+from storage.results import NEW, Finish, Move, Rater, Rating, Recent, SeatFinish, SeatRecord, Summary
+
+__all__ = [  # the stored records (storage/results.py) are re-exported: records/ is where they are computed
+    "RATER",
+    "Figure",
+    "Finish",
+    "GameStats",
+    "Move",
+    "Recent",
+    "SeatFinish",
+    "SeatRecord",
+    "Summary",
+    "figures_json",
+    "figures_over",
+    "finish",
+    "finish_of",
+    "rebuild",
+    "rerate",
+    "score_progression",
+    "seat_result",
+    "settle",
+    "turn_times",
+]
 
 log = logging.getLogger(__name__)
 
 RECENT = 500  # games of a kind whose per-game figures /stats sums up (the latest)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class SeatFinish:
-    """One seat at the end, from the final state: `figures` are the game's own numbers for that player (plain
-    JSON: a number, or a list of numbers per round)."""
-
-    player: str
-    name: str
-    score: int
-    winner: bool = False
-    ai_level: str | None = None
-    abandoned: bool = False
-    figures: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Finish:
-    """A finished game's seats, in seat order (what the session hands to storage with the final move)."""
-
-    seats: tuple[SeatFinish, ...]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Move:
-    """What settling needs of one stored move: who made it, when, and whether a stand-in made it for them."""
-
-    player: str
-    at: float
-    standin: bool = False
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """One seat's stored result: `before`/`after` are the player's ratings around this game (None: not rated)."""
-
-    seat: int
-    player: str
-    name: str
-    score: int
-    place: int
-    ai_level: str | None
-    abandoned: bool
-    moves: int
-    standin_moves: int
-    rated: bool
-    before: Rating | None
-    after: Rating | None
-    turns: int
-    turn_seconds: float
-    turn_median: float | None
-    figures: Mapping[str, Any]
-
-    @property
-    def result(self) -> SeatResult:
-        return SeatResult(
-            self.player,
-            self.score,
-            self.place == 1,
-            self.ai_level,
-            self.abandoned,
-            self.moves,
-            self.standin_moves,
-        )
-
-    @property
-    def change(self) -> float | None:
-        """How much the shown rating moved (None if not rated)."""
-        if self.before is None or self.after is None:
-            return None
-        return self.after.shown - self.before.shown
+def seat_result(record: SeatRecord) -> SeatResult:
+    """A stored seat's result as the ratings see it (a rebuild rates it again)."""
+    return SeatResult(
+        record.player,
+        record.score,
+        record.place == 1,
+        record.ai_level,
+        record.abandoned,
+        record.moves,
+        record.standin_moves,
+    )
 
 
 def finish(
@@ -212,7 +181,7 @@ def settle(
 def rerate(records: Sequence[SeatRecord], current: Mapping[str, Rating]) -> list[SeatRecord]:
     """A stored game's records with its ratings computed again from `current` (a rebuild): the same places and
     the same rated seats, new before/after."""
-    new = rate_places([r.result for r in records], [r.place for r in records], current)
+    new = rate_places([seat_result(r) for r in records], [r.place for r in records], current)
     return [
         dataclasses.replace(
             r,
@@ -236,30 +205,10 @@ def rebuild(games: Sequence[Sequence[SeatRecord]]) -> tuple[dict[str, Rating], l
     return ratings, out
 
 
+RATER = Rater(settle=settle, rebuild=rebuild)  # what storage runs in its transactions (open_storage(rater=RATER))
+
+
 # --------------------------------------------------------------------------------------------- statistics
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Summary:
-    """A player's totals over every finished game of one kind in a server (summed by the database)."""
-
-    game: str
-    games: int
-    wins: int
-    score_sum: float
-    best: int
-    turns: int
-    turn_seconds: float
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Recent:
-    """One of a player's latest games of a kind: what the medians and the game's own figures need."""
-
-    score: int
-    place: int
-    turn_median: float | None
-    figures: Mapping[str, Any]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 ties. Pure: no discord, no I/O; storage calls `rate` inside the transaction that stores a game's final move, and
 `replay` to rebuild a server's ratings from its stored results.
 
-The rules (issue 17), and the choices made where they leave room:
+The rules, and the choices made where they leave room:
 
 - **Places** come from the final scores, shared places as ties: a seat's place is 1 + the number of seats ahead
   of it, ordered by (winner, score). The engine's `winners` breaks a tie for first place where its rules do;
@@ -30,9 +30,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce
 
-MU = 25.0  # openskill's defaults: a new player
-SIGMA = 25.0 / 3
-PROVISIONAL_GAMES = 5  # a player's first 5 rated games are marked provisional
+# The rating as storage keeps it (μ, σ, games; shown as μ − 3σ; provisional for the first PROVISIONAL_GAMES):
+# defined with the other stored records in storage/results.py, which never imports this package.
+from storage.results import MU, SIGMA
+from storage.results import NEW as NEW  # re-exported, with Rating and PROVISIONAL_GAMES
+from storage.results import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # re-exported: the policy is told above
+from storage.results import Rating as Rating
+
 STANDIN_SHARE = 0.5  # more than this share of a seat's moves made by a stand-in: the seat is not rated
 STANDIN_LEVEL = "normal"  # the level stand-ins play at (cogs/_tempo.py AI_LEVEL)
 AI_SIGMA = 1.0
@@ -43,27 +47,6 @@ AI_RATINGS: dict[str, tuple[float, float]] = {
 }
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Rating:
-    """A player's rating in one server and game: the model's μ and σ, and how many rated games it counts."""
-
-    mu: float = MU
-    sigma: float = SIGMA
-    games: int = 0
-
-    @property
-    def shown(self) -> float:
-        """The conservative value shown on leaderboards: μ − 3σ."""
-        return self.mu - 3 * self.sigma
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
-
-
-NEW = Rating()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

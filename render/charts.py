@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
-from i18n import Words, words
+from i18n import ENGLISH, Words, words
 from records.figures import Figure, GameStats
 from render._draw import BG, INK, MUTED, PANEL, PANEL_EDGE, RGB, canvas, encode_png, fit_text, mix, text, text_size
 
@@ -37,27 +37,42 @@ WIDTH = 1000
 
 def number(value: float, digits: int = 1) -> str:
     """A number as the charts and tables print it: a whole number plainly, else with `digits` decimals; a true
-    minus sign."""
+    minus sign, never on a zero ("0.0" for −0.04)."""
     if abs(value - round(value)) < 1e-9:
         return str(int(round(value))).replace("-", "−")
-    return f"{value:.{digits}f}".replace("-", "−")
+    shown = f"{value:.{digits}f}"
+    if float(shown) == 0:
+        shown = shown.lstrip("-")
+    return shown.replace("-", "−")
 
 
-def duration(seconds: float | None, _: Words) -> str:
-    """A time per turn in the largest unit that keeps it short: 40 s, 12 min, 3.5 h, 2.1 d."""
+def duration(seconds: float | None, _: Words = ENGLISH) -> str:
+    """A span of time, short, as every post, reply and image shows one (the only such function): "2 d 3 h",
+    "3 d", "5 h 12 min", "3 h", "7 min", and seconds below a minute, "40 s", "0 s". Each unit is cut down, never rounded up
+    (a 59-second turn is not "1 min"); None (no turns): "–"."""
     if seconds is None:
         return "–"
-    if seconds < 90:
-        # i18n: a time per turn in seconds
-        return _("{n} s", n=number(seconds, 0))
-    if seconds < 90 * 60:
-        # i18n: a time per turn in minutes
-        return _("{n} min", n=number(seconds / 60))
-    if seconds < 36 * 3600:
-        # i18n: a time per turn in hours
-        return _("{n} h", n=number(seconds / 3600))
-    # i18n: a time per turn in days
-    return _("{n} d", n=number(seconds / 86400))
+    whole = max(int(seconds), 0)
+    if whole < 60:
+        # i18n: a duration below a minute, in seconds, short
+        return _("{seconds} s", seconds=whole)
+    minutes = whole // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days and hours:
+        # i18n: a duration in days and hours, short
+        return _("{days} d {hours} h", days=days, hours=hours)
+    if days:
+        # i18n: a duration in whole days, short
+        return _("{days} d", days=days)
+    if hours and minutes:
+        # i18n: a duration in hours and minutes, short
+        return _("{hours} h {minutes} min", hours=hours, minutes=minutes)
+    if hours:
+        # i18n: a duration in whole hours, short
+        return _("{hours} h", hours=hours)
+    # i18n: a duration in minutes, short
+    return _("{minutes} min", minutes=minutes)
 
 
 def figure_text(label: str, figure: Figure, _: Words) -> str:

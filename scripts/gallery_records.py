@@ -22,7 +22,7 @@ import engine
 import present
 from cogs.records import player_stats, stats_card_of
 from i18n import words
-from records.figures import finish_of, score_progression
+from records.figures import RATER, finish_of, score_progression
 from render.charts import progression_chart, stats_card
 from storage import Seat
 from storage.sqlite import SQLiteStorage
@@ -71,7 +71,7 @@ async def main(lang: str) -> None:
     _ = words(lang)
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        db = await SQLiteStorage.open(str(Path(tmp) / "gallery.sqlite3"), synchronous="NORMAL")
+        db = await SQLiteStorage.open(str(Path(tmp) / "gallery.sqlite3"), synchronous="NORMAL", rater=RATER)
         try:
             t, channel, rnd = 1.79e9, 1, random.Random(7)
             for game, count in SERIES:

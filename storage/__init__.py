@@ -25,14 +25,13 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
-    RatingRow,
-    ResultRow,
     Seat,
     Shards,
     StaleVersion,
     Storage,
     StorageError,
 )
+from storage.results import Finish, Rater, Rating, RatingRow, ResultRow
 
 __all__ = [
     "ALL_SHARDS",
@@ -41,11 +40,14 @@ __all__ = [
     "STATUSES",
     "ChannelBusy",
     "Due",
+    "Finish",
     "GameRow",
     "MoveRow",
     "Notice",
     "Guild",
     "Player",
+    "Rater",
+    "Rating",
     "RatingRow",
     "ResultRow",
     "Seat",
@@ -63,16 +65,18 @@ def is_postgres_url(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
-async def open_storage(url: str, *, synchronous: str = "FULL") -> Storage:
+async def open_storage(url: str, *, synchronous: str = "FULL", rater: Rater | None = None) -> Storage:
     """The backend for `url`: a `postgresql://` (or `postgres://`) URL opens PostgreSQL; anything else is an
     SQLite file path (or `sqlite:///path`). Each backend is imported only when used: SQLite users never load
-    asyncpg. `synchronous` is FULL (each move durable before it is announced) or NORMAL (see each backend)."""
+    asyncpg. `synchronous` is FULL (each move durable before it is announced) or NORMAL (see each backend).
+    `rater` is the arithmetic of a game's end (`records.figures.RATER`: storage never imports records/), needed
+    to store a finished game's results and ratings."""
     if is_postgres_url(url):
         from storage.postgres import PostgresStorage
 
-        return await PostgresStorage.open(url, synchronous=synchronous)
+        return await PostgresStorage.open(url, synchronous=synchronous, rater=rater)
 
     from storage.sqlite import SQLiteStorage
 
     path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
-    return await SQLiteStorage.open(path, synchronous=synchronous)
+    return await SQLiteStorage.open(path, synchronous=synchronous, rater=rater)

@@ -20,8 +20,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from records.figures import Finish, Recent, SeatRecord, Summary
-from records.ratings import Rating
+from storage.results import Finish, Rater, Rating, RatingRow, Recent, ResultRow, Summary
 
 OPEN_STATUSES = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
@@ -227,33 +226,6 @@ class Guild:
     language: str | None = None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One seat's stored result of a finished game, with where it stands in its server's rating order: the
-    games of one server and kind are rated in (`finished_at`, `seq`) order, live and in a rebuild alike.
-    `guild_id` 0: a game outside a server (stored, never rated)."""
-
-    game_id: int
-    guild_id: int
-    game: str
-    finished_at: float
-    seq: int
-    record: SeatRecord
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RatingRow:
-    """A player's current rating in one server and game (humans only: AI levels are constants), with the name
-    they last played under."""
-
-    guild_id: int
-    game: str
-    player: str
-    name: str
-    rating: Rating
-    updated_at: float
-
-
 NOT_DUE = Due()
 
 
@@ -262,6 +234,14 @@ class Storage(abc.ABC):
 
     # True for a database several bot processes share (their background work then takes per-game leases)
     shared: bool = False
+    # the arithmetic of a game's end (records.figures.RATER), given to `open`: a storage opened without it stores
+    # every move but refuses a final move's `finish` and a rebuild (StorageError)
+    rater: Rater | None = None
+
+    def _rater(self) -> Rater:
+        if self.rater is None:
+            raise StorageError("this storage was opened without a rater (records.figures.RATER): it cannot rate games")
+        return self.rater
 
     @abc.abstractmethod
     async def close(self) -> None: ...
@@ -358,8 +338,9 @@ class Storage(abc.ABC):
         notice: tuple[str, dict[str, Any]] | None = None,
         now: float | None = None,
     ) -> GameRow:
-        """Lobby -> running with the initial state (version 0) and, in the same transaction, the `notice`
-        (kind, payload) announcing the start. StaleVersion if it was not in the lobby."""
+        """Lobby -> running with the initial state (version 0), the first turn's `due` times (reminder, AI flag,
+        deadline: as every later turn's) and, in the same transaction, the `notice` (kind, payload) announcing the
+        start. StaleVersion if it was not in the lobby."""
 
     @abc.abstractmethod
     async def commit_move(

@@ -27,17 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
 
-from records.figures import Finish, Recent, Summary, settle
-from records.ratings import Rating
-from storage import _records
+from storage import _rows
 from storage.base import (
     ALL_SHARDS,
     NOT_DUE,
@@ -48,8 +45,6 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
-    RatingRow,
-    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -59,8 +54,8 @@ from storage.base import (
     pack_moves,
     pack_state,
     unpack_moves,
-    unpack_state,
 )
+from storage.results import Finish, Rater, Rating, RatingRow, Recent, ResultRow, Summary
 
 MAX_ID = 2**63 - 1  # BIGINT's range: a larger id (from a forged custom_id) names no game
 # pg_advisory_xact_lock keys: held while migrating, and while moving the id sequence past an imported game
@@ -253,21 +248,19 @@ SCHEMA_VERSION = len(MIGRATIONS)
 CLOSE_SECONDS = 10
 SYNCHRONOUS = ("FULL", "NORMAL")
 
-_COLUMNS = (
-    "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
-    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns, table_state, "
-    "deadline_at, last_post_id"
-)
+_COLUMNS = _rows.columns(_rows.GAME_COLUMNS)
+_ARG = {c: f"${i}" for i, c in enumerate(_rows.GAME_COLUMNS, 1)}  # import_game's parameters, by column
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
-_MOVE = "SELECT game_id, move_number, player, action, created_at, origin, standin FROM moves"
-_RESULT = ", ".join(_records.RESULT_COLUMNS)
-_RATING = ", ".join(_records.RATING_COLUMNS)
+_MOVE = f"SELECT {_rows.columns(_rows.MOVE_COLUMNS)} FROM moves"
+_RESULT = ", ".join(_rows.RESULT_COLUMNS)
+_RATING = ", ".join(_rows.RATING_COLUMNS)
 _SUMMARY = (
-    "SELECT game, count(*), count(*) FILTER (WHERE place = 1), sum(score), max(score), sum(turns), "
-    "sum(turn_seconds) FROM results WHERE guild_id = $1 AND player = $2"
+    "SELECT game, count(*) AS games, count(*) FILTER (WHERE place = 1) AS wins, sum(score) AS score_sum, "
+    "max(score) AS best, sum(turns) AS turns, sum(turn_seconds) AS turn_seconds FROM results "
+    "WHERE guild_id = $1 AND player = $2"
 )
-_NOTICE_COLUMNS = "id, game_id, version, kind, payload, created_at"
+_NOTICE_COLUMNS = _rows.columns(_rows.NOTICE_COLUMNS)
 
 
 def _shard(count: int, ids: int, table: str = "") -> str:
@@ -311,9 +304,10 @@ SQL: dict[str, str] = {
     "update_lobby": "UPDATE games SET updated_at = $2, seats = COALESCE($3, seats), options = COALESCE($4, options), "
     "lobby_message_id = COALESCE($5, lobby_message_id), table_state = COALESCE($6, table_state) "
     f"WHERE id = $1 AND status = 'lobby' RETURNING {_COLUMNS}",
-    # id, seats, state, now, remind at, ai
+    # id, seats, state, now, remind at, ai, deadline (the first turn's, as every later turn's)
     "start_game": "UPDATE games SET status = 'active', seats = $2, state = $3, version = 0, turns = 0, "
-    "updated_at = $4, turn_started_at = $4, remind_at = $5, ai_due = $6 WHERE id = $1 AND status = 'lobby' "
+    "updated_at = $4, turn_started_at = $4, remind_at = $5, ai_due = $6, deadline_at = $7 "
+    "WHERE id = $1 AND status = 'lobby' "
     f"RETURNING {_COLUMNS}",
     "delete_seats": "DELETE FROM seats WHERE game_id = $1",  # id
     # id, player ids
@@ -355,17 +349,18 @@ SQL: dict[str, str] = {
     "undo_audit": "WITH gone AS (DELETE FROM moves WHERE game_id = $1 AND move_number > $2 RETURNING *) "
     "INSERT INTO undone_moves (game_id, move_number, player, action, created_at, origin, undone_at, undone_by) "
     "SELECT game_id, move_number, player, action, created_at, origin, $3, $4 FROM gone",
-    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin FROM undone_moves "  # id
+    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin, FALSE AS standin "  # id
+    "FROM undone_moves "
     "WHERE game_id = $1 ORDER BY undone_at, move_number",
     "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = $1 AND player = $2",  # id, player
-    "player": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players WHERE player_id = $1",
-    "players": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players "  # ids
+    "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = $1",
+    "players": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players "  # ids
     "WHERE player_id = ANY($1::text[])",
     # id, away until, away ai, skip confirm, locale
     "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id) DO UPDATE SET away_until = excluded.away_until, "
     "away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, locale = excluded.locale",
-    "guild": "SELECT guild_id, language FROM guilds WHERE guild_id = $1",  # id
+    "guild": f"SELECT {_rows.columns(_rows.GUILD_COLUMNS)} FROM guilds WHERE guild_id = $1",  # id
     # id, language
     "set_guild": "INSERT INTO guilds (guild_id, language) VALUES ($1, $2) "
     "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
@@ -395,12 +390,13 @@ SQL: dict[str, str] = {
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
     "mark_nudged": "UPDATE games SET nudged_at = $2 WHERE id = $1",  # id, now
-    # the 22 columns of _COLUMNS; the reminder and AI flag are derived (see import_game)
-    "import_game": f"INSERT INTO games ({_COLUMNS}, remind_at, ai_due) VALUES "
-    f"({', '.join(f'${i}' for i in range(1, 23))}, "
-    "CASE WHEN $7::text = 'active' AND $13::double precision > 0 AND $16::double precision IS NOT NULL "
-    "AND ($17::double precision IS NULL OR $17 < $16) THEN $16 + $13 * 3600 END, "
-    "$7 = 'active' AND $8::text LIKE '%\"ai:%')",
+    # the columns of _COLUMNS, in order; the reminder and AI flag are derived (see import_game)
+    "import_game": f"INSERT INTO games ({_COLUMNS}, remind_at, ai_due) VALUES ({', '.join(_ARG.values())}, "
+    f"CASE WHEN {_ARG['status']}::text = 'active' AND {_ARG['reminder_hours']}::double precision > 0 "
+    f"AND {_ARG['turn_started_at']}::double precision IS NOT NULL AND ({_ARG['reminded_at']}::double precision "
+    f"IS NULL OR {_ARG['reminded_at']} < {_ARG['turn_started_at']}) "
+    f"THEN {_ARG['turn_started_at']} + {_ARG['reminder_hours']} * 3600 END, "
+    f"{_ARG['status']} = 'active' AND {_ARG['seats']}::text LIKE '%\"ai:%')",
     # game, number, player, action, created at, origin, standin
     "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -415,7 +411,7 @@ SQL: dict[str, str] = {
     "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = $1 AND game = $2 AND player = $3",  # guild, game, player
     # the RESULT_COLUMNS
     "insert_result": f"INSERT INTO results ({_RESULT}) "
-    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_records.RESULT_COLUMNS) + 1))})",
+    f"VALUES ({', '.join(f'${i}' for i in range(1, len(_rows.RESULT_COLUMNS) + 1))})",
     # the RATING_COLUMNS, shown
     "set_rating": f"INSERT INTO ratings ({_RATING}, shown) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
     "ON CONFLICT (guild_id, game, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
@@ -447,7 +443,7 @@ SQL: dict[str, str] = {
     # guild, game, player (the key after which), limit
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > ($1, $2, $3) "
     "ORDER BY guild_id, game, player LIMIT $4",
-    "outbox_stats": "SELECT count(*), min(created_at) FROM notices",
+    "outbox_stats": "SELECT count(*) AS depth, min(created_at) AS oldest FROM notices",
     # bucket, owner, window: the lease is taken (a row comes back) only if free since `window` seconds
     "identify_slot": "INSERT INTO identify_leases (bucket, owner, taken_at) "
     "VALUES ($1, $2, extract(epoch FROM clock_timestamp())::double precision) ON CONFLICT (bucket) DO UPDATE "
@@ -478,7 +474,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "all_game_ids": (0, 1000),
     "create_game": (9, 1, "game", "{}", 5, _SEATS, "1", 24.0, 1e9),
     "update_lobby": (1, 1e9, _SEATS, None, None, None),
-    "start_game": (1, _SEATS, _STATE, 1e9, None, False),
+    "start_game": (1, _SEATS, _STATE, 1e9, None, False, None),
     "delete_seats": (1,),
     "insert_seats": (1, ["1", "2"]),
     "insert_notice": (1, 1, "move", "{}", 1e9),
@@ -561,49 +557,6 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
 }
 
 
-def _row(r: Sequence[Any]) -> GameRow:
-    return GameRow(
-        id=r[0],
-        guild_id=r[1],
-        channel_id=r[2],
-        game=r[3],
-        options=json.loads(r[4]),
-        seed=r[5],
-        status=r[6],
-        seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r[7])),
-        state_json=unpack_state(r[8]),
-        version=r[9],
-        creator_id=r[10],
-        lobby_message_id=r[11],
-        reminder_hours=r[12],
-        created_at=r[13],
-        updated_at=r[14],
-        turn_started_at=r[15],
-        reminded_at=r[16],
-        nudged_at=r[17],
-        table=json.loads(r[19]),
-        deadline_at=r[20],
-        last_post_id=r[21],
-        turns=r[18],
-    )
-
-
-def _player(r: Sequence[Any]) -> Player:
-    return Player(r[0], r[1], bool(r[2]), bool(r[3]), r[4])
-
-
-def _move(r: Sequence[Any]) -> MoveRow:
-    return MoveRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], bool(r[6]) if len(r) > 6 else False)
-
-
-def _seats_json(seats: Iterable[Seat]) -> str:
-    return json.dumps([{"id": s.id, "name": s.name} for s in seats])
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
 _SCAN = re.compile(
     r"(?P<kind>Seq Scan|Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)(?: Backward)?"
     r"(?: using \S+)? on (?P<table>\w+)"
@@ -622,18 +575,18 @@ def _details(lines: list[str], i: int, column: int) -> list[str]:
 
 
 def _result_args(row: ResultRow) -> tuple[Any, ...]:
-    values = _records.result_values(row)
-    return tuple(values[c] for c in _records.RESULT_COLUMNS)
+    values = _rows.result_values(row)
+    return tuple(values[c] for c in _rows.RESULT_COLUMNS)
 
 
 def _rating_args(row: RatingRow) -> tuple[Any, ...]:
-    values = _records.rating_values(row)
-    return (*(values[c] for c in _records.RATING_COLUMNS), values["shown"])
+    values = _rows.rating_values(row)
+    return (*(values[c] for c in _rows.RATING_COLUMNS), values["shown"])
 
 
 def _rerate_all(results: Sequence[ResultRow]) -> list[tuple[Any, ...]]:
     names = ("game_id", "seat", "rated", "mu_before", "sigma_before", "games_before", "mu", "sigma", "games")
-    return [tuple(v[n] for n in names) for v in _records.rerate_values(results)]
+    return [tuple(v[n] for n in names) for v in _rows.rerate_values(results)]
 
 
 def _in_range(game_id: int) -> bool:
@@ -660,7 +613,14 @@ class PostgresStorage(Storage):
 
     @classmethod
     async def open(
-        cls, url: str, *, synchronous: str = "FULL", min_size: int = 1, max_size: int = 10, **pool_args: Any
+        cls,
+        url: str,
+        *,
+        synchronous: str = "FULL",
+        rater: Rater | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        **pool_args: Any,
     ) -> PostgresStorage:
         """Connect a pool to `url` and migrate the schema forward. `synchronous`: FULL (the default) waits for
         each commit to be durable (the server's own setting, `on` unless changed); NORMAL sets this pool's
@@ -677,6 +637,7 @@ class PostgresStorage(Storage):
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"Cannot connect to the PostgreSQL database {redact(url)}: {exc}") from exc
         self = cls(pool, url)
+        self.rater = rater
         try:
             await self._migrate()
         except BaseException:
@@ -724,7 +685,7 @@ class PostgresStorage(Storage):
 
     async def _game(self, name: str, *args: Any) -> GameRow | None:
         r = await self._pool.fetchrow(SQL[name], *args)
-        return _row(r) if r is not None else None
+        return _rows.game_of(r) if r is not None else None
 
     async def load_game(self, game_id: int) -> GameRow | None:
         if not _in_range(game_id):
@@ -738,10 +699,10 @@ class PostgresStorage(Storage):
         return await self._game("last_game_in_channel", channel_id)
 
     async def games_in_guild(self, guild_id: int, *, limit: int = 30) -> list[GameRow]:
-        return [_row(r) for r in await self._fetch("games_in_guild", guild_id, limit)]
+        return [_rows.game_of(r) for r in await self._fetch("games_in_guild", guild_id, limit)]
 
     async def games_of(self, player: str, *, limit: int = 30) -> list[GameRow]:
-        return [_row(r) for r in await self._fetch("games_of", player, limit)]
+        return [_rows.game_of(r) for r in await self._fetch("games_of", player, limit)]
 
     async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
         if not _in_range(game_id):
@@ -754,7 +715,7 @@ class PostgresStorage(Storage):
         else its archive (a game that ended)."""
         rows = await conn.fetch(SQL["moves"], game_id, since)
         if rows:
-            return [_move(r) for r in rows]
+            return [_rows.move_of(r) for r in rows]
         return await PostgresStorage._archived(conn, game_id, since)
 
     @staticmethod
@@ -774,17 +735,14 @@ class PostgresStorage(Storage):
             return None
         r = await self._pool.fetchrow(SQL["move_by_origin"], game_id, player, origin)
         if r is not None:
-            return _move(r)
+            return _rows.move_of(r)
         found = [m for m in await self._archived(self._pool, game_id) if m.player == player and m.origin == origin]
         return found[-1] if found else None
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
         if not _in_range(game_id):
             return []
-        return [
-            Notice(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
-            for r in await self._fetch("pending_notices", game_id)
-        ]
+        return [_rows.notice_of(r) for r in await self._fetch("pending_notices", game_id)]
 
     async def games_with_notices(
         self, *, older_than: float | None = None, shards: Shards = ALL_SHARDS, limit: int = 100
@@ -819,9 +777,9 @@ class PostgresStorage(Storage):
                 guild_id,
                 channel_id,
                 game,
-                _dumps(options),
+                _rows.dumps(options),
                 seed,
-                _seats_json([creator]),
+                _rows.seats_json([creator]),
                 creator.id,
                 float(reminder_hours),
                 now,
@@ -830,7 +788,7 @@ class PostgresStorage(Storage):
             if exc.constraint_name == "games_one_open_per_channel":
                 raise ChannelBusy("This channel already has a game.") from None
             raise
-        return _row(r)
+        return _rows.game_of(r)
 
     async def _set_seats(self, conn: Any, game_id: int, seats: Sequence[Seat]) -> None:
         await conn.execute(SQL["delete_seats"], game_id)
@@ -852,16 +810,16 @@ class PostgresStorage(Storage):
                 SQL["update_lobby"],
                 game_id,
                 now,
-                None if seats is None else _seats_json(seats),
-                None if options is None else _dumps(options),
+                None if seats is None else _rows.seats_json(seats),
+                None if options is None else _rows.dumps(options),
                 lobby_message_id,
-                None if table is None else _dumps(table),
+                None if table is None else _rows.dumps(table),
             )
             if r is None:
                 raise StaleVersion("The game is no longer in its lobby.")
             if seats is not None:
                 await self._set_seats(conn, game_id, seats)
-        return _row(r)
+        return _rows.game_of(r)
 
     async def start_game(
         self,
@@ -876,14 +834,21 @@ class PostgresStorage(Storage):
         now = time.time() if now is None else now
         async with self._pool.acquire() as conn, conn.transaction():
             r = await conn.fetchrow(
-                SQL["start_game"], game_id, _seats_json(seats), pack_state(state_json), now, due.remind_at, due.ai
+                SQL["start_game"],
+                game_id,
+                _rows.seats_json(seats),
+                pack_state(state_json),
+                now,
+                due.remind_at,
+                due.ai,
+                due.deadline_at,
             )
             if r is None:
                 raise StaleVersion("The game is no longer in its lobby.")
             await self._set_seats(conn, game_id, seats)
             if notice is not None:
-                await conn.execute(SQL["insert_notice"], game_id, 0, notice[0], _dumps(notice[1]), now)
-        return _row(r)
+                await conn.execute(SQL["insert_notice"], game_id, 0, notice[0], _rows.dumps(notice[1]), now)
+        return _rows.game_of(r)
 
     async def commit_move(
         self,
@@ -916,12 +881,12 @@ class PostgresStorage(Storage):
             None if finished else due.remind_at,
             due.ai and not finished,
             player,
-            _dumps(action),
+            _rows.dumps(action),
             origin,
             None if notice is None else notice[0],
-            None if notice is None else _dumps(notice[1]),
+            None if notice is None else _rows.dumps(notice[1]),
             None if finished else due.deadline_at,
-            None if table is None else _dumps(table),
+            None if table is None else _rows.dumps(table),
             True if standin else None,
         )
         if finished:  # with its results and its move log archived (it takes no more clicks), in one transaction
@@ -966,15 +931,17 @@ class PostgresStorage(Storage):
     ) -> GameRow | None:
         now = time.time() if now is None else now
         async with self._pool.acquire() as conn, conn.transaction():
-            r = await conn.fetchrow(SQL["update_table"], game_id, _dumps(expect), _dumps(table), deadline_at)
+            r = await conn.fetchrow(SQL["update_table"], game_id, _rows.dumps(expect), _rows.dumps(table), deadline_at)
             if r is None:
                 return None
             if notice is not None:
-                await conn.execute(SQL["insert_notice"], game_id, -1, notice[0], _dumps(notice[1]), now)
-        return _row(r)
+                await conn.execute(SQL["insert_notice"], game_id, -1, notice[0], _rows.dumps(notice[1]), now)
+        return _rows.game_of(r)
 
     async def deadlines_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[GameRow]:
-        return [_row(r) for r in await self._fetch("deadlines_due", now, limit, shards.count, list(shards.ids))]
+        return [
+            _rows.game_of(r) for r in await self._fetch("deadlines_due", now, limit, shards.count, list(shards.ids))
+        ]
 
     async def undo(
         self,
@@ -1002,17 +969,17 @@ class PostgresStorage(Storage):
                 due.remind_at,
                 due.ai,
                 due.deadline_at,
-                _dumps(table),
+                _rows.dumps(table),
             )
             if r is None:
                 raise StaleVersion("The game has moved on since the undo was asked for.")
             await conn.execute(SQL["undo_audit"], row.id, keep, now, by)
             if notice is not None:
-                await conn.execute(SQL["insert_notice"], row.id, keep, notice[0], _dumps(notice[1]), now)
-        return _row(r)
+                await conn.execute(SQL["insert_notice"], row.id, keep, notice[0], _rows.dumps(notice[1]), now)
+        return _rows.game_of(r)
 
     async def undone_moves(self, game_id: int) -> list[MoveRow]:
-        return [_move(r) for r in await self._fetch("undone_moves", game_id)]
+        return [_rows.move_of(r) for r in await self._fetch("undone_moves", game_id)]
 
     async def last_move_of(self, game_id: int, player: str) -> int:
         value = await self._pool.fetchval(SQL["last_move_of"], game_id, player)
@@ -1022,10 +989,12 @@ class PostgresStorage(Storage):
 
     async def player(self, player_id: str) -> Player:
         r = await self._pool.fetchrow(SQL["player"], player_id)
-        return _player(r) if r is not None else Player(player_id)
+        return _rows.player_of(r) if r is not None else Player(player_id)
 
     async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
-        found = {r[0]: _player(r) for r in await self._fetch("players", list(dict.fromkeys(player_ids)))}
+        found = {
+            r["player_id"]: _rows.player_of(r) for r in await self._fetch("players", list(dict.fromkeys(player_ids)))
+        }
         return {pid: found.get(pid, Player(pid)) for pid in player_ids}
 
     async def set_player(self, player: Player) -> None:
@@ -1035,7 +1004,7 @@ class PostgresStorage(Storage):
 
     async def guild(self, guild_id: int) -> Guild:
         r = await self._pool.fetchrow(SQL["guild"], guild_id)
-        return Guild(r[0], r[1]) if r is not None else Guild(guild_id)
+        return _rows.guild_of(r) if r is not None else Guild(guild_id)
 
     async def set_guild(self, guild: Guild) -> None:
         await self._pool.execute(SQL["set_guild"], guild.id, guild.language)
@@ -1043,7 +1012,7 @@ class PostgresStorage(Storage):
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         """One statement: the due games are locked (skipping those another process holds), their reminder
         cleared and their notice written together; oldest due first."""
-        rows = await self._fetch("claim_reminders", now, limit, *_shard_args(shards), _dumps({"at": now}))
+        rows = await self._fetch("claim_reminders", now, limit, *_shard_args(shards), _rows.dumps({"at": now}))
         return [int(r[0]) for r in sorted(rows, key=lambda r: (r[1], r[0]))]
 
     async def set_ai_due(self, game_id: int, version: int, due: bool) -> None:
@@ -1100,31 +1069,31 @@ class PostgresStorage(Storage):
         """Inside a transaction: the game's results and the ratings it changes, under the stream's advisory lock
         (two games of one server and kind ending at once are rated one after the other, each from the other's
         committed ratings). A live finish goes after every game of its stream; a late one at its own time."""
-        await conn.execute(SQL["lock"], _records.stream_key(guild, game))
-        finished_at, seq = _records.next_place(await conn.fetchrow(SQL["stream_tail"], guild, game), at)
+        await conn.execute(SQL["lock"], _rows.stream_key(guild, game))
+        finished_at, seq = _rows.next_place(await conn.fetchrow(SQL["stream_tail"], guild, game), at)
         if not live:
             finished_at = at
         if log is None:
             log = await self._log(conn, game_id)
-        moves = _records.moves_of((m.player, m.created_at, m.standin) for m in log)
+        moves = _rows.moves_of(log)
         humans = [s.player for s in finish.seats if s.ai_level is None]
         current = {}
         if guild:
-            current = _records.current_of(
-                _records.rating_of(r) for r in await conn.fetch(SQL["ratings_of"], guild, game, humans)
+            current = _rows.current_of(
+                _rows.rating_of(r) for r in await conn.fetch(SQL["ratings_of"], guild, game, humans)
             )
-        records = settle(finish, moves, current, rated=bool(guild))
-        results = _records.results_of(game_id, guild, game, finished_at, seq, records)
+        records = self._rater().settle(finish, moves, current, rated=bool(guild))
+        results = _rows.results_of(game_id, guild, game, finished_at, seq, records)
         await conn.executemany(SQL["insert_result"], [_result_args(r) for r in results])
-        await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in _records.ratings_after(results)])
+        await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in _rows.ratings_after(results)])
 
     async def game_results(self, game_id: int) -> list[ResultRow]:
         if not _in_range(game_id):
             return []
-        return [_records.result_of(r) for r in await self._fetch("game_results", game_id)]
+        return [_rows.result_of(r) for r in await self._fetch("game_results", game_id)]
 
     async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
-        return [_records.rating_of(r) for r in await self._fetch("leaderboard", guild_id, game, limit, offset)]
+        return [_rows.rating_of(r) for r in await self._fetch("leaderboard", guild_id, game, limit, offset)]
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
         return int(await self._pool.fetchval(SQL["leaderboard_size"], guild_id, game))
@@ -1133,7 +1102,7 @@ class PostgresStorage(Storage):
         r = await self._pool.fetchrow(SQL["rating"], guild_id, game, player)
         if r is None:
             return None
-        mine = _records.rating_of(r)
+        mine = _rows.rating_of(r)
         above = await self._pool.fetchval(SQL["standing_above"], guild_id, game, mine.rating.shown)
         return int(above) + 1, mine
 
@@ -1142,17 +1111,17 @@ class PostgresStorage(Storage):
             rows = await self._fetch("summary", guild_id, player)
         else:
             rows = await self._fetch("summary_game", guild_id, player, game)
-        return [Summary(r[0], int(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6])) for r in rows]
+        return [_rows.summary_of(r) for r in rows]
 
     async def player_recent(self, guild_id: int, player: str, game: str, *, limit: int = 500) -> list[Recent]:
         rows = await self._fetch("recent", guild_id, player, game, limit)
-        return [Recent(int(r[0]), int(r[1]), r[2], json.loads(r[3])) for r in rows]
+        return [_rows.recent_of(r) for r in rows]
 
     async def rating_history(
         self, guild_id: int, game: str, player: str, *, limit: int = 200
     ) -> list[tuple[float, Rating]]:
         rows = await self._fetch("history", guild_id, player, game, limit)
-        return [(float(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in reversed(rows)]
+        return [_rows.history_of(r) for r in reversed(rows)]
 
     async def unrecorded_games(self, guild_id: int, *, after: int = 0, limit: int = 100) -> list[int]:
         return [int(r[0]) for r in await self._fetch("unrecorded", guild_id, after, limit)]
@@ -1162,7 +1131,7 @@ class PostgresStorage(Storage):
         if row is None or row.status != "finished":
             return False
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(SQL["lock"], _records.stream_key(row.guild_id or 0, row.game))
+            await conn.execute(SQL["lock"], _rows.stream_key(row.guild_id or 0, row.game))
             if await conn.fetchval(SQL["has_results"], game_id) is not None:
                 return False
             await self._settle(conn, game_id, row.guild_id or 0, row.game, finish, row.updated_at, live=False)
@@ -1175,12 +1144,12 @@ class PostgresStorage(Storage):
             async with self._pool.acquire() as conn, conn.transaction():
                 locked = attempt == 3
                 if locked:
-                    await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
-                rows = await asyncio.to_thread(_records.results_from, await conn.fetch(SQL["stream"], guild_id, game))
-                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
+                    await conn.execute(SQL["lock"], _rows.stream_key(guild_id, game))
+                rows = await asyncio.to_thread(_rows.results_from, await conn.fetch(SQL["stream"], guild_id, game))
+                results, ratings = await asyncio.to_thread(_rows.rebuilt, rows, self._rater())
                 values = await asyncio.to_thread(_rerate_all, results)
                 if not locked:
-                    await conn.execute(SQL["lock"], _records.stream_key(guild_id, game))
+                    await conn.execute(SQL["lock"], _rows.stream_key(guild_id, game))
                     tail = await conn.fetchrow(SQL["stream_tail"], guild_id, game)
                     seen = (rows[-1].finished_at, rows[-1].seq) if rows else None
                     if (tuple(tail) if tail is not None else None) != seen:
@@ -1193,7 +1162,7 @@ class PostgresStorage(Storage):
 
     async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:
         guild, game, player = after if after is not None else (-(2**63), "", "")
-        return [_records.rating_of(r) for r in await self._fetch("all_ratings", guild, game, player, limit)]
+        return [_rows.rating_of(r) for r in await self._fetch("all_ratings", guild, game, player, limit)]
 
     async def import_records(self, results: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
@@ -1207,31 +1176,8 @@ class PostgresStorage(Storage):
         was sent) and "has an AI seat" (the AI pass clears a flag it finds nothing for)."""
         async with self._pool.acquire() as conn, conn.transaction():
             try:
-                await conn.execute(
-                    SQL["import_game"],
-                    row.id,
-                    row.guild_id,
-                    row.channel_id,
-                    row.game,
-                    _dumps(row.options),
-                    row.seed,
-                    row.status,
-                    _seats_json(row.seats),
-                    pack_state(row.state_json) if row.state_json is not None else None,
-                    row.version,
-                    row.creator_id,
-                    row.lobby_message_id,
-                    float(row.reminder_hours),
-                    row.created_at,
-                    row.updated_at,
-                    row.turn_started_at,
-                    row.reminded_at,
-                    row.nudged_at,
-                    row.turns,
-                    _dumps(row.table),
-                    row.deadline_at,
-                    row.last_post_id,
-                )
+                values = _rows.game_values(row) | {"reminder_hours": float(row.reminder_hours)}
+                await conn.execute(SQL["import_game"], *(values[c] for c in _rows.GAME_COLUMNS))
             except asyncpg.UniqueViolationError as exc:
                 raise StorageError(f"Cannot import game {row.id}: {exc}") from None
             await self._set_seats(conn, row.id, row.seats)
@@ -1241,13 +1187,21 @@ class PostgresStorage(Storage):
             await conn.executemany(
                 SQL["insert_move"],
                 [
-                    (m.game_id, m.move_number, m.player, _dumps(m.action), m.created_at, m.origin, m.standin or None)
+                    (
+                        m.game_id,
+                        m.move_number,
+                        m.player,
+                        _rows.dumps(m.action),
+                        m.created_at,
+                        m.origin,
+                        m.standin or None,
+                    )
                     for m in moves
                 ],
             )
             await conn.executemany(
                 SQL["insert_notice"],
-                [(n.game_id, n.version, n.kind, _dumps(n.payload), n.created_at) for n in notices],
+                [(n.game_id, n.version, n.kind, _rows.dumps(n.payload), n.created_at) for n in notices],
             )
             await conn.execute(SQL["lock"], IDS_LOCK)
             await conn.execute(SQL["advance_ids"], row.id)
@@ -1308,7 +1262,7 @@ class PostgresStorage(Storage):
 
     async def outbox_stats(self) -> tuple[int, float | None]:
         r = await self._pool.fetchrow(SQL["outbox_stats"])
-        return int(r[0]), (float(r[1]) if r[1] is not None else None)
+        return int(r["depth"]), (float(r["oldest"]) if r["oldest"] is not None else None)
 
     async def identify_slot(self, bucket: int, owner: str, window: float) -> float:
         async with self._pool.acquire() as conn:

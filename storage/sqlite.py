@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
 
-from records.figures import Finish, Recent, Summary, settle
-from records.ratings import Rating
-from storage import _records
+from storage import _rows
 from storage.base import (
     ALL_SHARDS,
     NOT_DUE,
@@ -31,8 +28,6 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
-    RatingRow,
-    ResultRow,
     Seat,
     Shards,
     StaleVersion,
@@ -43,8 +38,8 @@ from storage.base import (
     pack_player,
     pack_state,
     unpack_moves,
-    unpack_state,
 )
+from storage.results import Finish, Rater, Rating, RatingRow, Recent, ResultRow, Summary
 
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id (from a forged custom_id) names no game
 
@@ -258,18 +253,15 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
 
-_COLUMNS = (
-    "id, guild_id, channel_id, game, options, seed, status, seats, state, version, creator_id, lobby_message_id, "
-    "reminder_hours, created_at, updated_at, turn_started_at, reminded_at, nudged_at, turns, table_state, "
-    "deadline_at, last_post_id"
-)
+_COLUMNS = _rows.columns(_rows.GAME_COLUMNS)
 _GAME = f"SELECT {_COLUMNS} FROM games"
 _OPEN = "status IN ('lobby', 'active')"
-_MOVE = "SELECT game_id, move_number, player, action, created_at, origin, standin FROM moves"
-_RESULT = ", ".join(_records.RESULT_COLUMNS)
-_RATING = ", ".join(_records.RATING_COLUMNS)
+_MOVE = f"SELECT {_rows.columns(_rows.MOVE_COLUMNS)} FROM moves"
+_RESULT = ", ".join(_rows.RESULT_COLUMNS)
+_RATING = ", ".join(_rows.RATING_COLUMNS)
 _SUMMARY = (
-    "SELECT game, count(*), sum(place = 1), sum(score), max(score), sum(turns), sum(turn_seconds) FROM results "
+    "SELECT game, count(*) AS games, sum(place = 1) AS wins, sum(score) AS score_sum, max(score) AS best, "
+    "sum(turns) AS turns, sum(turn_seconds) AS turn_seconds FROM results "
     "WHERE guild_id = :guild AND player = :player"
 )
 _SHARD = "(guild_id IS NULL OR ((guild_id >> 22) % :count) IN ({ids}))"  # as Shards.owns
@@ -280,14 +272,13 @@ SQL: dict[str, str] = {
     "game_in_channel": f"{_GAME} WHERE channel_id = :channel AND {_OPEN}",
     "last_game_in_channel": f"{_GAME} WHERE channel_id = :channel ORDER BY id DESC LIMIT 1",
     "games_in_guild": f"{_GAME} WHERE guild_id = :guild AND {_OPEN} ORDER BY id LIMIT :limit",
-    "games_of": f"SELECT {', '.join('games.' + c.strip() for c in _COLUMNS.split(','))} FROM seats "
+    "games_of": f"SELECT {_rows.columns(_rows.GAME_COLUMNS, 'games')} FROM seats "
     f"JOIN games ON games.id = seats.game_id WHERE seats.player_id = :player AND games.{_OPEN} ORDER BY games.id "
     "LIMIT :limit",
     "moves": f"{_MOVE} WHERE game_id = :id AND move_number > :since ORDER BY move_number",
     "move_by_origin": f"{_MOVE} WHERE game_id = :id AND player = :player AND origin = :origin "
     "ORDER BY move_number DESC LIMIT 1",
-    "pending_notices": "SELECT id, game_id, version, kind, payload, created_at FROM notices WHERE game_id = :id "
-    "ORDER BY id",
+    "pending_notices": f"SELECT {_rows.columns(_rows.NOTICE_COLUMNS)} FROM notices WHERE game_id = :id ORDER BY id",
     "games_with_notices": "SELECT notices.game_id FROM notices JOIN games ON games.id = notices.game_id "
     "WHERE notices.created_at < :before AND {shard} GROUP BY notices.game_id ORDER BY MIN(notices.id) "
     "LIMIT :limit",
@@ -331,23 +322,23 @@ SQL: dict[str, str] = {
     "undo_game": "UPDATE games SET state = :state, version = :keep, turns = :turns, updated_at = :now, "
     "turn_started_at = :now, remind_at = :remind_at, ai_due = :ai, deadline_at = :deadline, table_state = :table "
     "WHERE id = :id AND version = :version AND status = 'active'",
-    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin FROM undone_moves "
+    "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin, 0 AS standin FROM undone_moves "
     "WHERE game_id = :id ORDER BY undone_at, move_number",
     "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player = :player",
-    "player": "SELECT player_id, away_until, away_ai, skip_confirm, locale FROM players WHERE player_id = :id",
+    "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = :id",
     "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale) "
     "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale) ON CONFLICT (player_id) DO UPDATE SET "
     "away_until = excluded.away_until, away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, "
     "locale = excluded.locale",
     "last_post": "UPDATE games SET last_post_id = :message WHERE id = :id",
-    "guild": "SELECT guild_id, language FROM guilds WHERE guild_id = :id",
+    "guild": f"SELECT {_rows.columns(_rows.GUILD_COLUMNS)} FROM guilds WHERE guild_id = :id",
     "set_guild": "INSERT INTO guilds (guild_id, language) VALUES (:id, :language) "
     "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
     # -- results and ratings (records/)
     "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = :guild AND game = :game "
     "ORDER BY finished_at DESC, seq DESC LIMIT 1",
     "rating": f"SELECT {_RATING} FROM ratings WHERE guild_id = :guild AND game = :game AND player = :player",
-    "insert_result": f"INSERT INTO results ({_RESULT}) VALUES ({', '.join(':' + c for c in _records.RESULT_COLUMNS)})",
+    "insert_result": f"INSERT INTO results ({_RESULT}) VALUES ({', '.join(':' + c for c in _rows.RESULT_COLUMNS)})",
     "set_rating": f"INSERT INTO ratings ({_RATING}, shown) VALUES (:guild_id, :game, :player, :name, :mu, :sigma, "
     ":games, :updated_at, :shown) ON CONFLICT (guild_id, game, player) DO UPDATE SET name = excluded.name, "
     "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated_at = excluded.updated_at, "
@@ -372,7 +363,7 @@ SQL: dict[str, str] = {
     "clear_ratings": "DELETE FROM ratings WHERE guild_id = :guild AND game = :game",
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > (:guild, :game, :player) "
     "ORDER BY guild_id, game, player LIMIT :limit",
-    "outbox_stats": "SELECT count(*), min(created_at) FROM notices",
+    "outbox_stats": "SELECT count(*) AS depth, min(created_at) AS oldest FROM notices",
 }
 
 
@@ -382,49 +373,6 @@ def _shard_sql(sql: str, shards: Shards) -> tuple[str, dict[str, Any]]:
     return sql.replace("{shard}", _SHARD.format(ids=", ".join(str(int(i)) for i in shards.ids))), {
         "count": shards.count
     }
-
-
-def _row(r: Sequence[Any]) -> GameRow:
-    return GameRow(
-        id=r[0],
-        guild_id=r[1],
-        channel_id=r[2],
-        game=r[3],
-        options=json.loads(r[4]),
-        seed=r[5],
-        status=r[6],
-        seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r[7])),
-        state_json=unpack_state(r[8]),
-        version=r[9],
-        creator_id=r[10],
-        lobby_message_id=r[11],
-        reminder_hours=r[12],
-        created_at=r[13],
-        updated_at=r[14],
-        turn_started_at=r[15],
-        reminded_at=r[16],
-        nudged_at=r[17],
-        turns=r[18],
-        table=json.loads(r[19]),
-        deadline_at=r[20],
-        last_post_id=r[21],
-    )
-
-
-def _player(r: Sequence[Any]) -> Player:
-    return Player(r[0], r[1], bool(r[2]), bool(r[3]), r[4])
-
-
-def _move(r: Sequence[Any]) -> MoveRow:
-    return MoveRow(r[0], r[1], str(r[2]), json.loads(r[3]), r[4], r[5], bool(r[6]) if len(r) > 6 else False)
-
-
-def _seats_json(seats: Iterable[Seat]) -> str:
-    return json.dumps([{"id": s.id, "name": s.name} for s in seats])
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
 
 
 class SQLiteStorage(Storage):
@@ -438,11 +386,13 @@ class SQLiteStorage(Storage):
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "FULL") -> SQLiteStorage:
+    async def open(cls, path: str, *, synchronous: str = "FULL", rater: Rater | None = None) -> SQLiteStorage:
         if synchronous.upper() not in SYNCHRONOUS:
             raise StorageError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}.")
         conn = await aiosqlite.connect(path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
+        conn.row_factory = sqlite3.Row  # rows are read by column name (storage/_rows.py)
         self = cls(conn, path)
+        self.rater = rater
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
             # FULL: each commit is fsynced before the move is announced; NORMAL (opt-in) may lose the last
@@ -495,7 +445,7 @@ class SQLiteStorage(Storage):
 
     async def _game(self, name: str, params: dict[str, Any]) -> GameRow | None:
         rows = await self._all(name, params)
-        return _row(rows[0]) if rows else None
+        return _rows.game_of(rows[0]) if rows else None
 
     async def load_game(self, game_id: int) -> GameRow | None:
         if not 0 < game_id <= MAX_ID:
@@ -509,15 +459,15 @@ class SQLiteStorage(Storage):
         return await self._game("last_game_in_channel", {"channel": channel_id})
 
     async def games_in_guild(self, guild_id: int, *, limit: int = 30) -> list[GameRow]:
-        return [_row(r) for r in await self._all("games_in_guild", {"guild": guild_id, "limit": limit})]
+        return [_rows.game_of(r) for r in await self._all("games_in_guild", {"guild": guild_id, "limit": limit})]
 
     async def games_of(self, player: str, *, limit: int = 30) -> list[GameRow]:
-        return [_row(r) for r in await self._all("games_of", {"player": player, "limit": limit})]
+        return [_rows.game_of(r) for r in await self._all("games_of", {"player": player, "limit": limit})]
 
     async def moves(self, game_id: int, *, since: int = 0) -> list[MoveRow]:
         rows = await self._all("moves", {"id": game_id, "since": since})
         if rows:
-            return [_move(r) for r in rows]
+            return [_rows.move_of(r) for r in rows]
         return await self._archived(game_id, since)
 
     async def _archived(self, game_id: int, since: int = 0) -> list[MoveRow]:
@@ -530,7 +480,7 @@ class SQLiteStorage(Storage):
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
         rows = await self._all("move_by_origin", {"id": game_id, "player": pack_player(player), "origin": origin})
         if rows:
-            return _move(rows[0])
+            return _rows.move_of(rows[0])
         found = [m for m in await self._archived(game_id) if m.player == player and m.origin == origin]
         return found[-1] if found else None
 
@@ -542,10 +492,7 @@ class SQLiteStorage(Storage):
             await self._run("archived_moves", {"id": game_id})
 
     async def pending_notices(self, game_id: int) -> list[Notice]:
-        return [
-            Notice(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
-            for r in await self._all("pending_notices", {"id": game_id})
-        ]
+        return [_rows.notice_of(r) for r in await self._all("pending_notices", {"id": game_id})]
 
     async def games_with_notices(
         self, *, older_than: float | None = None, shards: Shards = ALL_SHARDS, limit: int = 100
@@ -590,9 +537,9 @@ class SQLiteStorage(Storage):
                         guild_id,
                         channel_id,
                         game,
-                        _dumps(options),
+                        _rows.dumps(options),
                         seed,
-                        _seats_json([creator]),
+                        _rows.seats_json([creator]),
                         creator.id,
                         reminder_hours,
                         now,
@@ -630,16 +577,16 @@ class SQLiteStorage(Storage):
         args: list[Any] = [time.time() if now is None else now]
         if seats is not None:
             sets.append("seats = ?")
-            args.append(_seats_json(seats))
+            args.append(_rows.seats_json(seats))
         if options is not None:
             sets.append("options = ?")
-            args.append(_dumps(options))
+            args.append(_rows.dumps(options))
         if lobby_message_id is not None:
             sets.append("lobby_message_id = ?")
             args.append(lobby_message_id)
         if table is not None:
             sets.append("table_state = ?")
-            args.append(_dumps(table))
+            args.append(_rows.dumps(table))
         async with self._write, self._transaction():
             cur = await self._db.execute(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND status = 'lobby'", (*args, game_id)
@@ -664,8 +611,17 @@ class SQLiteStorage(Storage):
         async with self._write, self._transaction():
             cur = await self._db.execute(
                 "UPDATE games SET status = 'active', seats = ?, state = ?, version = 0, turns = 0, updated_at = ?, "
-                "turn_started_at = ?, remind_at = ?, ai_due = ? WHERE id = ? AND status = 'lobby'",
-                (_seats_json(seats), pack_state(state_json), now, now, due.remind_at, int(due.ai), game_id),
+                "turn_started_at = ?, remind_at = ?, ai_due = ?, deadline_at = ? WHERE id = ? AND status = 'lobby'",
+                (
+                    _rows.seats_json(seats),
+                    pack_state(state_json),
+                    now,
+                    now,
+                    due.remind_at,
+                    int(due.ai),
+                    due.deadline_at,
+                    game_id,
+                ),
             )
             if cur.rowcount != 1:
                 raise StaleVersion("The game is no longer in its lobby.")
@@ -685,7 +641,7 @@ class SQLiteStorage(Storage):
             kind, payload = notice
             await self._run(
                 "insert_notice",
-                {"id": game_id, "version": version, "kind": kind, "payload": _dumps(payload), "now": now},
+                {"id": game_id, "version": version, "kind": kind, "payload": _rows.dumps(payload), "now": now},
             )
 
     async def commit_move(
@@ -721,7 +677,7 @@ class SQLiteStorage(Storage):
                     "remind_at": remind_at,
                     "ai": int(due.ai and not finished),
                     "deadline": deadline_at,
-                    "table": None if table is None else _dumps(table),
+                    "table": None if table is None else _rows.dumps(table),
                     "id": row.id,
                     "version": row.version,
                 },
@@ -734,7 +690,7 @@ class SQLiteStorage(Storage):
                     "id": row.id,
                     "number": row.version + 1,
                     "player": pack_player(player),
-                    "action": _dumps(action),
+                    "action": _rows.dumps(action),
                     "now": now,
                     "origin": origin,
                     "standin": 1 if standin else None,
@@ -842,7 +798,7 @@ class SQLiteStorage(Storage):
         async with self._write, self._transaction():
             changed = await self._run(
                 "update_table",
-                {"table": _dumps(table), "deadline": deadline_at, "id": game_id, "expect": _dumps(expect)},
+                {"table": _rows.dumps(table), "deadline": deadline_at, "id": game_id, "expect": _rows.dumps(expect)},
             )
             if changed != 1:
                 return None
@@ -850,7 +806,7 @@ class SQLiteStorage(Storage):
         return await self._reload(game_id)
 
     async def deadlines_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[GameRow]:
-        return [_row(r) for r in await self._all("deadlines_due", {"now": now, "limit": limit}, shards)]
+        return [_rows.game_of(r) for r in await self._all("deadlines_due", {"now": now, "limit": limit}, shards)]
 
     async def undo(
         self,
@@ -877,7 +833,7 @@ class SQLiteStorage(Storage):
                     "remind_at": due.remind_at,
                     "ai": int(due.ai),
                     "deadline": due.deadline_at,
-                    "table": _dumps(table),
+                    "table": _rows.dumps(table),
                     "id": row.id,
                     "version": row.version,
                 },
@@ -890,7 +846,7 @@ class SQLiteStorage(Storage):
         return await self._reload(row.id)
 
     async def undone_moves(self, game_id: int) -> list[MoveRow]:
-        return [_move(r) for r in await self._all("undone_moves", {"id": game_id})]
+        return [_rows.move_of(r) for r in await self._all("undone_moves", {"id": game_id})]
 
     async def last_move_of(self, game_id: int, player: str) -> int:
         rows = await self._all("last_move_of", {"id": game_id, "player": pack_player(player)})
@@ -900,7 +856,7 @@ class SQLiteStorage(Storage):
 
     async def player(self, player_id: str) -> Player:
         rows = await self._all("player", {"id": player_id})
-        return _player(rows[0]) if rows else Player(player_id)
+        return _rows.player_of(rows[0]) if rows else Player(player_id)
 
     async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
         found = {}
@@ -923,7 +879,7 @@ class SQLiteStorage(Storage):
 
     async def guild(self, guild_id: int) -> Guild:
         rows = await self._all("guild", {"id": guild_id})
-        return Guild(rows[0][0], rows[0][1]) if rows else Guild(guild_id)
+        return _rows.guild_of(rows[0]) if rows else Guild(guild_id)
 
     async def set_guild(self, guild: Guild) -> None:
         async with self._write:
@@ -946,37 +902,35 @@ class SQLiteStorage(Storage):
         if not given: rows or archive). A live finish goes after every game of its stream; a late one
         (`record_finish`) at its own time (a rebuild puts it in order)."""
         tails = await self._all("stream_tail", {"guild": guild, "game": game})
-        finished_at, seq = _records.next_place(tails[0] if tails else None, at)
+        finished_at, seq = _rows.next_place(tails[0] if tails else None, at)
         if not live:
             finished_at = at
         if log is None:
             log = await self.moves(game_id)
-        moves = _records.moves_of((m.player, m.created_at, m.standin) for m in log)
+        moves = _rows.moves_of(log)
         humans = [s.player for s in finish.seats if s.ai_level is None]
         current = await self._current(guild, game, humans) if guild else {}
-        records = settle(finish, moves, current, rated=bool(guild))
-        results = _records.results_of(game_id, guild, game, finished_at, seq, records)
-        await self._db.executemany(SQL["insert_result"], [_records.result_values(r) for r in results])
-        await self._db.executemany(
-            SQL["set_rating"], [_records.rating_values(r) for r in _records.ratings_after(results)]
-        )
+        records = self._rater().settle(finish, moves, current, rated=bool(guild))
+        results = _rows.results_of(game_id, guild, game, finished_at, seq, records)
+        await self._db.executemany(SQL["insert_result"], [_rows.result_values(r) for r in results])
+        await self._db.executemany(SQL["set_rating"], [_rows.rating_values(r) for r in _rows.ratings_after(results)])
 
     async def _current(self, guild: int, game: str, players: Sequence[str]) -> dict[str, Rating]:
         found = []
         for p in players:  # a handful per game: one primary-key lookup each
             found += [
-                _records.rating_of(r) for r in await self._all("rating", {"guild": guild, "game": game, "player": p})
+                _rows.rating_of(r) for r in await self._all("rating", {"guild": guild, "game": game, "player": p})
             ]
-        return _records.current_of(found)
+        return _rows.current_of(found)
 
     async def game_results(self, game_id: int) -> list[ResultRow]:
         if not 0 < game_id <= MAX_ID:
             return []
-        return [_records.result_of(r) for r in await self._all("game_results", {"id": game_id})]
+        return [_rows.result_of(r) for r in await self._all("game_results", {"id": game_id})]
 
     async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
         rows = await self._all("leaderboard", {"guild": guild_id, "game": game, "offset": offset, "limit": limit})
-        return [_records.rating_of(r) for r in rows]
+        return [_rows.rating_of(r) for r in rows]
 
     async def leaderboard_size(self, guild_id: int, game: str) -> int:
         rows = await self._all("leaderboard_size", {"guild": guild_id, "game": game})
@@ -986,7 +940,7 @@ class SQLiteStorage(Storage):
         rows = await self._all("rating", {"guild": guild_id, "game": game, "player": player})
         if not rows:
             return None
-        mine = _records.rating_of(rows[0])
+        mine = _rows.rating_of(rows[0])
         above = await self._all("standing_above", {"guild": guild_id, "game": game, "shown": mine.rating.shown})
         return int(above[0][0]) + 1, mine
 
@@ -995,17 +949,17 @@ class SQLiteStorage(Storage):
             rows = await self._all("summary", {"guild": guild_id, "player": player})
         else:
             rows = await self._all("summary_game", {"guild": guild_id, "player": player, "game": game})
-        return [Summary(r[0], int(r[1]), int(r[2]), float(r[3]), int(r[4]), int(r[5]), float(r[6])) for r in rows]
+        return [_rows.summary_of(r) for r in rows]
 
     async def player_recent(self, guild_id: int, player: str, game: str, *, limit: int = 500) -> list[Recent]:
         rows = await self._all("recent", {"guild": guild_id, "player": player, "game": game, "limit": limit})
-        return [Recent(int(r[0]), int(r[1]), r[2], json.loads(r[3])) for r in rows]
+        return [_rows.recent_of(r) for r in rows]
 
     async def rating_history(
         self, guild_id: int, game: str, player: str, *, limit: int = 200
     ) -> list[tuple[float, Rating]]:
         rows = await self._all("history", {"guild": guild_id, "player": player, "game": game, "limit": limit})
-        return [(float(r[0]), Rating(float(r[1]), float(r[2]), int(r[3]))) for r in reversed(rows)]
+        return [_rows.history_of(r) for r in reversed(rows)]
 
     async def unrecorded_games(self, guild_id: int, *, after: int = 0, limit: int = 100) -> list[int]:
         return [r[0] for r in await self._all("unrecorded", {"guild": guild_id, "after": after, "limit": limit})]
@@ -1029,9 +983,9 @@ class SQLiteStorage(Storage):
             if held:
                 await self._write.acquire()
             try:
-                rows = await asyncio.to_thread(_records.results_from, await self._all("stream", key))
-                results, ratings = await asyncio.to_thread(_records.rebuilt, rows)
-                values = await asyncio.to_thread(_records.rerate_values, results)
+                rows = await asyncio.to_thread(_rows.results_from, await self._all("stream", key))
+                results, ratings = await asyncio.to_thread(_rows.rebuilt, rows, self._rater())
+                values = await asyncio.to_thread(_rows.rerate_values, results)
                 if not held:
                     await self._write.acquire()
                     held = True
@@ -1041,7 +995,7 @@ class SQLiteStorage(Storage):
                     if (tuple(tail[0]) if tail else None) != seen and attempt < 3:
                         continue  # a game of the stream finished meanwhile: again
                     await self._run("clear_ratings", key)
-                    await self._db.executemany(SQL["set_rating"], [_records.rating_values(r) for r in ratings])
+                    await self._db.executemany(SQL["set_rating"], [_rows.rating_values(r) for r in ratings])
                     await self._db.executemany(SQL["rerate_result"], values)
                 return len({r.game_id for r in rows})
             finally:
@@ -1052,41 +1006,18 @@ class SQLiteStorage(Storage):
     async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:
         guild, game, player = after if after is not None else (-(2**63), "", "")
         rows = await self._all("all_ratings", {"guild": guild, "game": game, "player": player, "limit": limit})
-        return [_records.rating_of(r) for r in rows]
+        return [_rows.rating_of(r) for r in rows]
 
     async def import_records(self, results: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
         async with self._write, self._transaction():
-            await self._db.executemany(SQL["insert_result"], [_records.result_values(r) for r in results])
-            await self._db.executemany(SQL["set_rating"], [_records.rating_values(r) for r in ratings])
+            await self._db.executemany(SQL["insert_result"], [_rows.result_values(r) for r in results])
+            await self._db.executemany(SQL["set_rating"], [_rows.rating_values(r) for r in ratings])
 
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         async with self._write, self._transaction():
             await self._db.execute(
-                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join('?' * 22)})",
-                (
-                    row.id,
-                    row.guild_id,
-                    row.channel_id,
-                    row.game,
-                    _dumps(row.options),
-                    row.seed,
-                    row.status,
-                    _seats_json(row.seats),
-                    pack_state(row.state_json) if row.state_json is not None else None,
-                    row.version,
-                    row.creator_id,
-                    row.lobby_message_id,
-                    row.reminder_hours,
-                    row.created_at,
-                    row.updated_at,
-                    row.turn_started_at,
-                    row.reminded_at,
-                    row.nudged_at,
-                    row.turns,
-                    _dumps(row.table),
-                    row.deadline_at,
-                    row.last_post_id,
-                ),
+                f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join(':' + c for c in _rows.GAME_COLUMNS)})",
+                _rows.game_values(row),
             )
             await self._set_seats(row.id, row.seats)
             if row.status in ("finished", "cancelled"):  # an ended game's log goes to its archive, as it ended
@@ -1100,7 +1031,7 @@ class SQLiteStorage(Storage):
                         m.game_id,
                         m.move_number,
                         pack_player(m.player),
-                        _dumps(m.action),
+                        _rows.dumps(m.action),
                         m.created_at,
                         m.origin,
                         1 if m.standin else None,
@@ -1143,8 +1074,8 @@ class SQLiteStorage(Storage):
     # -- operations --------------------------------------------------------------------------------------
 
     async def outbox_stats(self) -> tuple[int, float | None]:
-        rows = await self._all("outbox_stats", {})
-        return int(rows[0][0]), (float(rows[0][1]) if rows[0][1] is not None else None)
+        r = (await self._all("outbox_stats", {}))[0]
+        return int(r["depth"]), (float(r["oldest"]) if r["oldest"] is not None else None)
 
 
 def _param_names(sql: str) -> list[str]:

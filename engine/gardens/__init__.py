@@ -3,7 +3,6 @@ the bot and the AI share (garden "C3", building "d4", rotations in quarter turns
 players read: `KIND_NAMES`/`KIND_TITLES`, `TYPE_NAMES` (marked constants, shown with `_.text`), `kind_text`,
 `tile_text`, `building_label` (`Text`s). Every refusal, `describe`, event text and the summary is a `Text`."""
 
-from engine.gardens import board  # noqa: F401 (old path: render/gardens.py reads G.board.PLANTS)
 from engine.gardens.actions import ChooseColours, PlaceTile
 from engine.gardens.components import (
     BUILDING_TYPES,

@@ -443,6 +443,11 @@ class GardensRules(Rules[GardensState, Action]):
             log=visible_log(state.log, player),
         )
 
+    def turn_over(self, before: GardensState, player: str, action: Action, after: GardensState) -> bool:
+        """G17, G21: a turn is one colour choice or one placement; a seat whose rivals' hands are empty (G25)
+        takes several turns in a row."""
+        return True
+
     def reveals(self, before: GardensState, player: str, action: Action, after: GardensState) -> bool:
         """G19, G21: a placed tile comes out of a hidden hand, and a tile is drawn from the hidden supply (even
         when the supply is empty, G25, the placed tile was hidden). Choosing colours (G17) hides nothing."""

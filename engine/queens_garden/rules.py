@@ -171,6 +171,11 @@ class QueensGardenRules(Rules[QGState, Action]):
 
     # ------------------------------------------------------------------------------------------ words
 
+    def turn_over(self, before: QGState, player: str, action: Action, after: QGState) -> bool:
+        """Q18: a turn is one action (A, B, C or D); once the others passed (Q29), a player's actions in a row
+        are as many turns."""
+        return True
+
     def reveals(self, before: QGState, player: str, action: Action, after: QGState) -> bool:
         return turn.reveals(before, player, action, after)
 

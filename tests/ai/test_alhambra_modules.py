@@ -1,4 +1,4 @@
-"""The AI players in Alhambra with The Vizier's Favour (issue 8: "every Alhambra module"): complete games with all
+"""The AI players in Alhambra with The Vizier's Favour (every module): complete games with all
 four modules and with subsets, re-deals of what the modules hide (V21 hut stacks, V41/V44 exchange cards, V61/V66
 bonus cards), decisions that ignore hidden information, the evaluation of module components (V3, V27, V45, V63),
 optional movers during the vizier window (V4, V7, V12: `choose(..., optional=True)`), and a guard that base-game

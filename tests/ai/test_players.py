@@ -1,4 +1,4 @@
-"""The AI players on every game (issue 8): legal complete games at every level, decisions from the seat's view
+"""The AI players on every game with one: legal complete games at every level, decisions from the seat's view
 only (changing hidden information never changes a move), determinisations consistent with the view, and
 reproducible choices for a seed with an iteration budget.
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from ai import LEVELS, adapter, ai_player_id, choose
-from engine import GAMES, get_rules
+from engine import get_rules
 
 HARD = 6  # search iterations per hard decision in these tests: enough to exercise the search, cheap
 
@@ -59,13 +59,11 @@ def _play(game, levels, seed, options=None):
     return rules, state
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_every_level_plays_a_complete_three_player_game_legally(game):
     rules, state = _play(game, ["easy", "normal", "hard"], seed=11)
     assert rules.is_over(state) and rules.winners(state)
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_hard_and_normal_play_a_complete_two_player_game_legally(game):
     """Two players: Alhambra's Dirk (A61–A66), Gardens' unowned kinds (G31) are handled like any other move."""
     rules, state = _play(game, ["hard", "normal"], seed=12)
@@ -79,7 +77,6 @@ def test_gardens_variants_are_played_too():
         assert rules.is_over(state)
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_determinisation_matches_the_view_and_redeals_what_is_hidden(game):
     """A re-dealt state looks exactly the same from the seat (same view), yet the hidden parts vary."""
     ai = adapter(game)
@@ -97,7 +94,6 @@ def test_determinisation_matches_the_view_and_redeals_what_is_hidden(game):
     assert differs > 0
 
 
-@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("level", LEVELS)
 def test_changing_hidden_information_never_changes_the_move(game, level):
     """Same view, different hidden state (other hands, deck/bag order, face-down pieces, seed) → same move."""
@@ -112,7 +108,6 @@ def test_changing_hidden_information_never_changes_the_move(game, level):
         assert choose(game, other, seat, level, seed=i, budget=HARD) == mine
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_a_seed_and_an_iteration_budget_give_the_same_move(game):
     rules, states = _mid_game_states(game, limit=2)
     for state in states:
@@ -143,7 +138,6 @@ def test_normal_beats_easy_in_gardens():
     assert wins >= 3
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_fast_margins_agree_with_step_and_evaluate(game):
     """A game's incremental `margins` (what normal ranks by) gives the numbers of the plain step + evaluate."""
     from ai.core import GameAI

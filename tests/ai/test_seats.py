@@ -1,4 +1,4 @@
-"""AI seats: the player ids that mark a seat as an AI, its level and its display name (issue 8)."""
+"""AI seats: the player ids that mark a seat as an AI, its level and its display name."""
 
 import pytest
 

@@ -30,6 +30,15 @@ def admin():
 
 
 @pytest.fixture
+async def bots(tmp_path):
+    """A running bot whose AI players think in a thread of the bot (no worker process to start)."""
+    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
+    yield h
+    await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+@pytest.fixture
 async def harness(tmp_path, fake_game):
     h = await Harness.start(tmp_path / "games.sqlite3")
     yield h

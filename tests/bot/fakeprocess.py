@@ -27,7 +27,7 @@ import discord
 import bot
 from storage.sqlite import SQLiteStorage
 from tests.bot.driver import play_one_action
-from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg, User
+from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg, User, ready, replace_network
 
 USERS = [User(100000000000000001 + i, name) for i, name in enumerate(["Ana", "Bo", "Cyd"])]
 
@@ -56,38 +56,10 @@ class RecordingDiscord(FakeDiscord):
 
 
 def install(fake: FakeDiscord) -> None:
-    async def http_request(self, route, **kwargs):
-        return await fake.http(route, **kwargs)
-
-    async def webhook_request(self, route, session=None, **kwargs):
-        return await fake.webhook(route, session, **kwargs)
-
     async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
         h = Harness(fake, self, ErrorLog(), [])
-        state = self._connection
-        state.guild_ready_timeout = 0.01
-        state.shard_count, state.shard_ids = 1, [0]
-        me = {
-            "id": str(self.application_id or 1),
-            "username": "tablebot",
-            "discriminator": "0",
-            "avatar": None,
-            "bot": True,
-            "global_name": None,
-            "flags": 0,
-        }
-        state.parsers["READY"](
-            {
-                "v": 10,
-                "user": me,
-                "guilds": [],
-                "session_id": "s",
-                "resume_gateway_url": "wss://x",
-                "shard": [0, 1],
-                "application": {"id": str(self.application_id), "flags": 0},
-            }
-        )
-        state.parsers["GUILD_CREATE"](h.guild_payload())
+        ready(self, self.application_id or 1, self.application_id)
+        self._connection.parsers["GUILD_CREATE"](h.guild_payload())
         reader = asyncio.StreamReader()
         loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -104,10 +76,7 @@ def install(fake: FakeDiscord) -> None:
             pending.add(task)
             task.add_done_callback(pending.discard)
 
-    discord.http.HTTPClient.request = http_request
-    discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
-    discord.Client.connect = connect
-    discord.AutoShardedClient.connect = connect
+    replace_network(fake, connect)
 
 
 async def _run(h: Harness, cmd: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
@@ -402,15 +402,7 @@ class FakeDiscord:
             raise discord.HTTPException(_FakeResponse(500), "injected failure")
         body = self._body(kwargs, form)
         if method == "GET" and path == "/users/@me":
-            return {
-                "id": str(BOT_ID),
-                "username": "tablebot",
-                "discriminator": "0",
-                "avatar": None,
-                "bot": True,
-                "global_name": None,
-                "flags": 0,
-            }
+            return bot_user(BOT_ID)
         if method == "GET" and path == "/oauth2/applications/@me":
             return {
                 "id": str(APP_ID),
@@ -608,6 +600,12 @@ def _patch(fake: FakeDiscord) -> None:
         (discord.http.HTTPClient, "request", discord.http.HTTPClient.request),
         (discord.webhook.async_.AsyncWebhookAdapter, "request", discord.webhook.async_.AsyncWebhookAdapter.request),
     ]
+    _route(fake)
+    _PATCHES[:] = [fake, 1, originals]
+
+
+def _route(fake: FakeDiscord) -> None:
+    """discord.py's REST and webhook requests, answered by `fake`."""
 
     async def http_request(self, route, **kwargs):  # noqa: ARG001 - the bound HTTPClient
         return await fake.http(route, **kwargs)
@@ -617,7 +615,55 @@ def _patch(fake: FakeDiscord) -> None:
 
     discord.http.HTTPClient.request = http_request
     discord.webhook.async_.AsyncWebhookAdapter.request = webhook_request
-    _PATCHES[:] = [fake, 1, originals]
+
+
+def bot_user(user_id: int | str) -> dict[str, Any]:
+    """The bot's own user as Discord sends it (GET /users/@me, READY)."""
+    return {
+        "id": str(user_id),
+        "username": "tablebot",
+        "discriminator": "0",
+        "avatar": None,
+        "bot": True,
+        "global_name": None,
+        "flags": 0,
+    }
+
+
+def ready(
+    client: discord.Client,
+    user_id: int | str,
+    application_id: int | str | None,
+    *,
+    guild_id: int | None = None,
+    shard_count: int = 1,
+    shard_ids: Sequence[int] = (0,),
+) -> None:
+    """What the gateway tells a bot that connects, fed to its connection state: one READY per shard (what
+    launching the shards would set), the guild (still unavailable: its GUILD_CREATE follows) on the first."""
+    state = client._connection
+    state.guild_ready_timeout = 0.01
+    state.shard_count, state.shard_ids = shard_count, list(shard_ids)
+    for shard in shard_ids:
+        state.parsers["READY"](
+            {
+                "v": 10,
+                "user": bot_user(user_id),
+                "guilds": [{"id": str(guild_id), "unavailable": True}] if guild_id and shard == shard_ids[0] else [],
+                "session_id": "s",
+                "resume_gateway_url": "wss://x",
+                "shard": [shard, shard_count],
+                "application": {"id": str(application_id), "flags": 0},
+            }
+        )
+
+
+def replace_network(fake: FakeDiscord, connect: Any) -> None:
+    """For a bot in a process of its own (tests/bot/fakeprocess.py, bench/capacity_bot.py): discord.py's REST and
+    webhook requests go to `fake` and its gateway connection is `connect`, for good."""
+    _route(fake)
+    discord.Client.connect = connect
+    discord.AutoShardedClient.connect = connect
 
 
 def _unpatch() -> None:
@@ -670,32 +716,9 @@ class Harness:
         for channel in channels:
             fake.guild_of[channel] = guild_id
         await bot.login("fake-token")
-        state = bot._connection
-        state.guild_ready_timeout = 0.01
         count, ids = bot.settings.shard_count or 1, list(bot.settings.shard_ids or [0])
-        state.shard_count, state.shard_ids = count, ids  # what launching the shards would set
-        me = {
-            "id": str(BOT_ID),
-            "username": "tablebot",
-            "discriminator": "0",
-            "avatar": None,
-            "bot": True,
-            "global_name": None,
-            "flags": 0,
-        }
-        for shard in ids:  # one READY per shard; the guild comes on its own shard
-            state.parsers["READY"](
-                {
-                    "v": 10,
-                    "user": me,
-                    "guilds": [{"id": str(guild_id), "unavailable": True}] if shard == ids[0] else [],
-                    "session_id": "s",
-                    "resume_gateway_url": "wss://x",
-                    "shard": [shard, count],
-                    "application": {"id": str(APP_ID), "flags": 0},
-                }
-            )
-        state.parsers["GUILD_CREATE"](h.guild_payload())
+        ready(bot, BOT_ID, APP_ID, guild_id=guild_id, shard_count=count, shard_ids=ids)
+        bot._connection.parsers["GUILD_CREATE"](h.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), 5)
         await h.settle()
         return h

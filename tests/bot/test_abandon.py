@@ -1,4 +1,4 @@
-"""Leaving a running game for good (cogs/_leaving.py, issue 17): `/game leave` asks first (its buttons survive a
+"""Leaving a running game for good (cogs/_leaving.py): `/game leave` asks first (its buttons survive a
 restart), the table is told in public, the AI plays the seat to the end, the player who left cannot come back, is
 never pinged again, and is ranked last (and rated) when the game ends; the last human leaving cancels the game."""
 
@@ -6,20 +6,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
+from records.figures import seat_result
 from records.ratings import rate_places
 from tests.bot.driver import movers, play_one_action
-from tests.bot.harness import CHANNEL_ID, Harness
+from tests.bot.harness import CHANNEL_ID
 from tests.bot.test_tempo import play_until, start, table_post, turn_of
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_a_player_leaves_mid_game_the_ai_plays_their_seat_and_they_are_ranked_last(bots, users):
@@ -99,7 +90,7 @@ async def test_a_player_leaves_mid_game_the_ai_plays_their_seat_and_they_are_ran
     assert results[cyd.sid].abandoned and results[cyd.sid].rated and results[cyd.sid].place == 3
     assert {results[ana.sid].place, results[bo.sid].place} <= {1, 2}
     assert not results[ana.sid].abandoned and results[ana.sid].rated and results[bo.sid].rated
-    seats = [r.result for r in sorted(results.values(), key=lambda r: r.seat)]
+    seats = [seat_result(r) for r in sorted(results.values(), key=lambda r: r.seat)]
     want = rate_places(seats, [r.place for r in sorted(results.values(), key=lambda r: r.seat)], {})
     assert {p: r.after for p, r in results.items()} == want
     assert "📈 Ratings: " in post.content and "**Cyd** " in post.content.split("📈")[1]

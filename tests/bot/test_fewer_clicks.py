@@ -1,4 +1,4 @@
-"""Fewer clicks per move (issue #15): the turn panel opens on a kind's menu when that kind is the only one with a
+"""Fewer clicks per move: the turn panel opens on a kind's menu when that kind is the only one with a
 choice (the lone kind, or the only kind with several moves while every other kind is a single move), the other
 kinds as buttons beside the menu; with two kinds or more to choose in, it opens on the list of kinds as before.
 Panels drawn the old way (a list of kinds) keep working."""

@@ -47,7 +47,7 @@ async def test_a_free_action_by_another_player_leaves_an_open_panel_valid(harnes
     assert result.free and result.row.version == 1 and result.row.turns == 0
     assert result.row.turn_started_at == started  # Ana's idle clock (reminders) keeps running
     public = h.last_public(CHANNEL_ID).content
-    assert public == "**Bo** waves.\n**Bo** waves at the table\nStill to move: **Ana**."
+    assert public == "**Bo** waves at the table.\nStill to move: **Ana**."  # the move told once
     assert "<@" not in public and "Your turn" not in public
     await h.choose(ana, panel, 0, "adds 4")  # steps after the wave
     assert "Play this move? **Ana** adds 4." in panel.content and "moved on" not in panel.content

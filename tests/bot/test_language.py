@@ -1,4 +1,4 @@
-"""Every player in their own language (issue #16), through the harness: ephemeral replies in the clicking user's
+"""Every player in their own language, through the harness: ephemeral replies in the clicking user's
 Discord language, public posts in the server's (its /language choice, else its own Discord locale), /language for
 server admins only and kept across a restart, and the command tree sent to Discord localised within its limits.
 

@@ -1,12 +1,15 @@
 """Message texts stay within Discord's limits whatever the engine reports, and the harness's limit checks work."""
 
+import dataclasses
+
 from cogs import _text
 from storage import GameRow, Seat
 from tests.bot.harness import _check_commands, _check_components, _check_message
 
 
-def row(status="active", game="gardens") -> GameRow:
-    return GameRow(
+def row(status="active", game="gardens", **changes) -> GameRow:
+    """A running game's row as storage gives it (`changes`: other field values)."""
+    base = GameRow(
         id=1,
         guild_id=1,
         channel_id=2,
@@ -26,6 +29,7 @@ def row(status="active", game="gardens") -> GameRow:
         reminded_at=None,
         nudged_at=None,
     )
+    return dataclasses.replace(base, **changes)
 
 
 def test_a_flood_of_events_never_hides_the_results():

@@ -71,7 +71,7 @@ async def test_out_of_turn_clap_and_private_draw(harness, users):
     bo_panel = (await harness.click(bo, post, "Play my turn")).message
     await harness.click(cyd, clap, "Confirm")
     # Bo was already pinged when the window opened: he is named without a new ping
-    assert harness.last_public().content == f"**Cyd** claps.\n**Cyd** claps for a point\nStill to move: **{bo.name}**."
+    assert harness.last_public().content == f"**Cyd** claps for a point.\nStill to move: **{bo.name}**."
     # Bo's panel was opened before Cyd's clap: it is refused as stale and shows his choices now
     await harness.click(bo, bo_panel, "Play")
     assert bo_panel.content.startswith("*The game has moved on since this panel was opened")

@@ -48,14 +48,14 @@ async def test_a_registered_fourth_game_plays_a_full_game_with_free_and_out_of_t
             await h.click(waver, panel, "Confirm")
             assert panel.content.startswith(f"✅ Done: **{waver.name}** waves.")
             post = h.last_public(CHANNEL_ID)
-            assert post.content.startswith(f"**{waver.name}** waves.") and "<@" not in post.content
+            assert post.content.startswith(f"**{waver.name}** waves") and "<@" not in post.content
             waves += 1
             continue
         if side:  # an out-of-turn player claps (named in the post, never pinged)
             assert not any(f"<@{p.id}>" in post.content for p in side)
             clapper = rnd.choice(side)
             await play_one_action(h, clapper, post, rnd)
-            assert h.last_public(CHANNEL_ID).content.startswith(f"**{clapper.name}** claps.")
+            assert h.last_public(CHANNEL_ID).content.startswith(f"**{clapper.name}** claps")
             claps += 1
         else:
             await play_one_action(h, rnd.choice(main), post, rnd, prefer=lambda t: "adds" in t)

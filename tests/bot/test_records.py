@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import discord
-import pytest
 
 from records.ratings import AI_RATINGS, Rating, SeatResult, rate
 from storage import RatingRow
@@ -23,14 +22,6 @@ async def stats_of(h: Harness, by: User, **values):
     payload, ia = h._base(by, 2, CHANNEL_ID)
     payload["data"] = h._command_data("stats", values)
     return await h.feed(payload, ia)
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_a_full_game_ends_with_each_players_rating_change_and_the_score_chart(bots, users):

@@ -1,4 +1,4 @@
-"""Replays (issue 17): the viewer steps from the first to the last position of a finished game of each type, each
+"""Replays: the viewer steps from the first to the last position of a finished game of each type, each
 frame byte for byte the public board of that position; its buttons work after a restart; another server's game
 is refused; the animated GIF of a 6-player Alhambra with every module fits Discord's 10 MiB and shows one frame
 per turn, posted once per channel."""

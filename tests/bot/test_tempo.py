@@ -6,10 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 from tests.bot.driver import movers, play_one_action
-from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID, Harness
+from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID
 
 MENTION = re.compile(r"<@(\d+)>")
 
@@ -57,14 +55,6 @@ async def clock(h, steps=1):
         assert row.deadline_at is not None
         assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
         await h.settle()
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_a_late_player_is_played_by_the_ai_until_back_then_finishes_the_game(bots, users):

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from tests.bot.driver import movers, play_one_action
-from tests.bot.harness import CHANNEL_ID, Harness
+from tests.bot.harness import CHANNEL_ID
 from tests.bot.test_tempo import start as start_gardens
 from tests.bot.test_tempo import table_post
 
@@ -44,17 +44,9 @@ async def start(h, game, players):
     return h.last_public()
 
 
-@pytest.fixture
-async def bot(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
-
-
 @pytest.mark.parametrize("game", ["alhambra", "gardens", "queens_garden"])
-async def test_own_turn_is_taken_back_and_a_revealing_one_refused(bot, users, game):
-    h, players = bot, users[:2]
+async def test_own_turn_is_taken_back_and_a_revealing_one_refused(bots, users, game):
+    h, players = bots, users[:2]
     by_id = {p.id: p for p in players}
     rnd = random.Random(4)
     post = await start(h, game, players)
@@ -91,10 +83,10 @@ async def test_own_turn_is_taken_back_and_a_revealing_one_refused(bot, users, ga
     assert undone and refused
 
 
-async def test_taking_back_others_moves_needs_everyone_and_the_first_no_ends_it(bot, users):
+async def test_taking_back_others_moves_needs_everyone_and_the_first_no_ends_it(bots, users):
     """G17 (colours are chosen in seat order, revealing nothing): after Ana and Bo chose, Ana asks to take hers
     back; Bo and Cyd must both agree; a "no" ends the request; once all agree, both choices are undone."""
-    h, (ana, bo, cyd) = bot, users[:3]
+    h, (ana, bo, cyd) = bots, users[:3]
     rnd = random.Random(2)
     post = await start_gardens(h, [ana, bo, cyd])
     for user in (ana, bo):
@@ -128,11 +120,11 @@ async def test_taking_back_others_moves_needs_everyone_and_the_first_no_ends_it(
 
 
 @pytest.mark.parametrize("game", ["alhambra", "queens_garden"])
-async def test_a_consent_undo_in_each_game_replays_the_rest(bot, users, game):
+async def test_a_consent_undo_in_each_game_replays_the_rest(bots, users, game):
     """Ana's turn and Bo's after it revealed nothing: Ana asks, Bo agrees, both are taken back; the state is the
     replay of the moves left and both moves are in the audit (hidden information: nothing revealed is ever
     taken back, so no draw is offered again)."""
-    h, (ana, bo) = bot, users[:2]
+    h, (ana, bo) = bots, users[:2]
     by_id = {ana.id: ana, bo.id: bo}
     rnd = random.Random(7)
     post = await start(h, game, [ana, bo])

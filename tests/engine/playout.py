@@ -24,7 +24,7 @@ Invariant = Callable[[Any, Any], None]  # (rules, state) -> None, asserts
 
 # A state as the bot writes it after every move (compact JSON) stays under this, however long the game: the
 # largest, a finished 6-player Alhambra with every module, is about 14 KiB with Discord ids since its event texts
-# are data (Texts: templates and their parameters, issue 16; about 10 KiB as plain English), its last action's
+# are data (Texts: templates and their parameters; about 10 KiB as plain English), its last action's
 # seven scoring lines being most of the log.
 MAX_STATE_BYTES = 16 * 1024
 MAX_LOG_EVENTS = 64  # the events of one action (a final scoring of 6 players and Dirk is about 15)

@@ -6,7 +6,8 @@ from typing import ClassVar
 
 import pytest
 
-from engine import GAMES, get_rules
+import engine
+from engine import entry, get_rules
 from engine._common import Event, Option, action, from_jsonable, replace, rng, shuffled, to_jsonable, visible_log
 
 
@@ -75,7 +76,23 @@ def test_private_events_are_hidden_from_others():
 def test_unknown_game_is_a_clear_error():
     with pytest.raises(ValueError, match="Unknown game"):
         get_rules("chess")
-    assert GAMES == ("alhambra", "gardens", "queens_garden")
+
+
+def test_the_registry_gives_each_game_its_own_rules(game):
+    """A registered game's entry names its rules module, whose RULES carry the registry's name (the tests'
+    own games are registered by the fixture for the test that runs them)."""
+    assert game in engine.GAMES and entry(game).name == game and get_rules(game).name == game
+
+
+def test_register_and_unregister_change_the_games_in_order():
+    """`register` appends a game to GAMES (in order of registration), `unregister` takes it away again."""
+    before = engine.GAMES
+    engine.register(engine.GameEntry("sample", rules="tests.engine.nim.rules"))
+    try:
+        assert (*before, "sample") == engine.GAMES and engine.entry("sample").render is None
+    finally:
+        engine.unregister("sample")
+    assert before == engine.GAMES
 
 
 @action("sample_move")

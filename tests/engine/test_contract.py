@@ -1,14 +1,14 @@
-"""The contract every game keeps (ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
+"""The contract every game keeps (docs/ENGINE_CONTRACT.md): registry, player counts, options, determinism, summaries."""
 
 import json
 import random
 
 import pytest
 
-from engine import GAMES, Option, Text, get_rules
+from engine import Option, Text, get_rules
 from tests.engine.playout import players_for
 
-pytestmark = pytest.mark.parametrize("game", GAMES)
+# every test takes `game`: each registered game and each test-only one (tests/conftest.py)
 
 
 def test_bad_player_count_is_a_clear_value_error(game):

@@ -1,4 +1,4 @@
-"""Words as data (issue 16): everything an engine gives a player to read is a `Text`, never English.
+"""Words as data: everything an engine gives a player to read is a `Text`, never English.
 
 Over seeded random games of each game: every refusal (`check`, `apply`'s IllegalAction, malformed JSON) is a
 Text whose rule ids are written in its templates (and at its start when the English starts with one), never
@@ -19,29 +19,25 @@ from pathlib import Path
 
 import pytest
 
-from engine import GAMES, Event, IllegalAction, MalformedAction, Text, get_rules
+from engine import Event, IllegalAction, MalformedAction, Text, get_rules
 from engine._common import from_jsonable
 from tests.engine.playout import players_for
+from tests.games import code_dir, names, played, profile
 
 ROOT = Path(__file__).resolve().parents[2]
-PREFIXES = {"alhambra": "AV", "gardens": "G", "queens_garden": "Q"}  # the rule ids each game cites
 JOINED = re.compile(r"^(?:\{p\d+\}[^{}]*)*$")  # join_texts' own template: its parts and separators
-GAMES_PLAYED = [  # (game, players, options, seed)
-    ("alhambra", 2, {}, 1),
-    ("alhambra", 3, {"vizier": True, "huts": True, "exchange": True, "bonus": True}, 2),
-    ("gardens", 2, {"two_colours": True}, 3),
-    ("gardens", 3, {"three_tile_hand": True}, 4),
-    ("queens_garden", 2, {}, 5),
-    ("queens_garden", 4, {}, 6),
-]
+# (game, players, options, seed): each game in the configurations its profile plays to the end
+GAMES_PLAYED = [(g, n, dict(o), seed) for g in names() for seed, (n, o) in enumerate(played(g), 1)]
 
 
 @functools.cache
-def templates() -> frozenset[tuple[str, str | None]]:
-    """(template, plural) of every `Text(...)` and `N_(...)` in the engine's code, as the catalogs take them."""
+def templates(game: str) -> frozenset[tuple[str, str | None]]:
+    """(template, plural) of every `Text(...)` and `N_(...)` in the engine's shared code and the game's own, as
+    the catalogs take them."""
     from i18n import catalogs
 
-    entries, problems = catalogs.code_entries(sorted((ROOT / "engine").rglob("*.py")))
+    paths = {*(ROOT / "engine").glob("*.py"), *code_dir(game).rglob("*.py")}
+    entries, problems = catalogs.code_entries(sorted(paths))
     assert not problems, problems
     return frozenset((e.msgid, e.plural) for e in entries)
 
@@ -78,8 +74,12 @@ def check_text(text, game: str, where: str) -> None:
             continue
         if node.plural is None and JOINED.match(node.template):
             continue  # join_texts: its parts are checked on their own
-        assert (node.template, node.plural) in templates(), f"{where}: {node.template!r} is not in the engine's code"
-    ids = re.compile(rf"(?<![\w@])[{PREFIXES[game]}][1-9]\d*(?:\.\d+|[a-h])?(?![\w])")
+        assert (node.template, node.plural) in templates(game), f"{where}: {node.template!r} is not in the code"
+    assert Text.from_json(json.loads(json.dumps(text.to_json()))) == text, f"{where}: JSON round trip"
+    prefixes = profile(game).rule_prefixes
+    if not prefixes:
+        return  # a game citing no rule ids
+    ids = re.compile(rf"(?<![\w@])[{prefixes}][1-9]\d*(?:\.\d+|[a-h])?(?![\w])")
     own = masked(text)
     for rule in ids.findall(english):
         # a cell or space named like a rule (an Alhambra cell in column V) may come in a parameter; a rule id never does
@@ -87,7 +87,6 @@ def check_text(text, game: str, where: str) -> None:
     first = ids.match(english)
     if first:
         assert own.startswith(first.group()), f"{where}: {english!r} starts with a rule id its template lacks"
-    assert Text.from_json(json.loads(json.dumps(text.to_json()))) == text, f"{where}: JSON round trip"
 
 
 def refusals(rules, state, players, pool, rnd):
@@ -103,7 +102,9 @@ def refusals(rules, state, players, pool, rnd):
     return picked
 
 
-@pytest.mark.parametrize(("game", "n", "options", "seed"), GAMES_PLAYED)
+@pytest.mark.parametrize(
+    ("game", "n", "options", "seed"), GAMES_PLAYED, ids=[f"{g}-{n}p-{k}" for g, n, _, k in GAMES_PLAYED]
+)
 def test_every_word_a_game_gives_is_a_text(game, n, options, seed):
     rules = get_rules(game)
     rnd = random.Random(seed)
@@ -144,7 +145,6 @@ def test_every_word_a_game_gives_is_a_text(game, n, options, seed):
     assert rules.is_over(state) and refused > 20
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_options_and_summaries_are_texts(game):
     rules = get_rules(game)
     for name, opt in rules.options.items():
@@ -153,7 +153,6 @@ def test_options_and_summaries_are_texts(game):
         check_text(rules.summary(dict.fromkeys(list(rules.options)[:on], True)), game, "summary")
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_malformed_actions_and_bad_games_are_refused_in_texts(game):
     rules = get_rules(game)
     kind = rules.action_types[0].kind

@@ -1,4 +1,4 @@
-"""The catalogs are complete (issue 16): every text of the code is in the template, and every language translates
+"""The catalogs are complete: every text of the code is in the template, and every language translates
 every entry, without fuzzy entries, with the template's placeholders and rule ids, in its own plural forms."""
 
 from __future__ import annotations

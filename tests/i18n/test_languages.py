@@ -1,4 +1,4 @@
-"""Our real catalogs at work through the harness (issue 16): a Hungarian player in a German server reads Hungarian
+"""Our real catalogs at work through the harness: a Hungarian player in a German server reads Hungarian
 panels and errors while the move posts are German; /game rules in Czech; the command tree sent to Discord carries
 every language's names and descriptions within Discord's limits (names lowercase, unique among siblings, at most
 32 characters; descriptions at most 100)."""

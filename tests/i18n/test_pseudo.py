@@ -1,4 +1,4 @@
-"""Nothing a player reads bypasses the catalogs (issue 16): whole games of each type played through the harness
+"""Nothing a player reads bypasses the catalogs: whole games of each type played through the harness
 in the pseudo-language (every text of the catalogs wrapped in ⟦ ⟧, `i18n.catalogs.Pseudo`), by players whose
 Discord language and whose server's language are that pseudo-language, and every message the bot sends or
 edits (content, embeds, buttons, menus and their options, autocomplete choices) and every string drawn in the

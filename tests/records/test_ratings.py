@@ -1,5 +1,5 @@
 """Ratings (records/ratings.py): after a scripted series of games they are exactly openskill's own Plackett–Luce
-computation; ties, AI seats, stand-ins and players who abandoned follow the rules of issue 17."""
+computation; ties, AI seats, stand-ins and players who abandoned follow the rules of records/ratings.py."""
 
 from __future__ import annotations
 

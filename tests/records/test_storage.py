@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from records.figures import Finish, SeatFinish
+from records.figures import RATER, Finish, SeatFinish
 from records.ratings import AI_RATINGS, Rating, SeatResult, rate
 from storage import Seat, StaleVersion
 
@@ -117,7 +117,7 @@ async def test_two_games_ending_at_once_both_count(db):
 
 
 async def test_a_crash_in_the_final_transaction_leaves_the_game_unfinished_and_unrated(db, monkeypatch):
-    import storage._records as shared
+    import storage._rows as shared
 
     g = await db.create_game(guild_id=GUILD, channel_id=1, game="fake", options={}, seed=1, creator=Seat("1", "A"))
     g = await db.start_game(g.id, seats=[Seat("1", "A"), Seat("2", "B")], state_json="{}")
@@ -199,7 +199,7 @@ async def test_the_copy_command_copies_results_and_ratings(tmp_path):
     from storage.sqlite import SQLiteStorage
 
     src_path, dst_path = str(tmp_path / "a.sqlite3"), str(tmp_path / "b.sqlite3")
-    src = await SQLiteStorage.open(src_path)
+    src = await SQLiteStorage.open(src_path, rater=RATER)
     try:
         await play(src, ["1", "2", "ai:easy:1"], [3, 2, 1], standins={"2"})
         await play(src, ["1", "3"], [1, 2], channel=2, guild=8)

@@ -57,6 +57,8 @@ def test_the_same_data_gives_the_same_bytes():
 def test_words_and_numbers():
     en = words("en")
     assert [duration(s, en) for s in (None, 40, 600, 3 * 3600, 3 * 86400)] == ["–", "40 s", "10 min", "3 h", "3 d"]
+    seconds = (0.4, 2.6, 59.9, 60, 119, 3 * 3600 + 60, 86400 + 7200)  # cut down, never rounded up (issue 20)
+    assert [duration(s, en) for s in seconds] == ["0 s", "2 s", "59 s", "1 min", "1 min", "3 h 1 min", "1 d 2 h"]
     assert (number(2.0), number(-1.25), number(7.456)) == ("2", "−1.2", "7.5")
     assert figure_text("Longest wall", Figure("longest_wall", 6.25, 11.0), en) == (
         "Longest wall: 6.2 on average, best 11"

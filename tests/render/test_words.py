@@ -227,7 +227,9 @@ async def test_the_bots_images_are_drawn_and_kept_per_language(pseudo):
     rules = get_rules("gardens")
     state = playthrough("gardens", 2, 11)[20]
     seats = [types.SimpleNamespace(id=p, name=nm) for p, nm in zip(state.players, ("Ana", "Bo"), strict=True)]
-    row = types.SimpleNamespace(id=7, game="gardens", version=20, state_json=encode(rules, state), seats=seats, table={})
+    row = types.SimpleNamespace(
+        id=7, game="gardens", version=20, state_json=encode(rules, state), seats=seats, table={}
+    )
     images = Images(None, processes=0)  # type: ignore[arg-type]
     names = {"1000": "Ana", "1001": "Bo"}
     english = await images.public(row)

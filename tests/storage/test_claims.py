@@ -1,5 +1,7 @@
-"""A finished game's animation shared in a channel: the first claim wins on every backend, a posted share is
-remembered (its message id), a claim given up or left stale (its claimant died) can be taken again."""
+"""Due times and claims the storage keeps so that nothing is done twice or never: a finished game's animation
+shared in a channel (the first claim wins on every backend, a posted share is remembered by its message id, a
+claim given up or left stale by a dead claimant can be taken again), and the first turn's deadline stored by the
+start itself."""
 
 from __future__ import annotations
 
@@ -22,3 +24,16 @@ async def test_a_claim_given_up_or_stale_can_be_taken_again(db):
     assert await db.claim_share(2, 10, "en", now=101.0) == (True, None)
     assert await db.claim_share(2, 10, "en", now=101.0 + 899) == (False, None)
     assert await db.claim_share(2, 10, "en", now=101.0 + 901) == (True, None)  # its claimant died long ago
+
+
+async def test_a_start_stores_the_first_turns_deadline_with_its_reminder(db):
+    """The first turn's due times are stored by the start's own transaction, as a move stores the next turn's:
+    its deadline too (the deadline pass finds it), not only the reminder."""
+    from storage import Due, Seat
+
+    ana, bo = Seat("1", "Ana"), Seat("2", "Bo")
+    g = await db.create_game(guild_id=9, channel_id=1, game="fake", options={}, seed=5, creator=ana)
+    row = await db.start_game(g.id, seats=[ana, bo], state_json="{}", due=Due(remind_at=500.0, deadline_at=900.0))
+    assert row.deadline_at == 900.0 and (await db.load_game(g.id)).deadline_at == 900.0
+    assert [r.id for r in await db.deadlines_due(1000.0)] == [g.id]
+    assert await db.deadlines_due(800.0) == []

@@ -1,0 +1,349 @@
+"""What both backends share about rows: the columns of each table they read, a row read by column name (an
+`sqlite3.Row` or an asyncpg `Record`: never by position) as the record the bot gets, a record as the values of
+its columns, and the pure steps around settling a finished game and rebuilding a server's ratings (the arithmetic
+is the `Rater` storage was opened with: records/', which storage never imports)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from storage.base import GameRow, Guild, MoveRow, Notice, Player, Seat, pack_state, unpack_state
+from storage.results import Move, Rater, Rating, RatingRow, Recent, ResultRow, SeatRecord, Summary
+
+Row = Any  # a row that reads its columns by name: sqlite3.Row, asyncpg.Record
+
+GAME_COLUMNS = (
+    "id",
+    "guild_id",
+    "channel_id",
+    "game",
+    "options",
+    "seed",
+    "status",
+    "seats",
+    "state",
+    "version",
+    "creator_id",
+    "lobby_message_id",
+    "reminder_hours",
+    "created_at",
+    "updated_at",
+    "turn_started_at",
+    "reminded_at",
+    "nudged_at",
+    "turns",
+    "table_state",
+    "deadline_at",
+    "last_post_id",
+)
+MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "origin", "standin")
+NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
+PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale")
+GUILD_COLUMNS = ("guild_id", "language")
+RECENT_COLUMNS = ("score", "place", "turn_median", "figures")
+HISTORY_COLUMNS = ("finished_at", "mu", "sigma", "games")
+
+RESULT_COLUMNS = (
+    "game_id",
+    "guild_id",
+    "game",
+    "finished_at",
+    "seq",
+    "seat",
+    "player",
+    "name",
+    "score",
+    "place",
+    "ai_level",
+    "abandoned",
+    "moves",
+    "standin_moves",
+    "rated",
+    "mu_before",
+    "sigma_before",
+    "games_before",
+    "mu",
+    "sigma",
+    "games",
+    "turns",
+    "turn_seconds",
+    "turn_median",
+    "figures",
+)
+RATING_COLUMNS = ("guild_id", "game", "player", "name", "mu", "sigma", "games", "updated_at")
+
+
+def columns(names: Sequence[str], table: str = "") -> str:
+    """A SELECT list of these columns (of `table`, if given)."""
+    return ", ".join(f"{table}.{c}" if table else c for c in names)
+
+
+def seats_json(seats: Iterable[Seat]) -> str:
+    return json.dumps([{"id": s.id, "name": s.name} for s in seats])
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def game_of(r: Row) -> GameRow:
+    """A `games` row (GAME_COLUMNS) as the GameRow the bot reads."""
+    return GameRow(
+        id=r["id"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        game=r["game"],
+        options=json.loads(r["options"]),
+        seed=r["seed"],
+        status=r["status"],
+        seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r["seats"])),
+        state_json=unpack_state(r["state"]),
+        version=r["version"],
+        creator_id=r["creator_id"],
+        lobby_message_id=r["lobby_message_id"],
+        reminder_hours=r["reminder_hours"],
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+        turn_started_at=r["turn_started_at"],
+        reminded_at=r["reminded_at"],
+        nudged_at=r["nudged_at"],
+        turns=r["turns"],
+        table=json.loads(r["table_state"]),
+        deadline_at=r["deadline_at"],
+        last_post_id=r["last_post_id"],
+    )
+
+
+def game_values(row: GameRow) -> dict[str, Any]:
+    """A GameRow as the values of its GAME_COLUMNS (a game copied from another database)."""
+    return {
+        "id": row.id,
+        "guild_id": row.guild_id,
+        "channel_id": row.channel_id,
+        "game": row.game,
+        "options": dumps(row.options),
+        "seed": row.seed,
+        "status": row.status,
+        "seats": seats_json(row.seats),
+        "state": pack_state(row.state_json) if row.state_json is not None else None,
+        "version": row.version,
+        "creator_id": row.creator_id,
+        "lobby_message_id": row.lobby_message_id,
+        "reminder_hours": row.reminder_hours,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "turn_started_at": row.turn_started_at,
+        "reminded_at": row.reminded_at,
+        "nudged_at": row.nudged_at,
+        "turns": row.turns,
+        "table_state": dumps(row.table),
+        "deadline_at": row.deadline_at,
+        "last_post_id": row.last_post_id,
+    }
+
+
+def move_of(r: Row) -> MoveRow:
+    """A `moves` (or `undone_moves`) row as a MoveRow; the player id as text (a Discord id is stored as a
+    number: `pack_player`)."""
+    return MoveRow(
+        r["game_id"],
+        r["move_number"],
+        str(r["player"]),
+        json.loads(r["action"]),
+        r["created_at"],
+        r["origin"],
+        bool(r["standin"]),
+    )
+
+
+def notice_of(r: Row) -> Notice:
+    return Notice(r["id"], r["game_id"], r["version"], r["kind"], json.loads(r["payload"]), r["created_at"])
+
+
+def player_of(r: Row) -> Player:
+    return Player(r["player_id"], r["away_until"], bool(r["away_ai"]), bool(r["skip_confirm"]), r["locale"])
+
+
+def guild_of(r: Row) -> Guild:
+    return Guild(r["guild_id"], r["language"])
+
+
+def summary_of(r: Row) -> Summary:
+    """A row of the per-game totals query (its columns named as Summary's fields)."""
+    return Summary(
+        r["game"],
+        int(r["games"]),
+        int(r["wins"]),
+        float(r["score_sum"]),
+        int(r["best"]),
+        int(r["turns"]),
+        float(r["turn_seconds"]),
+    )
+
+
+def recent_of(r: Row) -> Recent:
+    return Recent(int(r["score"]), int(r["place"]), r["turn_median"], json.loads(r["figures"]))
+
+
+def history_of(r: Row) -> tuple[float, Rating]:
+    return float(r["finished_at"]), Rating(float(r["mu"]), float(r["sigma"]), int(r["games"]))
+
+
+def stream_key(guild_id: int, game: str) -> int:
+    """A signed 64-bit key naming one server's ratings of one game (PostgreSQL's advisory lock serialising them)."""
+    digest = hashlib.blake2b(f"records:{guild_id}:{game}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def next_place(tail: Row | None, now: float) -> tuple[float, int]:
+    """Where a game finishing at `now` goes in its stream's order, after the stream's last (finished_at, seq):
+    its finishing time never earlier than the last one's, so the order by (finished_at, seq) is the order the
+    games were rated in."""
+    if tail is None:
+        return now, 1
+    return max(now, float(tail["finished_at"])), int(tail["seq"]) + 1
+
+
+def moves_of(log: Iterable[MoveRow]) -> list[Move]:
+    """A move log as what settling needs of it (`Move`s)."""
+    return [Move(m.player, float(m.created_at), m.standin) for m in log]
+
+
+def rating_of(r: Row) -> RatingRow:
+    """A `ratings` row (RATING_COLUMNS) as a RatingRow."""
+    rating = Rating(float(r["mu"]), float(r["sigma"]), int(r["games"]))
+    return RatingRow(int(r["guild_id"]), str(r["game"]), str(r["player"]), str(r["name"]), rating, r["updated_at"])
+
+
+def rating_values(r: RatingRow) -> dict[str, Any]:
+    return {
+        "guild_id": r.guild_id,
+        "game": r.game,
+        "player": r.player,
+        "name": r.name,
+        "mu": r.rating.mu,
+        "sigma": r.rating.sigma,
+        "games": r.rating.games,
+        "updated_at": r.updated_at,
+        "shown": r.rating.shown,
+    }
+
+
+def _rating(mu: Any, sigma: Any, games: Any) -> Rating | None:
+    return None if mu is None else Rating(float(mu), float(sigma), int(games))
+
+
+def result_of(r: Row) -> ResultRow:
+    """A `results` row (RESULT_COLUMNS) as a ResultRow."""
+    record = SeatRecord(
+        seat=int(r["seat"]),
+        player=str(r["player"]),
+        name=str(r["name"]),
+        score=int(r["score"]),
+        place=int(r["place"]),
+        ai_level=r["ai_level"],
+        abandoned=bool(r["abandoned"]),
+        moves=int(r["moves"]),
+        standin_moves=int(r["standin_moves"]),
+        rated=bool(r["rated"]),
+        before=_rating(r["mu_before"], r["sigma_before"], r["games_before"]),
+        after=_rating(r["mu"], r["sigma"], r["games"]),
+        turns=int(r["turns"]),
+        turn_seconds=float(r["turn_seconds"]),
+        turn_median=None if r["turn_median"] is None else float(r["turn_median"]),
+        figures=json.loads(r["figures"]),
+    )
+    return ResultRow(
+        int(r["game_id"]), int(r["guild_id"]), str(r["game"]), float(r["finished_at"]), int(r["seq"]), record
+    )
+
+
+def results_from(rows: Iterable[Row]) -> list[ResultRow]:
+    """Many stored rows as ResultRows (a rebuild reads a whole server's: in a thread)."""
+    return [result_of(r) for r in rows]
+
+
+def result_values(row: ResultRow) -> dict[str, Any]:
+    """A ResultRow as column values (RESULT_COLUMNS names)."""
+    rec = row.record
+    before, after = rec.before, rec.after
+    return {
+        "game_id": row.game_id,
+        "guild_id": row.guild_id,
+        "game": row.game,
+        "finished_at": row.finished_at,
+        "seq": row.seq,
+        "seat": rec.seat,
+        "player": rec.player,
+        "name": rec.name,
+        "score": rec.score,
+        "place": rec.place,
+        "ai_level": rec.ai_level,
+        "abandoned": rec.abandoned,
+        "moves": rec.moves,
+        "standin_moves": rec.standin_moves,
+        "rated": rec.rated,
+        "mu_before": before.mu if before else None,
+        "sigma_before": before.sigma if before else None,
+        "games_before": before.games if before else None,
+        "mu": after.mu if after else None,
+        "sigma": after.sigma if after else None,
+        "games": after.games if after else None,
+        "turns": rec.turns,
+        "turn_seconds": rec.turn_seconds,
+        "turn_median": rec.turn_median,
+        "figures": json.dumps(dict(rec.figures), separators=(",", ":"), sort_keys=True),
+    }
+
+
+def results_of(
+    game_id: int, guild_id: int, game: str, at: float, seq: int, records: Sequence[SeatRecord]
+) -> list[ResultRow]:
+    return [ResultRow(game_id, guild_id, game, at, seq, r) for r in records]
+
+
+def ratings_after(results: Sequence[ResultRow]) -> list[RatingRow]:
+    """The rating rows a game's rated seats leave (stamped with the game's finishing time)."""
+    return [
+        RatingRow(r.guild_id, r.game, r.record.player, r.record.name, r.record.after, r.finished_at)
+        for r in results
+        if r.record.after is not None and r.guild_id
+    ]
+
+
+def current_of(rows: Iterable[RatingRow]) -> dict[str, Rating]:
+    return {r.player: r.rating for r in rows}
+
+
+def rebuilt(rows: Sequence[ResultRow], rater: Rater) -> tuple[list[ResultRow], list[RatingRow]]:
+    """A stream's stored results (in order) rated again from nothing: the results with their new before/after
+    and the final rating rows (each with the name and time of the player's last game). Pure: run in a thread."""
+    games: list[list[ResultRow]] = []
+    for r in rows:
+        if games and games[-1][0].game_id == r.game_id:
+            games[-1].append(r)
+        else:
+            games.append([r])
+    _, again = rater.rebuild([[r.record for r in g] for g in games])
+    results = [
+        ResultRow(old.game_id, old.guild_id, old.game, old.finished_at, old.seq, new)
+        for g, records in zip(games, again, strict=True)
+        for old, new in zip(g, records, strict=True)
+    ]
+    last: dict[str, RatingRow] = {}
+    for rating in ratings_after(results):
+        last[rating.player] = rating
+    return results, sorted(last.values(), key=lambda r: r.player)
+
+
+def rerate_values(rows: Sequence[ResultRow]) -> list[dict[str, Any]]:
+    """The columns a rebuild changes, per result row."""
+    out = []
+    for row in rows:
+        v = result_values(row)
+        out.append({k: v[k] for k in ("rated", "mu_before", "sigma_before", "games_before", "mu", "sigma", "games")})
+        out[-1].update(game_id=row.game_id, seat=row.record.seat)
+    return out
