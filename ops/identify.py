@@ -5,8 +5,8 @@ shard `s` is in rate-limit bucket `s % max_concurrency`, and each bucket may ide
 identifies cost a reconnect and, repeated, a reset token. One process paces its own shards (discord.py waits 5 s
 between them); processes started together (a redeploy, a host's reboot) would not. So before each identify,
 discord.py calls the bot's `before_identify_hook`, which here takes the bucket's lease in the database
-(`Storage.identify_slot`: a row per bucket, taken for WINDOW seconds by the database's clock, free only once
-the last identify of that bucket is WINDOW old) and waits while another process holds it.
+(`Storage.identify_slot`: a row per bucket, taken for WINDOW + MARGIN seconds by the database's clock, free only
+once the last identify of that bucket is that old) and waits while another process holds it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 WINDOW = 5.0  # seconds per identify and bucket (Discord's rule)
-MARGIN = 0.1  # a lease lasts 10 % longer than the window: the identify is sent a moment after the lease is taken
+# A lease lasts this much longer than the window: the identify reaches Discord a moment after the lease is taken
+# (the database's answer, the event loop, the network), and that moment is not always short on a busy machine.
+MARGIN = 0.5
 
 
 class IdentifyGate:
@@ -53,7 +55,7 @@ class IdentifyGate:
         bucket = (shard_id or 0) % await self.max_concurrency()
         while True:
             try:
-                wait = await storage.identify_slot(bucket, self.owner, self.window * (1 + MARGIN))
+                wait = await storage.identify_slot(bucket, self.owner, self.window + MARGIN)
             except Exception:  # noqa: BLE001 - the database is away: pace as one process would
                 log.warning("identify lease unavailable; waiting %.0f s before identifying", self.window, exc_info=True)
                 await asyncio.sleep(self.window)

@@ -4,8 +4,8 @@ and a bucket never twice within one window.
 
 Each shard connects through discord.py's own `DiscordWebSocket.from_client` (the bot's `http.ws_connect` returns a
 fake gateway socket that says HELLO and records every IDENTIFY frame), so the hook is called exactly where
-discord.py calls it. Discord's window is 5 s; the gate's window is shortened to 0.5 s here so the test takes two
-seconds (the rule is the same at any length). The same restart without the gate (discord.py's default hook) is
+discord.py calls it. Discord's window is 5 s; the gate's window is shortened to 1 s here so the test takes seconds,
+not half a minute (the rule is the same at any length). The same restart without the gate (discord.py's default hook) is
 shown to break the limit, so the count is not vacuous."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from discord.gateway import DiscordWebSocket
 
 from tests.bot.harness import FakeDiscord, Harness
 
-SHARDS, PROCESSES, CONCURRENCY, WINDOW = 8, 4, 2, 0.5
+SHARDS, PROCESSES, CONCURRENCY, WINDOW = 8, 4, 2, 1.0
 
 
 class Gateway(FakeDiscord):
