@@ -120,3 +120,11 @@ async def test_four_processes_restarted_at_once_identify_within_max_concurrency(
     finally:
         for h in bots:
             await h.close()
+
+
+async def test_a_process_connects_only_its_own_shards():
+    """SHARD_COUNT/SHARD_IDS reach discord.py: launch_shards connects those shards, not all (it did before)."""
+    from bot import GameBot, Settings
+
+    bot = GameBot(Settings(token="t", shard_count=4, shard_ids=(1, 2)))  # not started: nothing to close
+    assert bot.shard_count == 4 and list(bot.shard_ids) == [1, 2]
