@@ -192,7 +192,7 @@ class LanguageCog(commands.Cog):
         else:
             await self.languages.set(guild_id, None if language == SERVER else language)
             now = await self.languages.of(guild_id, interaction.guild_locale)
-            _ = words(now)  # the reply is in the language the posts will be in
+            _ = user_words(interaction)  # an ephemeral reply: in the admin's own language, naming the new one
             if language == SERVER:
                 # i18n: /language: {language} is the language's own name ("Deutsch")
                 text = _(

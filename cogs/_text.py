@@ -101,7 +101,7 @@ def options_text(row: GameRow, _: Words = ENGLISH) -> str:
         value = row.options.get(name, opt.default)
         # i18n: an on/off option's value in the lobby's options line
         shown = (_("yes") if value else _("no")) if not opt.choices else str(value)
-        parts.append(f"{name.replace('_', ' ')} = {shown}")  # the names as typed in /game create options
+        parts.append(f"{present.for_game(row.game).option_label(name, _)} = {shown}")  # in the reader's words
     # i18n: the lobby's options line when the game has no options
     return " · ".join(parts) if parts else _("none")
 
@@ -177,7 +177,7 @@ def out_of_turn_line(row: GameRow, side: Sequence[str], movers: Sequence[str], _
     who = ", ".join(name_of(row, p, _) for p in side)
     main = [p for p in movers if p not in side]
     first = name_of(row, main[0], _) if main else None
-    return present.for_game(row.game).out_of_turn_line(who, _=_, main=first)
+    return present.for_game(row.game).out_of_turn_line(who, n=len(side), _=_, main=first)
 
 
 def results_text(row: GameRow, scores: dict[str, int], winners: Sequence[str], _: Words = ENGLISH) -> str:

@@ -359,11 +359,13 @@ class GameCog(
             (await self.here(interaction)).id, str(interaction.user.id), min_gap=self.nudge_gap
         )
         _ = await self.session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
-        pings = ", ".join(ping(row, p, _) for p in addressed)  # exactly those it addresses
-        # i18n: /game nudge, in public: {who} are the pings of the players to move, {name} the one who waits
+        pinged = [ping(row, p, _) for p in addressed]  # exactly those it addresses
+        # i18n: /game nudge, in public: {who} are the pings of the {n} players to move, {name} the one who waits
         text = _(
             "⏰ {who}: {name} is waiting for your move in {title}.",
-            who=pings,
+            "⏰ {who}: {name} is waiting for you to move in {title}.",
+            n=len(pinged),
+            who=", ".join(pinged),
             name=esc(interaction.user.display_name),
             title=title_of(row.game, _),
         )

@@ -11,6 +11,14 @@ The msgid of every text is its English template with named `{fields}`, written i
 - in the engines (which know no language), `engine.Text("...", **params)` carries the same template and its
   parameters as data; `_.text(t)` turns it into words;
 - constants translated later (a building's name in a table) are marked `N_("Pavilion")` and shown with `_.text`.
+
+Where one English text means different things in different games ("pavilion": a Gardens building, a Queen's
+Garden element; "Place a tile"), each game's use has its own catalog entry, told apart by a gettext message
+context: the game's id (`GAME_CONTEXTS`), a literal keyword at the call, in each of the three forms:
+`_("Place a tile", context="gardens")`, `Text("pavilion", context="queens_garden")`, `N_("pavilion",
+context="queens_garden")`. Letters that stand for a word (the colour letters of Queen's Garden codes) have the
+context `LETTER`. The slash commands' texts have their own contexts (`COMMAND_NAME`, `COMMAND`). Nothing else
+differs: a context is part of an entry's key, `python -m i18n extract` writes it as the entry's msgctxt.
 `python -m i18n extract` finds these calls (i18n/catalogs.py) and the slash commands' names and descriptions.
 
 Who reads which language (cogs/_locale.py): an ephemeral reply is in the clicking user's Discord language, a
@@ -28,6 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import Text
+from engine._text import N_ as N_  # the marker, one for the engines and the rest
+from engine._text import context_of
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +60,8 @@ _BY_DISCORD = {code: lang for lang, codes in DISCORD_LOCALES.items() for code in
 
 COMMAND_NAME = "command name"  # the catalog context of slash-command names
 COMMAND = "command"  # the catalog context of slash commands' descriptions and choices (apart from the messages)
+GAME_CONTEXTS = ("alhambra", "gardens", "queens_garden")  # a game's own words (its registry id)
+LETTER = "letter"  # the catalog context of a one-letter code standing for a word (a colour's letter)
 PSEUDO = "qps"  # a generated test language that wraps every text in ⟦ ⟧ (tests/i18n)
 _extra: dict[str, gettext.NullTranslations] = {}  # languages installed at run time (the pseudo-language)
 
@@ -64,22 +76,18 @@ def language_of(locale: Any) -> str | None:
     return _BY_DISCORD.get(code) or _BY_DISCORD.get(code.split("-")[0])
 
 
-def N_(template: str) -> str:  # noqa: N802 (gettext's own name for it)
-    """Marks a constant for the catalogs without translating it here: it is translated where it is shown."""
-    return template
-
-
 class Words:
     """The texts of one language. `_(template, plural, **params)` translates and fills a template; `_.text(t)`
     does the same for an engine `Text` (or a marked constant)."""
 
-    __slots__ = ("lang", "_gettext", "_ngettext", "_pgettext")
+    __slots__ = ("lang", "_gettext", "_ngettext", "_pgettext", "_npgettext")
 
     def __init__(self, lang: str, translations: gettext.NullTranslations):
         self.lang = lang
         self._gettext = translations.gettext
         self._ngettext = translations.ngettext
         self._pgettext = translations.pgettext
+        self._npgettext = translations.npgettext
 
     def command_name(self, name: str) -> str:
         """A slash command's, group's or option's name (catalog context "command name"; Discord wants them
@@ -90,10 +98,12 @@ class Words:
         """A slash command's or option's description, or a choice's name (catalog context "command")."""
         return self._pgettext(COMMAND, text) if text else text
 
-    def __call__(self, template: str, plural: str | None = None, /, **params: Any) -> str:
+    def __call__(
+        self, template: str, plural: str | None = None, /, *, context: str | None = None, **params: Any
+    ) -> str:
         if not template:
             return template
-        words = self._gettext(template) if plural is None else self._ngettext(template, plural, params["n"])
+        words = self._translate(template, plural, params.get("n"), context)
         if not params:
             return words
         values = {k: v.fill(self._translate) if isinstance(v, Text) else v for k, v in params.items()}
@@ -110,11 +120,15 @@ class Words:
             return ""
         if isinstance(text, Text):
             return text.fill(self._translate)
-        return self._gettext(text) if text else text
+        return self._translate(text, None, None, context_of(text))
 
-    def _translate(self, template: str, plural: str | None, n: Any) -> str:
+    def _translate(self, template: str, plural: str | None, n: Any, context: str | None = None) -> str:
         if not template:  # gettext("") is the catalog's header
             return template
+        if context is not None:
+            if plural is None:
+                return self._pgettext(context, template)
+            return self._npgettext(context, template, plural, n)
         if plural is None:
             return self._gettext(template)
         return self._ngettext(template, plural, n)

@@ -1,8 +1,8 @@
 """The catalogs' life cycle, with Babel: find every translatable text in the code, keep each language's catalog in
 step with them, compile, check, and generate the tests' pseudo-language.
 
-- `extract()`: every `_("…")`, `Text("…")` and `N_("…")` with a literal template (a second literal is the plural),
-  found in the source with `ast`, plus the slash commands' names, descriptions and choices (given by the caller:
+- `extract()`: every `_("…")`, `Text("…")` and `N_("…")` with a literal template (a second literal is the plural,
+  a literal `context=` keyword the entry's msgctxt), found in the source with `ast`, plus the slash commands' names, descriptions and choices (given by the caller:
   the cogs know them); a comment line starting `# i18n:` just above a call is a note for translators.
 - `update()`: the template written to `locales/bot.pot` and merged into each language's `.po` (new entries
   empty, changed ones fuzzy: both fail `check` until a translator has seen them).
@@ -31,7 +31,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from i18n import COMMAND_NAME, DOMAIN, LANGUAGES, LOCALES, SOURCE
+from i18n import COMMAND, COMMAND_NAME, DOMAIN, LANGUAGES, LOCALES, SOURCE
 
 ROOT = LOCALES.parent
 SOURCES = ("bot.py", "cogs", "engine", "present", "render", "ai", "i18n")  # where player-visible texts live
@@ -97,12 +97,19 @@ def code_entries(files: Iterable[Path] | None = None) -> tuple[list[Entry], list
                     plural = second.value
                 else:
                     problems.append(f"{where}:{node.lineno}: the plural of {first.value!r} must be a literal")
+            context = None
+            for kw in node.keywords:
+                if kw.arg == "context":
+                    if isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                        context = kw.value.value
+                    else:
+                        problems.append(f"{where}:{node.lineno}: the context of {first.value!r} must be a literal")
             note = ""
             above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
             if above.startswith("#") and above[1:].strip().startswith(NOTE):
                 note = above[1:].strip()[len(NOTE) :].strip()
             if first.value:
-                entries.append(Entry(first.value, plural, None, f"{where}:{node.lineno}", note))
+                entries.append(Entry(first.value, plural, context, f"{where}:{node.lineno}", note))
     return entries, problems
 
 
@@ -270,10 +277,13 @@ class Pseudo(gettext.NullTranslations):
         return f"{OPEN}{chosen}{CLOSE}" if (None, msgid1) in self.known else chosen
 
     def pgettext(self, context: str, message: str) -> str:
-        return message  # names stay valid command names
+        if context in (COMMAND_NAME, COMMAND):
+            return message  # names stay valid command names
+        return f"{OPEN}{message}{CLOSE}" if (context, message) in self.known else message
 
     def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return msgid1 if n == 1 else msgid2
+        chosen = msgid1 if n == 1 else msgid2
+        return f"{OPEN}{chosen}{CLOSE}" if (context, msgid1) in self.known else chosen
 
 
 def pseudo(entries: Iterable[Entry] | None = None) -> Pseudo:

@@ -37,6 +37,7 @@ class Presenter:
     """The defaults: labels derived from action kinds, a generic private-view text, no previews."""
 
     kind_labels: Mapping[str, str] = {}  # N_-marked button labels of action kinds
+    option_labels: Mapping[str, str] = {}  # N_-marked short names of the game's options (the lobby's line)
     free_actions_label = N_("Free actions")  # the free-actions button (shown with `_.text`)
 
     # the game's own figures in /stats (records/figures.py): key -> N_-marked label; the values come from `figures`
@@ -52,6 +53,12 @@ class Presenter:
         """A button label for an action kind ("take_money" -> "Take money" unless the game names it)."""
         label = self.kind_labels.get(kind)
         return _.text(label) if label else kind.replace("_", " ").capitalize()
+
+    def option_label(self, name: str, _: Words = ENGLISH) -> str:
+        """An option's short name in the reader's language ("three_tile_hand" -> "three tile hand" unless the game
+        names it)."""
+        label = self.option_labels.get(name)
+        return _.text(label) if label else name.replace("_", " ")
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         """A menu label for the column or area `group` of positions (for narrowing long lists)."""
@@ -81,12 +88,18 @@ class Presenter:
         the public view does not (the generic version: the differing parts of the views, as data)."""
         return _diff_text(to_jsonable(rules.view(state, player)), to_jsonable(rules.view(state, None)))
 
-    def out_of_turn_line(self, who: str, *, _: Words = ENGLISH, main: str | None = None) -> str:
-        """The line naming players (`who`) who may act out of turn now, until `main` (the player whose turn it is,
-        named) acts."""
+    def out_of_turn_line(self, who: str, *, n: int = 1, _: Words = ENGLISH, main: str | None = None) -> str:
+        """The line naming the `n` players (`who`, a list of names) who may act out of turn now, until `main` (the
+        player whose turn it is, named) acts. The verb agrees with `n` in the catalogs (a plural entry)."""
         if main:
-            return _("⏳ {who} may act out of turn until {main} acts.", who=who, main=main)
-        return _("⏳ {who} may act out of turn.", who=who)
+            return _(
+                "⏳ {who} may act out of turn until {main} acts.",
+                "⏳ {who} may act out of turn until {main} acts.",
+                n=n,
+                who=who,
+                main=main,
+            )
+        return _("⏳ {who} may act out of turn.", "⏳ {who} may act out of turn.", n=n, who=who)
 
     def free_panel_lines(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> list[str]:
         """The top of the free-actions panel."""

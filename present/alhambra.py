@@ -22,7 +22,7 @@ class AlhambraPresenter(Presenter):
         "redesign_remove": N_("Redesign: remove"),
         "redesign_swap": N_("Redesign: swap"),
         "pass": N_("End turn"),
-        "place_tile": N_("Place a tile"),
+        "place_tile": N_("Place a tile", context="alhambra"),
         "reserve_tile": N_("To reserve"),
         "give_to_dirk": N_("Give to Dirk"),
         "vizier_buy": N_("Vizier: buy out of turn"),
@@ -32,6 +32,12 @@ class AlhambraPresenter(Presenter):
         "set_bonus_autoplay": N_("Set bonus autoplay"),
     }
     free_actions_label = N_("Bonus cards")
+    option_labels = {  # the four modules of The Vizier's Favour (V1)
+        "vizier": N_("Vizier"),
+        "huts": N_("Worker's Huts"),
+        "exchange": N_("Bureau de Change"),
+        "bonus": N_("Bonus cards"),
+    }
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         # i18n: a column of the Alhambra grid (the letter of cells like M13), in the menu narrowing long lists
@@ -83,11 +89,17 @@ class AlhambraPresenter(Presenter):
             )
         return _("Your hand: {cards}", cards=" · ".join([*parts, *others])) + extra
 
-    def out_of_turn_line(self, who: str, *, _: Words = ENGLISH, main: str | None = None) -> str:
-        # V4/V12
+    def out_of_turn_line(self, who: str, *, n: int = 1, _: Words = ENGLISH, main: str | None = None) -> str:
+        # V4/V12; the verb agrees with the number of names (`n`) in the catalogs
         if main:
-            return _("🧞 Vizier: {who} may buy out of turn until {main} acts.", who=who, main=main)
-        return _("🧞 Vizier: {who} may buy out of turn.", who=who)
+            return _(
+                "🧞 Vizier: {who} may buy out of turn until {main} acts.",
+                "🧞 Vizier: {who} may buy out of turn until {main} acts.",
+                n=n,
+                who=who,
+                main=main,
+            )
+        return _("🧞 Vizier: {who} may buy out of turn.", "🧞 Vizier: {who} may buy out of turn.", n=n, who=who)
 
     def free_panel_lines(self, rules: Any, state: Any, player: str, _: Words = ENGLISH) -> list[str]:
         seat = state.seat(player)
@@ -106,7 +118,10 @@ class AlhambraPresenter(Presenter):
             auto.get(seat.bonus_auto, seat.bonus_auto),
         ]
 
-    figure_labels = {"longest_wall": N_("Longest wall"), "round_points": N_("Points per scoring round")}
+    figure_labels = {
+        "longest_wall": N_("Longest wall"),
+        "round_points": N_("Points per scoring round", context="alhambra"),
+    }
 
     def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:
         """Per player: the longest outer wall of their Alhambra at the end (A48) and the points each scoring round

@@ -11,7 +11,8 @@ from present import Presenter
 
 
 class GardensPresenter(Presenter):
-    kind_labels = {"choose_colours": N_("Choose colours"), "place_tile": N_("Place a tile")}
+    kind_labels = {"choose_colours": N_("Choose colours"), "place_tile": N_("Place a tile", context="gardens")}
+    option_labels = {"three_tile_hand": N_("Hand of three tiles"), "two_colours": N_("Two tree kinds each")}  # G36, G37
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         # i18n: a column of the garden grid (the letter of spaces like C4), in the menu narrowing long lists

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.queens_garden.geometry import area_text, space_text
 from i18n import ENGLISH, N_, Words
 from present import Presenter
 
@@ -11,7 +12,7 @@ from present import Presenter
 class QueensGardenPresenter(Presenter):
     kind_labels = {  # Q19–Q29: actions A to D
         "acquire": N_("Acquire"),
-        "place_tile": N_("Place a tile"),
+        "place_tile": N_("Place a tile", context="queens_garden"),
         "place_expansion": N_("Place expansion"),
         "buy_expansion": N_("Buy expansion"),
         "pass": N_("Pass"),
@@ -19,7 +20,14 @@ class QueensGardenPresenter(Presenter):
 
     def group_label(self, group: str, _: Words = ENGLISH) -> str:
         # i18n: an area of the player's garden (the letters of spaces like NW0), in the menu narrowing long lists
-        return _("area {name}", name=group)
+        return _("area {name}", name=_.text(area_text(group)))
+
+    def value_name(self, field: str, value: Any, _: Words = ENGLISH) -> str:
+        if field == "space" and isinstance(value, str):  # in the reader's letters, as the texts name it
+            return _.text(space_text(value))
+        if field == "area" and isinstance(value, str):
+            return _.text(area_text(value))
+        return super().value_name(field, value, _)
 
     def preview(self, rules: Any, state: Any, player: str, action: Any) -> tuple[Any, Any] | None:
         if action.kind == "place_tile":
@@ -33,7 +41,7 @@ class QueensGardenPresenter(Presenter):
     figure_labels = {
         "groups_of_six": N_("Groups of six"),
         "jokers_earned": N_("Jokers earned"),
-        "round_points": N_("Points per scoring round"),
+        "round_points": N_("Points per scoring round", context="queens_garden"),
     }
 
     def figures(self, rules: Any, state: Any) -> dict[str, dict[str, Any]]:

@@ -37,6 +37,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 import engine
 from i18n import words
 from render._draw import encode_png, placeholder_png
@@ -64,12 +66,13 @@ def render_image(
     highlight: Any = None,
     focus: bool = False,
     lang: str = "en",
-):
+) -> Image.Image | None:
     """The board as a PIL image (None while the game's renderer is not ready). See `render_png`."""
     module = _module(game)
     if module is None:
         return None
-    return module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang)
+    img: Image.Image = module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang)
+    return img
 
 
 def render_png(

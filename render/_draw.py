@@ -10,7 +10,9 @@ to whatever draws words): `_("Score")`, `_.text(...)` for a name marked `N_` or 
 through one function, `text` (chips, title bars and sheets too), so a test can record every string drawn
 (`recording()`, tests/render/test_words.py). Layouts measure what they draw (`fit_text`, `fit_lines`, `wrap`):
 a longer word in another language shrinks, wraps or, last, is shortened with '…', never overflows; in English
-nothing is shrunk or wrapped that was not before. A part of a board is keyed by the `Words` it was drawn with.
+nothing is shrunk or wrapped that was not before. Every text these helpers had to shorten is noted while inside
+`shortened()` (tests/render/test_fit.py: no text of any board in any language is cut). A part of a board is keyed
+by the `Words` it was drawn with.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -62,11 +64,44 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Width and height of `text` (ink box from the origin), cached: layouts measure the same labels often."""
     left, top, right, bottom = font(size, bold).getbbox(text)
-    return right, bottom
+    return int(right), int(bottom)
+
+
+_SHORTENED: list[str] | None = None  # while `shortened()`: every text a fitting helper had to cut
+
+
+@contextmanager
+def shortened() -> Iterator[list[str]]:
+    """Every text that `fit_text`, `wrap` or `fit_lines` had to shorten with '…' while inside (the whole text, as
+    it was given). Cached sprites and parts are not drawn again: empty the caches first."""
+    global _SHORTENED
+    saved, _SHORTENED = _SHORTENED, []
+    try:
+        yield _SHORTENED
+    finally:
+        _SHORTENED = saved
+
+
+def _note_cut(text: str) -> None:
+    if _SHORTENED is not None:
+        _SHORTENED.append(text)
 
 
 def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> tuple[str, int]:
     """`text` at the largest size <= `size` that fits `max_width`; shortened with '…' below `min_size`."""
+    shown, size = _fit_text(text, max_width, size, bold, min_size)
+    if shown != text:
+        _note_cut(text)
+    return shown, size
+
+
+def fits(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> bool:
+    """True if `fit_text` would show `text` whole (shrunk at most to `min_size`): for a layout that tries
+    narrower forms of a label before one is cut (a try is not a cut)."""
+    return _fit_text(text, max_width, size, bold, min_size)[0] == text
+
+
+def _fit_text(text: str, max_width: int, size: int, bold: bool, min_size: int) -> tuple[str, int]:
     while size > min_size and text_size(text, size, bold)[0] > max_width:
         size -= 1
     if text_size(text, size, bold)[0] <= max_width:
@@ -79,8 +114,16 @@ def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size:
 def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
     """`text` broken into lines at spaces, each at most `max_width` wide at `size` (greedy; a word wider than a
     line on its own is shortened with '…')."""
+    lines, cut = _wrap(text, max_width, size, bold)
+    if cut:
+        _note_cut(text)
+    return lines
+
+
+def _wrap(text: str, max_width: int, size: int, bold: bool) -> tuple[list[str], bool]:
     lines: list[str] = []
     line = ""
+    cut = False
     for word in text.split():
         joined = f"{line} {word}" if line else word
         if not line or text_size(joined, size, bold)[0] <= max_width:
@@ -89,10 +132,11 @@ def wrap(text: str, max_width: int, size: int, bold: bool = False) -> list[str]:
             lines.append(line)
             line = word
         if text_size(line, size, bold)[0] > max_width and " " not in line:
-            line = fit_text(line, max_width, size, bold, min_size=size)[0]
+            line = _fit_text(line, max_width, size, bold, size)[0]
+            cut = True
     if line:
         lines.append(line)
-    return lines or [""]
+    return lines or [""], cut
 
 
 def fit_lines(
@@ -107,18 +151,20 @@ def fit_lines(
     """`text` on one line as `fit_text` gives it (shrunk at most to `one_line_min`, default `min_size`) if it fits
     so; else wrapped on at most `max_lines` lines at the largest size >= `min_size` that fits, the last line
     shortened with '…' if even that does not."""
-    shown, fsize = fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
+    shown, fsize = _fit_text(text, max_width, size, bold, min_size if one_line_min is None else one_line_min)
     if shown == text or max_lines < 2:
+        if shown != text:
+            _note_cut(text)
         return [shown], fsize
-    whole = " ".join(text.split())
     for s in range(size, min_size - 1, -1):
-        lines = wrap(text, max_width, s, bold)
-        if len(lines) <= max_lines and " ".join(lines) == whole:  # no word shortened
+        lines, cut = _wrap(text, max_width, s, bold)
+        if len(lines) <= max_lines and not cut:  # no word shortened
             return lines, s
-    lines = wrap(text, max_width, min_size, bold)
-    if len(lines) <= max_lines:  # a word too long even alone: shortened
+    lines, cut = _wrap(text, max_width, min_size, bold)
+    _note_cut(text)  # a word too long even alone, or too many lines: shortened
+    if len(lines) <= max_lines:
         return lines, min_size
-    last = fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
+    last = _fit_text(" ".join(lines[max_lines - 1 :]), max_width, min_size, bold, min_size)[0]
     return [*lines[: max_lines - 1], last], min_size
 
 
@@ -180,7 +226,8 @@ def _text_masks(
         if mask.size[0] and mask.size[1]:
             return offset, Image.Image()._new(mask), None
     left, top, right, bottom = f.getbbox(s, anchor=anchor, stroke_width=stroke)
-    w, h = max(1, right - left), max(1, bottom - top)
+    left, top = int(left), int(top)
+    w, h = max(1, int(right) - left), max(1, int(bottom) - top)
     inner = Image.new("L", (w, h), 0)
     ImageDraw.Draw(inner).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     outer = None
@@ -531,7 +578,7 @@ def freeze(value: Any) -> Hashable:
     values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
     kind = type(value)
     if kind is str or kind is int or value is None:
-        return value
+        return cast(Hashable, value)
     if kind is tuple:
         return tuple(map(freeze, value))
     if kind is bool:
@@ -545,7 +592,7 @@ def freeze(value: Any) -> Hashable:
     if kind is frozenset or kind is set:
         return (_SET, frozenset(map(freeze, value)))
     if kind is types.FunctionType or kind is Words:  # a section passed on, a language's words: only themselves
-        return value
+        return cast(Hashable, value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
     raise TypeError(f"cannot key a cached part on a {kind.__name__}")
@@ -672,6 +719,7 @@ BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHL
 # Palette: the key colours exactly, then the image's other colours as found on a 1-in-SAMPLE_STEP grid.
 SAMPLE_STEP = 5
 
+_isal_zlib: types.ModuleType | None
 try:  # ISA-L's deflate: 5-7x faster than zlib at its fast levels for files of the same size or smaller
     from isal import isal_zlib as _isal_zlib
 except ImportError:  # pragma: no cover - depends on the environment
@@ -683,7 +731,8 @@ DEFLATE = "isal" if _isal_zlib is not None else "zlib"  # which library `encode_
 def _deflate(data: bytes) -> bytes:
     """zlib stream of `data`: ISA-L level 2 when installed (bench/render.py), else zlib level 3."""
     if _isal_zlib is not None:
-        return _isal_zlib.compress(data, 2)
+        out: bytes = _isal_zlib.compress(data, 2)
+        return out
     return zlib.compress(data, 3)
 
 
@@ -695,8 +744,8 @@ def png_palette(img: Image.Image, key_colours: Iterable[RGB] = ()) -> list[RGB]:
     Pillow maps a pixel to the entry nearest to the corner of the 4x4x4 cell holding it, so a found colour nearer
     to a key colour's corner than the key itself would take the key's pixels: such colours (within ~5 of the
     key) are left out. Deterministic: the same pixels give the same palette."""
-    keys = list(dict.fromkeys((*BASE_PALETTE, *(tuple(c) for c in key_colours))))[:256]
-    colours = dict.fromkeys(keys)
+    keys: list[RGB] = list(dict.fromkeys((*BASE_PALETTE, *((c[0], c[1], c[2]) for c in key_colours))))[:256]
+    colours: dict[RGB, None] = dict.fromkeys(keys)
     if len(keys) < 256:
         w, h = img.size
         sample = img.resize((max(1, w // SAMPLE_STEP), max(1, h // SAMPLE_STEP)), Image.Resampling.NEAREST)
@@ -723,7 +772,7 @@ def _key_corners(keys: tuple[RGB, ...]) -> dict[tuple[int, int, int], tuple[tupl
     colour in that cell might be nearer to than the key is (see `png_palette`)."""
     cells: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
     for key in keys:
-        corner = [v & ~3 for v in key]
+        corner = (key[0] & ~3, key[1] & ~3, key[2] & ~3)
         d = sum((v - c) ** 2 for v, c in zip(key, corner, strict=True))  # <= 27: a rival lies within 6 of corner
         lo = [max(0, c - 6) >> 4 for c in corner]
         hi = [min(255, c + 6) >> 4 for c in corner]

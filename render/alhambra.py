@@ -161,8 +161,10 @@ def model_from_view(view: Any, viewer: str | None, names: Mapping[str, str] | No
     """The only function that reads engine state fields (engine.alhambra.state.GameState); its sentences in the
     language of `_`."""
     from engine import get_rules
+    from engine.alhambra.rules import AlhambraRules
 
     rules = get_rules("alhambra")
+    assert isinstance(rules, AlhambraRules)  # the registry's rules of this game
     movers = set(rules.to_move(view))
     label = {p: D.player_label(p, view.players, names, _) for p in view.players}
     last_text, last_cells, last_spaces = _last_move(view, label, _)
@@ -402,7 +404,8 @@ HUT_BG: D.RGB = (250, 244, 230)
 
 
 def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int, _: Words) -> None:
-    """A hut: a light field framed in its type's colour, a small hut (roof and door) in that colour, 'Hut'."""
+    """A hut: a light field framed in its type's colour, a small hut (roof and door) in that colour, 'Hut' (where
+    the word fits whole: a small tile in a language with a longer word shows the pictogram alone)."""
     col = TYPE_COLOURS[typ]
     inner = size - 2 * t
     band = max(3, round(size * 0.08))
@@ -419,8 +422,9 @@ def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int, _: Words) -> 
     if size >= 56:
         # i18n: a Worker's Hut of a building type on a tile ("Pavil. hut"); {type}: the type, abbreviated
         name = _("{type} hut", type=_.text(SHORT[typ])) if size >= 96 else _("Hut")
-        shown, fsize = D.fit_text(name, inner - 2 * band, max(10, round(size * 0.17)), bold=True, min_size=9)
-        D.text(d, (cx, size - t - band - 1), shown, fsize, D.INK, bold=True, anchor="md")
+        if D.fits(name, inner - 2 * band, max(10, round(size * 0.17)), True, 9):  # else the pictogram alone says it
+            shown, fsize = D.fit_text(name, inner - 2 * band, max(10, round(size * 0.17)), bold=True, min_size=9)
+            D.text(d, (cx, size - t - band - 1), shown, fsize, D.INK, bold=True, anchor="md")
 
 
 @functools.cache
@@ -788,7 +792,7 @@ def _hut_stacks(
 def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, _: Words = ENGLISH) -> None:
     """The majority points table (A2/A45), as printed on the reserve boards."""
     D.panel(d, (x, y, x + w, y + h))
-    shown, size = D.fit_text(_("Points per scoring round"), w - 24, 18, bold=True)
+    shown, size = D.fit_text(_("Points per scoring round", context="alhambra"), w - 24, 18, bold=True)
     D.text(d, (x + 12, y + 10), shown, size, D.INK, bold=True)
     inner = w - 24
     name_w = 112 if inner >= 360 else 72
@@ -797,7 +801,9 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
     head_y = y + 38
     for j in range(3):
         # i18n: a column of the points table: scoring round N, short ("R1")
-        title, size = D.fit_text(_("R{round}", round=j + 1), int(cols[2] - cols[1]) - 6, 15, bold=True, min_size=10)
+        title, size = D.fit_text(
+            _("R{round}", context="alhambra", round=j + 1), int(cols[2] - cols[1]) - 6, 15, bold=True, min_size=10
+        )
         D.text(d, (cols[j + 1], head_y), title, size, D.MUTED, bold=True)
     row_h = (y + h - 8 - (head_y + 22)) / 6
     for i, t in enumerate(C.TYPES):
@@ -904,8 +910,13 @@ def _hand(
     if bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
         auto = _.text(AUTO_TEXT[bonus_auto]) if bonus_auto in AUTO_TEXT else bonus_auto
         playable = sum(ok for __, ok in bonus_hand)
-        # i18n: the viewer's secret bonus cards (V61, V62): how many, how many they can play now
-        title = _("Your bonus cards (secret): {n}, {playable} playable now", n=len(bonus_hand), playable=playable)
+        # i18n: the viewer's secret bonus cards (V61, V62): how many ({held}), how many ({n}) they can play now
+        title = _(
+            "Your bonus cards (secret): {held}, {n} playable now",
+            "Your bonus cards (secret): {held}, {n} playable now",
+            n=playable,
+            held=len(bonus_hand),
+        )
         # i18n: when the viewer's bonus cards are played for them (V66): {when} is e.g. "before every scoring"
         title += "  ·  " + _("automatic play: {when}", when=auto)
         shown, size = D.fit_text(title, w - 24, 17, bold=True)
@@ -1024,9 +1035,9 @@ def _player_panel(
     hand = _("Hand: {n} card", "Hand: {n} cards", n=p.hand_count)
     for sep, least in (("   ·   ", 12), ("  ·  ", 12), (" · ", 10)):  # narrower and smaller before a fact is cut
         info = hand + "".join(f"{sep}{e}" for e in p.extras)
-        shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True, min_size=least)
-        if shown == info:
+        if D.fits(info, x1 - x0 - 24 - chip_w, 17, True, least):
             break
+    shown, size = D.fit_text(info, x1 - x0 - 24 - chip_w, 17, bold=True, min_size=least)
     D.text(d, (x0 + 12, y), shown, size, D.INK, bold=True)
     bottom = y0 + _player_panel_height(p, x1 - x0, cell, _grid_size(bbox, cell)[1], _) - BODY_BOTTOM
     D.part(

@@ -203,7 +203,7 @@ def line_chart(
             lower = [(px(x), py(lo)) for (x, _y), (lo, _hi) in zip(s.points, s.band, strict=True)]
             if len(upper) > 1:
                 d.polygon(upper + lower[::-1], fill=mix(colour, PANEL, 0.82))
-        line = []
+        line: list[tuple[float, float]] = []
         for i, (x, y) in enumerate(s.points):
             if step and i:
                 line.append((px(x), line[-1][1]))

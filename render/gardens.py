@@ -56,7 +56,7 @@ NOBODY: D.RGB = (170, 165, 158)
 BOARD_BG: D.RGB = (196, 178, 140)
 TYPE_SHORT = {"pavilion": "Pav", "seraglio": "Ser", "arcades": "Arc", "chambers": "Cha", "tower": "Tow"}
 TYPE_WORDS = {  # the building types (G16), in the legend
-    "pavilion": N_("pavilion"),
+    "pavilion": N_("pavilion", context="gardens"),
     "seraglio": N_("seraglio"),
     "arcades": N_("arcades"),
     "chambers": N_("chambers"),

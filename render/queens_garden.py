@@ -1,8 +1,8 @@
 """Azul: Queen's Garden board images: each player's hexagonal garden (fountain board, placed expansions,
-printed garden elements) with every space named as the commands name it ("M3", "SE4"), storage (tiles,
+printed garden elements) with every space named as the texts name it ("M3", "SE4"), storage (tiles,
 jokers, expansions), the display (round stack top, moved-out expansions), the round stacks still to come,
 the supply, the wheel's scoring criteria for this and every round, round and scores. Every hexagon carries
-the engine's colour letter + pattern value ("F6" = dark green lily), so the two greens and the two purples
+a colour letter + pattern value ("F6" = dark green lily), so the two greens and the two purples
 are never told apart by hue alone (Q2). After the game: a results sheet with each player's points broken down
 (start, each round's scoring, passes and purchases, storage, colour groups, pattern groups, bonuses).
 
@@ -11,8 +11,9 @@ from `engine.queens_garden`. Nothing is secret in this game (storages are public
 is the same board with the viewer's garden drawn first.
 
 Words: the model's sentences are built in the board's language (`Board.words`), the sections take the `Words`
-they draw with (`_`). Colour and pattern names are marked here with `N_`, keyed by the engine's data; space,
-area and hexagon codes ("M3", "SE", "F6") are the commands' and stay as they are.
+they draw with (`_`). Colour and pattern names are marked here with `N_`, keyed by the engine's data; the
+letters of space, area and hexagon codes ("M3", "SE", "F6") are the reader's (the engine's `area_text`,
+`space_text`, `code_text`: its catalog entries in the "queens_garden" context), as in the messages.
 """
 
 from __future__ import annotations
@@ -245,7 +246,7 @@ def _results_from(view: Any, _: Words = ENGLISH) -> D.Results:
     columns = (
         # i18n: results column: the score every player starts with
         _("At start"),
-        *(_("R{round}", round=r) for r in range(1, 5)),
+        *(_("R{round}", context="queens_garden", round=r) for r in range(1, 5)),
         # i18n: results column: points lost by passing and buying (Q24, Q26)
         _("Passes & buys"),
         # i18n: results column: what the final scoring of the storage gave (Q35)
@@ -312,14 +313,24 @@ def hex_sprite(
 
 
 def _draw_kind(
-    img: Image.Image, cx: float, cy: float, r: float, kind: Kind, *, printed: bool = False, size: int | None = None
+    img: Image.Image,
+    cx: float,
+    cy: float,
+    r: float,
+    kind: Kind,
+    *,
+    printed: bool = False,
+    size: int | None = None,
+    _: Words = ENGLISH,
 ) -> None:
-    """One hexagon: its colour, and its code (colour letter + pattern value), so hue is never the only cue (Q2)."""
+    """One hexagon: its colour, and its code (the reader's colour letter + pattern value), so hue is never the
+    only cue (Q2)."""
     col = colour_rgb(kind[0])
     fg = D.contrast(col)
+    code = _.text(QC.code_text(kind))
     D.stamp(
         img,
-        hex_sprite(r, col, D.INK, 2, QC.kind_code(kind), size or max(13, round(r * 0.62)), fg, fg if printed else None),
+        hex_sprite(r, col, D.INK, 2, code, size or max(13, round(r * 0.62)), fg, fg if printed else None),
         cx,
         cy,
     )
@@ -371,10 +382,17 @@ def garden_extent(r: float) -> tuple[float, float, float, float]:
 
 
 def _garden(
-    img: Image.Image, g: Garden, ox: float, oy: float, r: float, last: frozenset[str], extra: frozenset[str]
+    img: Image.Image,
+    g: Garden,
+    ox: float,
+    oy: float,
+    r: float,
+    last: frozenset[str],
+    extra: frozenset[str],
+    _: Words = ENGLISH,
 ) -> None:
-    """A garden drawn with its top-left extent corner at (ox, oy)."""
-    x0, y0, _, _ = garden_extent(r)
+    """A garden drawn with its top-left extent corner at (ox, oy); areas and spaces named in the reader's letters."""
+    x0, y0, _x1, _y1 = garden_extent(r)
     dx, dy = ox - x0, oy - y0
     name_size = max(11, round(r * 0.42))
     for space in GEO.SPACES:
@@ -383,16 +401,17 @@ def _garden(
         cx, cy = cx + dx, cy + dy
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
             # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
-            label = area if space == f"{area}0" else ""
+            label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
             D.stamp(
                 img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED), cx, cy
             )
         elif space in g.hexes:
-            _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed)
+            _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed, _=_)
         elif space in g.elements:
             D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
         else:
-            D.stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, space, name_size, D.MUTED), cx, cy)
+            name = _.text(GEO.space_text(space))
+            D.stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, name, name_size, D.MUTED), cx, cy)
     for space in sorted(last | extra):
         if space in GEO.SPACE_COORD:
             cx, cy = GEO.pixel(space, r)
@@ -420,10 +439,10 @@ def _storage(
     jokers: int,
     expansions: Sequence[Kind],
     x: int,
-    y: int,
+    y: float,
     w: int,
     _: Words = ENGLISH,
-) -> int:
+) -> float:
     """Storage (Q8): 12 tile spaces holding tiles and jokers, and 2 expansion spaces."""
     used = len(tiles) + jokers
     # i18n: a player's storage: tiles and jokers in it, of its spaces (Q8)
@@ -439,7 +458,7 @@ def _storage(
         if kind is None:
             D.stamp(img, hex_sprite(R_SMALL, JOKER, D.INK, 2, joker_letter(_), 16, D.WHITE), cx, cy)
         else:
-            _draw_kind(img, cx, cy, R_SMALL, kind, size=15)
+            _draw_kind(img, cx, cy, R_SMALL, kind, size=15, _=_)
     if not items:
         # i18n: an empty storage or display
         shown, size = D.fit_text(_("empty"), w, 15, bold=True)
@@ -453,7 +472,7 @@ def _storage(
     y += 26
     for i, kind in enumerate(expansions):
         cx, cy = x + R_SMALL + i * (step + 10), y + R_SMALL
-        _draw_kind(img, cx, cy, R_SMALL + 2, kind, printed=True, size=15)
+        _draw_kind(img, cx, cy, R_SMALL + 2, kind, printed=True, size=15, _=_)
     if not expansions:
         # i18n: no expansions in a player's storage
         shown, size = D.fit_text(_("none"), w, 15, bold=True)
@@ -540,7 +559,7 @@ def _panel_body(
     x0, y0 = bx - BODY_X, by - BODY_Y
     x1 = x0 + dims[0]
     gx0, gy0, gx1, gy1 = garden_extent(R_GARDEN)
-    _garden(img, garden, x0 + 10, y0 + 54, R_GARDEN, marks, frozenset())
+    _garden(img, garden, x0 + 10, y0 + 54, R_GARDEN, marks, frozenset(), _)
     sx = x0 + 10 + int(gx1 - gx0) + 14
     sy = _storage(img, d, tiles, jokers, expansions, sx, y0 + 56, x1 - sx - 10, _)
     if round_now is not None:  # the engine's own round scoring (Q31-Q33) of the garden as it stands
@@ -585,14 +604,14 @@ def _wheel(
                 (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200), outline=D.TURN, width=2
             )
         # i18n: a round on the wheel, short ("R1")
-        label, size = D.fit_text(_("R{round}", round=rnd), 34, 17, bold=True, min_size=10)
+        label, size = D.fit_text(_("R{round}", context="queens_garden", round=rnd), 34, 17, bold=True, min_size=10)
         D.text(d, (x + 14, cy + row_h / 2 - 3), label, size, D.TURN if now else D.INK, bold=True, anchor="lm")
         cx = x + 52
         for crit in QC.WHEEL[rnd]:
             what, key = crit
             if what == "colour":
                 colour = QC.COLOURS[key]
-                label, fill = f"{colour.letter} {colour_name(key, _)}", colour_rgb(key)
+                label, fill = f"{_.text(colour.letter)} {colour_name(key, _)}", colour_rgb(key)
             else:
                 label, fill = f"{pattern_name(key, _, plural=True)} ({key})", (236, 228, 210)
             if what == "colour" or QC.PATTERN_POINTS_MODE != "value":
@@ -667,7 +686,7 @@ def _display(
             d.rounded_rectangle(
                 (px, py, px + piece_w, py + piece_h), radius=8, fill=(250, 244, 226), outline=D.GOOD, width=2
             )
-            _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16)
+            _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16, _=_)
             # i18n: under an expansion lying face up in the display (Q22)
             shown, size = D.fit_text(_("face up"), piece_w - 6, 12, bold=True, min_size=9)
             D.text(d, (px + piece_w / 2, py + piece_h - 4), shown, size, D.GOOD, bold=True, anchor="md")
@@ -683,6 +702,7 @@ def _display(
                 R_SMALL,
                 t,
                 size=15,
+                _=_,
             )
         # i18n: under the round stack in the display (Q16), with the pieces left in it; or a face-down piece
         caption = _("stack ({n})", n=b.stack_count) if kind == "stack" else _("face down")
@@ -691,7 +711,9 @@ def _display(
     if not pieces:
         shown, size = D.fit_text(_("empty"), w - 24, 16, bold=True)
         D.text(d, (x + 12, y + 44), shown, size, D.MUTED, bold=True)
-    stacks = [f"{_('R{round}', round=b.round + 1 + i)}: {n}" for i, n in enumerate(b.stacks_to_come)]
+    stacks = [
+        f"{_('R{round}', context='queens_garden', round=b.round + 1 + i)}: {n}" for i, n in enumerate(b.stacks_to_come)
+    ]
     parts = [
         # i18n: under the display: the pieces in the stacks of the rounds to come ("R2: 12, R3: 12"), or "none"
         _("Stacks to come: {stacks}", stacks=", ".join(stacks) or _("none")),
@@ -712,7 +734,7 @@ def _legend(d: ImageDraw.ImageDraw | None, x: int, y: int, w: int, _: Words = EN
     (with d None, only measures)."""
     cx, cy = x, y
     for i, colour in enumerate(QC.COLOURS):
-        label = D.fit_text(f"{colour.letter} = {colour_name(i, _)}", w - 10, 14, True, min_size=14)[0]
+        label = D.fit_text(f"{_.text(colour.letter)} = {colour_name(i, _)}", w - 10, 14, True, min_size=14)[0]
         cw = D.text_size(label, 14, True)[0] + 10
         if cx + cw > x + w:
             cx, cy = x, cy + 30

@@ -19,6 +19,13 @@ from engine._common import N_, Text, join_texts, load_data, require_data
 # Wall sides as bits, so a tile's walls are one small int and "both walled or both open" is a bit test.
 N, E, S, W = 1, 2, 4, 8
 SIDE_BITS = {"N": N, "E": E, "S": S, "W": W}
+# the sides' letters as players read them in a tile's walls ("walls NE"): each language's compass letters
+SIDE_LETTERS = {
+    "N": N_("N", context="alhambra"),
+    "E": N_("E", context="alhambra"),
+    "S": N_("S", context="alhambra"),
+    "W": N_("W", context="alhambra"),
+}
 OPPOSITE = {N: S, E: W, S: N, W: E}
 # (dx, dy, side of the tile facing that neighbour, side of the neighbour facing back); y grows SOUTH.
 NEIGHBOURS = ((0, -1, N, S), (1, 0, E, W), (0, 1, S, N), (-1, 0, W, E))
@@ -116,6 +123,11 @@ def type_text(typ: str) -> Text:
     return Text.marked(TYPE_NAMES[typ])
 
 
+def walls_text(walls: str) -> Text:
+    """A tile's walled sides ("NE") in the reader's compass letters."""
+    return join_texts([Text.marked(SIDE_LETTERS[s]) for s in walls], "")
+
+
 def _names() -> dict[str, Text]:
     # A tile is named by type and price; where two tiles share both, the walls tell them apart (so menus and
     # log lines never name two different tiles the same way).
@@ -129,7 +141,9 @@ def _names() -> dict[str, Text]:
             if len(ids) == 1:
                 names[tid] = Text("{type} ({price})", type=type_text(typ), price=price)
             elif w:
-                names[tid] = Text("{type} ({price}, walls {walls})", type=type_text(typ), price=price, walls=w)
+                names[tid] = Text(
+                    "{type} ({price}, walls {walls})", type=type_text(typ), price=price, walls=walls_text(w)
+                )
             else:
                 names[tid] = Text("{type} ({price}, no walls)", type=type_text(typ), price=price)
     for tid in START_TILES:
@@ -141,9 +155,11 @@ def _names() -> dict[str, Text]:
     for (typ, w), ids in hut_names.items():  # a replaced data file may repeat a layout: number those huts
         for k, tid in enumerate(ids, 1):
             if len(ids) == 1:
-                names[tid] = Text("{type} hut (walls {walls})", type=type_text(typ), walls=w)
+                names[tid] = Text("{type} hut (walls {walls})", type=type_text(typ), walls=walls_text(w))
             else:
-                names[tid] = Text("{type} hut {number} (walls {walls})", type=type_text(typ), number=k, walls=w)
+                names[tid] = Text(
+                    "{type} hut {number} (walls {walls})", type=type_text(typ), number=k, walls=walls_text(w)
+                )
     return names
 
 

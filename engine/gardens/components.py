@@ -40,7 +40,7 @@ BUILDING_TYPES: dict[int, str] = {b["value"]: b["type"] for b in _DATA["building
 BUILDING_VALUES: tuple[int, ...] = tuple(b["value"] for b in _DATA["buildings"] for _ in range(b["count"]))
 # the building types' names shown to players (the data's words stay the ids, in event data)
 TYPE_NAMES: dict[str, str] = {
-    "pavilion": N_("pavilion"),
+    "pavilion": N_("pavilion", context="gardens"),
     "seraglio": N_("seraglio"),
     "arcades": N_("arcades"),
     "chambers": N_("chambers"),

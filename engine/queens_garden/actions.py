@@ -12,11 +12,11 @@ from engine.queens_garden.components import (
     EXPANSION_KIND,
     PATTERN_PLURALS,
     TILE_KIND,
+    code_text,
     colour_text,
-    kind_code,
     kind_text,
 )
-from engine.queens_garden.geometry import printed_space
+from engine.queens_garden.geometry import area_text, printed_space, space_text
 
 
 @action("acquire")
@@ -82,8 +82,10 @@ def describe(action: Action) -> Text:
         kind = kind_text(TILE_KIND[action.tile])
         paid = payment_words(action.pay_tiles, action.pay_expansions, action.jokers)
         if paid is None:
-            return Text("plants a {kind} on {space} for free", kind=kind, space=action.space)
-        return Text("plants a {kind} on {space}, paying {payment}", kind=kind, space=action.space, payment=paid)
+            return Text("plants a {kind} on {space} for free", kind=kind, space=space_text(action.space))
+        return Text(
+            "plants a {kind} on {space}, paying {payment}", kind=kind, space=space_text(action.space), payment=paid
+        )
     if isinstance(action, PlaceExpansion):
         kind = kind_text(EXPANSION_KIND[action.expansion])
         space = printed_space(action.area, action.turn)
@@ -92,14 +94,14 @@ def describe(action: Action) -> Text:
             return Text(
                 "places the {kind} expansion in area {area}, its hexagon on {space} for free",
                 kind=kind,
-                area=action.area,
-                space=space,
+                area=area_text(action.area),
+                space=space_text(space),
             )
         return Text(
             "places the {kind} expansion in area {area}, its hexagon on {space}, paying {payment}",
             kind=kind,
-            area=action.area,
-            space=space,
+            area=area_text(action.area),
+            space=space_text(space),
             payment=paid,
         )
     if isinstance(action, BuyExpansion):
@@ -107,7 +109,7 @@ def describe(action: Action) -> Text:
             "buys a blank expansion for {n} point and places it in area {area}",
             "buys a blank expansion for {n} points and places it in area {area}",
             n=BLANK_EXPANSION_COST,
-            area=action.area,
+            area=area_text(action.area),
         )
     if isinstance(action, Pass):
         items = hexagon_items(action.tiles, action.expansions, action.jokers)
@@ -125,8 +127,8 @@ def criterion_words(by: str, value: int) -> Text:
 
 def hexagon_items(tiles: Iterable[int], expansions: Iterable[int], jokers: int) -> list[Text | str]:
     """Hexagons by code ("F6", "the B2 expansion", "2 jokers"), for the lists of describe and the refusals."""
-    items: list[Text | str] = [kind_code(TILE_KIND[t]) for t in tiles]
-    items += [Text("the {code} expansion", code=kind_code(EXPANSION_KIND[e])) for e in expansions]
+    items: list[Text | str] = [code_text(TILE_KIND[t]) for t in tiles]
+    items += [Text("the {code} expansion", code=code_text(EXPANSION_KIND[e])) for e in expansions]
     if jokers:
         items.append(Text("{n} joker", "{n} jokers", n=jokers))
     return items

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Text
+from engine._common import Text, join_texts
 from engine.queens_garden.actions import Acquire, BuyExpansion, Pass, PlaceExpansion, PlaceTile, criterion_words
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -28,12 +28,14 @@ from engine.queens_garden.components import (
 from engine.queens_garden.geometry import (
     AREAS,
     SPACE_COORD,
+    area_text,
     elements,
     free_areas,
     free_spaces,
     hexagons,
     placement_problem,
     printed_space,
+    space_text,
 )
 from engine.queens_garden.state import QGState, Seat, display_tiles
 
@@ -131,7 +133,9 @@ def _check_place_tile(seat: Seat, a: PlaceTile) -> Text | None:
     if (why := space_problem(seat, a.space)) is not None:
         return why
     if (why := placement_problem(hexagons(seat), a.space, kind)) is not None:
-        return Text("The {kind} cannot go on {space}: {problem}.", kind=kind_text(kind), space=a.space, problem=why)
+        return Text(
+            "The {kind} cannot go on {space}: {problem}.", kind=kind_text(kind), space=space_text(a.space), problem=why
+        )
     return payment_problem(seat, kind, a.pay_tiles, a.pay_expansions, a.jokers, tile=a.tile)
 
 
@@ -148,7 +152,7 @@ def _check_place_expansion(seat: Seat, a: PlaceExpansion) -> Text | None:
         return Text(
             "Its {kind} cannot sit on {space}: {problem}; try another turn or area (Q28).",
             kind=kind_text(kind),
-            space=space,
+            space=space_text(space),
             problem=why,
         )
     return payment_problem(seat, kind, a.pay_tiles, a.pay_expansions, a.jokers, expansion=a.expansion)
@@ -186,14 +190,18 @@ def space_problem(seat: Seat, space: str) -> Text | None:
         return Text("There is no space '{space}'; spaces are named like M3 or SE4.", space=str(space))
     hexmap = hexagons(seat)
     if space in hexmap:
-        return Text("{space} already holds a hexagon (Q26).", space=space)
+        return Text("{space} already holds a hexagon (Q26).", space=space_text(space))
     found = elements(seat)
     if space in found:
-        return Text("{space} is a {element}, not a free space (Q39).", space=space, element=element_text(found[space]))
+        return Text(
+            "{space} is a {element}, not a free space (Q39).",
+            space=space_text(space),
+            element=element_text(found[space]),
+        )
     if space not in free_spaces(seat, hexmap):
         return Text(
             "{space} is in an expansion area with no expansion yet; place an expansion there first (Q26, Q28).",
-            space=space,
+            space=space_text(space),
         )
     return None
 
@@ -206,9 +214,11 @@ def area_problem(seat: Seat, area: str) -> Text | None:
     if area not in free_areas(seat):
         free = free_areas(seat)
         if not free:
-            return Text("Area {area} already holds an expansion; free areas: none (Q28).", area=area)
+            return Text("Area {area} already holds an expansion; free areas: none (Q28).", area=area_text(area))
         return Text(
-            "Area {area} already holds an expansion; free areas: {free} (Q28).", area=area, free=", ".join(free)
+            "Area {area} already holds an expansion; free areas: {free} (Q28).",
+            area=area_text(area),
+            free=join_texts([area_text(f) for f in free]),
         )
     return None
 

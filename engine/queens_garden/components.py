@@ -34,12 +34,13 @@ class Colour:
 # Q2: names in words always; letters chosen so no two colours share one and none clashes with a space name
 # (spaces use M and the compass letters N, E, S, W; see geometry.py).
 _COLOUR_TEXT = {
-    "yellow": (N_("yellow"), "Y"),
-    "light_blue": (N_("light blue"), "B"),
-    "light_green": (N_("light green"), "G"),
-    "dark_green": (N_("dark green"), "F"),  # F for "forest"
-    "light_purple": (N_("light purple"), "L"),  # L for "lilac"
-    "dark_purple": (N_("dark purple"), "P"),
+    # i18n: a colour's letter in Queen's Garden codes ("Y5"): unique among the colours, none an area's letters
+    "yellow": (N_("yellow"), N_("Y", context="queens_garden")),
+    "light_blue": (N_("light blue"), N_("B", context="queens_garden")),
+    "light_green": (N_("light green"), N_("G", context="queens_garden")),
+    "dark_green": (N_("dark green"), N_("F", context="queens_garden")),  # F for "forest"
+    "light_purple": (N_("light purple"), N_("L", context="queens_garden")),  # L for "lilac"
+    "dark_purple": (N_("dark purple"), N_("P", context="queens_garden")),
 }
 COLOURS: tuple[Colour, ...] = tuple(Colour(k, *_COLOUR_TEXT[k]) for k in _COMPONENTS["colours"])
 COLOUR_INDEX: dict[str, int] = {c.key: i for i, c in enumerate(COLOURS)}
@@ -131,7 +132,7 @@ ELEMENT_NAMES: dict[str, str] = {
     "fountain": N_("fountain"),
     "statue": N_("statue"),
     "bench": N_("bench"),
-    "pavilion": N_("pavilion"),
+    "pavilion": N_("pavilion", context="queens_garden"),
 }
 require_data(set(JOKER_REWARD) <= set(ELEMENT_NAMES), "Q30: jokers are for fountains, statues, benches, pavilions")
 ADJACENCY: str = value("adjacency")
@@ -180,13 +181,18 @@ def kind_code(kind: Kind) -> str:
     return f"{COLOURS[kind[0]].letter}{kind[1]}"
 
 
+def code_text(kind: Kind) -> Text:
+    """The code 'F6' as a Text: the colour's letter in the reader's language (a marked constant), then the value."""
+    return join_texts([Text.marked(COLOURS[kind[0]].letter), kind[1]], "")
+
+
 def kind_text(kind: Kind) -> Text:
     """'dark green lily (F6)'."""
     return Text(
         "{colour} {pattern} ({code})",
         colour=Text.marked(COLOURS[kind[0]].name),
         pattern=Text.marked(PATTERNS[kind[1]]),
-        code=kind_code(kind),
+        code=code_text(kind),
     )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from engine._common import Text, require_data
+from engine._common import N_, Text, join_texts, require_data
 from engine.queens_garden import components
 from engine.queens_garden.components import EXPANSION_KIND, TILE_KIND, Kind, value
 from engine.queens_garden.state import Seat
@@ -68,6 +68,31 @@ require_data(
     set(FOUNTAIN_ELEMENTS) <= {f"M{i}" for i in (0, *range(7, 13))},
     "Q6: fountain board elements lie on M0 and the rim M7–M12",
 )
+
+
+# the areas' names as players read them (the ids stay "NE", "M"): each language's compass letters
+AREA_NAMES: dict[str, str] = {
+    "N": N_("N", context="queens_garden"),
+    "NE": N_("NE", context="queens_garden"),
+    "SE": N_("SE", context="queens_garden"),
+    "S": N_("S", context="queens_garden"),
+    "SW": N_("SW", context="queens_garden"),
+    "NW": N_("NW", context="queens_garden"),
+    # i18n: the fountain board in the middle of a garden, the letter of its spaces (M0–M12)
+    "M": N_("M", context="queens_garden"),
+}
+
+
+def area_text(area: str) -> Text | str:
+    """An area's name in the reader's letters ("NE"); a word that is no area stays as it is."""
+    name = AREA_NAMES.get(area)
+    return Text.marked(name) if name is not None else area
+
+
+def space_text(name: str) -> Text | str:
+    """A space's name in the reader's letters ("NE3": the area's, then the cell's number)."""
+    area = area_of(name)
+    return join_texts([area_text(area), name[len(area) :]], "") if area in AREA_NAMES else name
 
 
 def space_name(area: str, cell: int) -> str:

@@ -32,8 +32,8 @@ from engine.queens_garden.components import (
     TILE_KIND,
     VALUES,
     WHEEL,
+    code_text,
     criterion_name,
-    kind_code,
     provisional,
 )
 from engine.queens_garden.state import HIDDEN, QGState, Seat, display_tiles
@@ -192,7 +192,7 @@ class QueensGardenRules(Rules[QGState, Action]):
         shown += [EXPANSION_KIND[p.expansion] for p in state.display if p.face_up]
         items: list[Text | str] = []
         for t in action.tiles:
-            code = kind_code(TILE_KIND[t])
+            code = code_text(TILE_KIND[t])
             if shown.count(TILE_KIND[t]) > 1:
                 where = next((n for n, p in enumerate(state.display, 1) if t in p.tiles), None)
                 if where is None:
@@ -217,7 +217,7 @@ class QueensGardenRules(Rules[QGState, Action]):
             "; ",
         )
         colours = join_texts(
-            [Text("{colour} ({letter})", colour=Text.marked(c.name), letter=c.letter) for c in COLOURS]
+            [Text("{colour} ({letter})", colour=Text.marked(c.name), letter=Text.marked(c.letter)) for c in COLOURS]
         )
         patterns = join_texts([Text("{value} {pattern}", value=v, pattern=Text.marked(n)) for v, n in PATTERNS.items()])
         rewards = join_texts(

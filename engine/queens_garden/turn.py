@@ -29,7 +29,7 @@ from engine.queens_garden.components import (
     criterion_name,
     element_text,
 )
-from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space
+from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space, space_text
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
@@ -226,7 +226,7 @@ class Draft:
                     "surrounds the {element} at {space} and takes {n} joker ({lost} lost: storage full).",
                     "surrounds the {element} at {space} and takes {n} jokers ({lost} lost: storage full).",
                     element=element_text(element),
-                    space=space,
+                    space=space_text(space),
                     n=got,
                     lost=owed - got,
                 )
@@ -235,7 +235,7 @@ class Draft:
                     "surrounds the {element} at {space} and takes {n} joker.",
                     "surrounds the {element} at {space} and takes {n} jokers.",
                     element=element_text(element),
-                    space=space,
+                    space=space_text(space),
                     n=got,
                 )
             self.event(

@@ -156,8 +156,8 @@ async def test_language_is_for_admins_and_survives_a_restart(tmp_path, fake_game
 
         r = await h.run_command(mod, "language")
         assert r.message.content == "This server's game posts are in English, the server's own language."
-        r = await h.run_command(mod, "language", language="de")  # the reply is in the language chosen
-        assert r.message.content == mark("de") + "From now on this server's game posts are in Deutsch."
+        r = await h.run_command(mod, "language", language="de")  # the reply is in the admin's own language
+        assert r.message.content == "From now on this server's game posts are in Deutsch."
         h = await h.restart()
         post = await start_fake_game(h, ana, bo)
         assert post.content.startswith(mark("de") + "🎲"), post.content
