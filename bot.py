@@ -29,6 +29,10 @@ from cogs._herald import Herald
 from cogs._images import Images
 from cogs._locale import Translator
 from cogs._session import Session
+from ops import logs
+from ops.health import Health
+from ops.identify import IdentifyGate
+from ops.metrics import Instruments
 from records.figures import RATER
 from storage import ALL_SHARDS, Shards, Storage, open_storage
 
@@ -113,6 +117,9 @@ class Settings:
     shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
     shard_count: int | None = None  # None: one process, every shard (as many as Discord recommends)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (with shard_count)
+    log_format: str = "text"  # "json": one JSON object a line (ops/logs.py)
+    health_port: int | None = None  # /healthz, /readyz, /metrics on this port (ops/health.py); None: off
+    health_host: str = "127.0.0.1"
 
     @property
     def shards(self) -> Shards:
@@ -143,6 +150,12 @@ class Settings:
             raise SystemExit(f"DATABASE_SYNC must be FULL or NORMAL, not {db_sync!r}.")
         wait = env.get("AI_WAIT", "") or env.get("AI_VIZIER_WAIT", "")  # the older name still works
         shard_count, shard_ids = shards_from_env(env.get("SHARD_COUNT"), env.get("SHARD_IDS"))
+        log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in ("text", "json"):
+            raise SystemExit(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        port = env.get("HEALTH_PORT", "").strip()
+        if port and (not port.isdigit() or not 0 < int(port) < 65536):
+            raise SystemExit(f"HEALTH_PORT must be a port number (1-65535), not {port!r}; or leave it empty.")
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or "games.sqlite3",
@@ -159,6 +172,9 @@ class Settings:
             ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            log_format=log_format,
+            health_port=int(port) if port else None,
+            health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
         )
 
 
@@ -172,9 +188,19 @@ class GameBot(commands.AutoShardedBot):
 
     def __init__(self, settings: Settings):
         # No privileged intents: slash commands and components need none.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            # the shards this process connects (SHARD_COUNT/SHARD_IDS); None: all, as many as Discord recommends
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+        )
         self.settings = settings
         self._open = False
+        self.health: Health | None = None
+        self.instruments: Instruments | None = None
+        self.identify = IdentifyGate(self)
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(
@@ -204,7 +230,19 @@ class GameBot(commands.AutoShardedBot):
             synced = await self.tree.sync()
             log.info("synced %d commands globally (they may take a while to appear)", len(synced))
         await self.images.warm()  # the drawing processes are ready before the first interaction arrives
+        if self.settings.health_port is not None or self.settings.log_format == "json":
+            # the metrics' hooks, and the context (game, guild, shard, interaction) of every log line
+            self.instruments = Instruments(self)
+            self.instruments.install()
+        if self.settings.health_port is not None:
+            self.health = Health(self, self.instruments, host=self.settings.health_host, port=self.settings.health_port)
+            await self.health.start()
         gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Several processes on one database take turns to identify (ops/identify.py); alone, discord.py's own
+        pacing (5 s between this process's shards)."""
+        await self.identify.wait(shard_id, initial=initial)
 
     def guild_locale(self, guild_id: int) -> discord.Locale | None:
         """A cached server's own language (its Discord "preferred locale"), or None if this process has not seen it."""
@@ -225,6 +263,10 @@ class GameBot(commands.AutoShardedBot):
         await super().close()
         if self._open:
             self._open = False
+            if self.health is not None:
+                await self.health.close()
+            if self.instruments is not None:
+                self.instruments.uninstall()
             await self.images.close()
             await self.storage.close()
 
@@ -252,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sync", action="store_true", help="publish the slash commands globally on start")
     args = parser.parse_args(argv)
     settings = Settings.from_env(sync=args.sync)
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    logs.setup(getattr(logging, settings.log_level), settings.log_format, secrets=(settings.token,))
     try:
         asyncio.run(_run(settings))
     except discord.LoginFailure:

@@ -568,3 +568,16 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def query_plans(self) -> dict[str, str]:
         """The plan the database chose for each query this backend runs (tests: no full scan of a big table)."""
+
+    # -- operations (ops/: health, metrics, identify coordination) -------------------------------------------
+
+    @abc.abstractmethod
+    async def outbox_stats(self) -> tuple[int, float | None]:
+        """(notices waiting to be posted, the oldest one's `created_at` or None): one indexed query, for the
+        health check and the metrics (the outbox stays small: its notices are posted within seconds)."""
+
+    async def identify_slot(self, bucket: int, owner: str, window: float) -> float:
+        """Take the gateway identify lease of rate-limit `bucket` for `window` seconds if it is free: 0.0 when
+        taken (identify now), else the seconds until it frees. Processes sharing a database take turns through
+        it; a backend used by one process only has nobody to take turns with (0.0)."""
+        return 0.0

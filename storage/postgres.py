@@ -237,6 +237,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE players ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}';
     """,
+    # 9: gateway identify leases (ops/identify.py): one row per max_concurrency bucket, taken for 5 s at a time
+    # by the process about to identify a shard of that bucket (the database's clock, so machines' clocks agree)
+    """
+    CREATE TABLE identify_leases (
+        bucket   INTEGER          PRIMARY KEY,
+        owner    TEXT             NOT NULL,
+        taken_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -439,6 +448,15 @@ SQL: dict[str, str] = {
     # guild, game, player (the key after which), limit
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > ($1, $2, $3) "
     "ORDER BY guild_id, game, player LIMIT $4",
+    "outbox_stats": "SELECT count(*) AS depth, min(created_at) AS oldest FROM notices",
+    # bucket, owner, window: the lease is taken (a row comes back) only if free since `window` seconds
+    "identify_slot": "INSERT INTO identify_leases (bucket, owner, taken_at) "
+    "VALUES ($1, $2, extract(epoch FROM clock_timestamp())::double precision) ON CONFLICT (bucket) DO UPDATE "
+    "SET owner = EXCLUDED.owner, taken_at = EXCLUDED.taken_at "
+    "WHERE identify_leases.taken_at <= EXCLUDED.taken_at - $3::double precision RETURNING taken_at",
+    # bucket, window: the seconds until the lease frees
+    "identify_wait": "SELECT taken_at + $2::double precision - extract(epoch FROM clock_timestamp())::double precision "
+    "FROM identify_leases WHERE bucket = $1",
 }
 
 # Sample parameters for EXPLAIN (query_plans), in each statement's order.
@@ -538,6 +556,9 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "rerate_result": (1, 0, True, 25.0, 8.3, 0, 27.0, 8.0, 1),
     "clear_ratings": (9, "game"),
     "all_ratings": (0, "", "", 100),
+    "outbox_stats": (),
+    "identify_slot": (0, "host:1", 5.0),
+    "identify_wait": (0, 5.0),
 }
 
 
@@ -1247,3 +1268,16 @@ class PostgresStorage(Storage):
                 rows = await conn.fetch(f"EXPLAIN {sql}", *SAMPLES[name])
                 plans[name] = "\n".join(str(r[0]) for r in rows)
         return plans
+
+    # -- operations --------------------------------------------------------------------------------------
+
+    async def outbox_stats(self) -> tuple[int, float | None]:
+        r = await self._pool.fetchrow(SQL["outbox_stats"])
+        return int(r["depth"]), (float(r["oldest"]) if r["oldest"] is not None else None)
+
+    async def identify_slot(self, bucket: int, owner: str, window: float) -> float:
+        async with self._pool.acquire() as conn:
+            if await conn.fetchval(SQL["identify_slot"], bucket, owner, window) is not None:
+                return 0.0
+            wait = await conn.fetchval(SQL["identify_wait"], bucket, window)
+        return max(0.0, float(wait)) if wait is not None else 0.0

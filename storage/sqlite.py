@@ -368,6 +368,7 @@ SQL: dict[str, str] = {
     "clear_ratings": "DELETE FROM ratings WHERE guild_id = :guild AND game = :game",
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > (:guild, :game, :player) "
     "ORDER BY guild_id, game, player LIMIT :limit",
+    "outbox_stats": "SELECT count(*) AS depth, min(created_at) AS oldest FROM notices",
 }
 
 
@@ -1075,6 +1076,12 @@ class SQLiteStorage(Storage):
                 con.close()
 
         await asyncio.to_thread(copy)
+
+    # -- operations --------------------------------------------------------------------------------------
+
+    async def outbox_stats(self) -> tuple[int, float | None]:
+        r = (await self._all("outbox_stats", {}))[0]
+        return int(r["depth"]), (float(r["oldest"]) if r["oldest"] is not None else None)
 
 
 def _param_names(sql: str) -> list[str]:

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (  # lowest first
     ("records",),
     ("render",),
     ("cogs",),
+    ("ops",),  # health, metrics, logs, identify: over the bot's services, never imported by them
     ("bot",),
 )
 TOOLS = ("tests", "bench", "scripts")
