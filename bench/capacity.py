@@ -1,18 +1,23 @@
-"""Capacity: the bot with 100,000 finished and 1,000 active games, under a ramp of moves per second.
+"""Capacity: the bot with 20,000 finished and 1,000 active games, under a ramp of moves per second.
 
     python bench/capacity.py build                 # once: the database and the planned moves (bench/.capacity/)
+    python bench/capacity.py build --finished 500 --active 100   # a quick one
     python bench/capacity.py run                   # ramp 10..50 moves/s, 60 s each, bot started at the first
     python bench/capacity.py run --rates 50 --window 300 --database postgresql://...
     python bench/capacity.py parts                 # CPU per move, by part, bytes per move, database per game
 
 `build` plays real games with the engines: a pool of finished games of every game and size (replicated, each
 copy with its own ids, players, guild and channel) and 1,000 running games stopped part way, with the next
-moves of each planned ahead (a random legal move, its /move suggestion value as the bot would list it). `run`
+moves of each planned ahead (a random legal move, its /move suggestion value as the bot would list it), and
+writes them through the storage interface (`import_game`, with every column the bot derives; players with
+19-digit Discord ids). `run`
 starts the real bot as its own process (bench/capacity_bot.py: a fake Discord at the network boundary, raw
-gateway payloads in) on a copy of that database, sends `/move` interactions at each rate (each game's next move
-once its previous one was posted), and prints per window: moves offered and posted, p50/p95/p99 from the
+gateway payloads in) on a copy of that database, sends `/move` interactions at each rate (each move in an
+active game chosen uniformly among those with no move in flight: consecutive moves come from different games,
+so every board is drawn cold), and prints per window: moves offered and posted, p50/p95/p99 from the
 interaction to its first answer and to the public post, missed 3 s deadlines, the worst event-loop lag, the
-background passes' durations, and the bot's RSS; plus its start-up time.
+background passes' durations, CPU per move of the bot process and of its drawing workers, and the bot's RSS;
+plus its start-up time. The first window begins at the bot's start (its start-up passes run in it).
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from cogs._session import Session  # noqa: E402
-from storage.base import pack_moves, pack_player, pack_state  # noqa: E402
-from storage.sqlite import MIGRATIONS  # noqa: E402
+from storage.base import GameRow, MoveRow, Seat, pack_moves, pack_state  # noqa: E402
+from storage.sqlite import SQLiteStorage  # noqa: E402
 
 CACHE = ROOT / "bench" / ".capacity"
 ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
@@ -54,6 +59,9 @@ CONFIGS = [
 PLACEHOLDER = 7_700_000_000_000_000_000  # player ids in the pool games, replaced per copy
 GUILDS = 300
 USERS = 20_000
+USER_IDS = 1_100_000_000_000_000_000  # Discord ids of 19 digits (every account since about 2022)
+ACTIVE_IDS = 1_300_000_000_000_000_000
+CHANNELS = 1_200_000_000_000_000_000
 APP_ID = 900000000000000001
 
 
@@ -88,17 +96,20 @@ def dumps(data) -> str:
 
 
 def build(finished: int, active: int, pool: int, seed: int) -> None:
+    asyncio.run(_build(finished, active, pool, seed))
+
+
+async def _build(finished: int, active: int, pool: int, seed: int) -> None:
+    """The database, written through the storage interface (`import_game`: seats, archived move logs, every
+    column the bot derives: the next reminder, the AI flag, the deadline), and the plan of the next moves."""
     CACHE.mkdir(parents=True, exist_ok=True)
     db_path = CACHE / "capacity.sqlite3"
-    if db_path.exists():
-        db_path.unlink()
-    con = sqlite3.connect(db_path)
-    con.executescript("\n".join(MIGRATIONS) + f"\nPRAGMA user_version = {len(MIGRATIONS)};")
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=OFF")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+    db = await SQLiteStorage.open(str(db_path), synchronous="NORMAL")
     rnd = random.Random(seed)
     t0 = time.perf_counter()
-    pools = []  # finished games to copy: (game, options, seats, moves json, final state json, version, turns)
+    pools = []  # finished games to copy: (game, options, seats, moves (player, action json), final state json, turns)
     for game, players, options, share in CONFIGS:
         for _ in range(max(1, int(pool * share))):
             rules, moves, state, seats = play(game, players, options, seed=1000 + len(pools))
@@ -110,73 +121,60 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
                     seats,
                     [(p, dumps(rules.action_to_json(a))) for p, a in moves],
                     dumps(rules.to_json(state)),
-                    len(moves),
                     len(moves) - sum(free),
                 )
             )
     print(f"pool of {len(pools)} finished games played in {time.perf_counter() - t0:.0f} s")
     game_id = 0
     now = time.time()
-    users = [str(100_000_000_000_000_000 + i) for i in range(USERS)]
-
-    def seat_list(seats, ids):
-        return dumps([{"id": i, "name": f"Player {i[-5:]}"} for i in ids])
+    users = [str(USER_IDS + i) for i in range(USERS)]
 
     def swap(text: str, seats, ids) -> str:
         for old, new in zip(seats, ids, strict=True):
             text = text.replace(old, new)
         return text
 
-    game_rows, move_rows, seat_rows = [], [], []
+    def row(**kw) -> GameRow:
+        return GameRow(
+            options=kw.pop("options"),
+            seats=tuple(Seat(i, f"Player {i[-5:]}") for i in kw["ids"]),
+            creator_id=kw.pop("ids")[0],
+            lobby_message_id=None,
+            reminder_hours=24.0,
+            reminded_at=None,
+            nudged_at=None,
+            **kw,
+        )
 
-    def flush():
-        con.executemany(
-            "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, seats, state, "
-            "version, creator_id, reminder_hours, created_at, updated_at, turn_started_at, turns, "
-            "remind_at, ai_due) VALUES (?,?,?,?,?,?,?,?,?,?,?,24,?,?,?,?,?,0)",
-            game_rows,
-        )
-        con.executemany(
-            "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?,?,?,?,?)", move_rows
-        )
-        con.executemany("INSERT INTO seats (player_id, game_id) VALUES (?,?)", seat_rows)
-        game_rows.clear(), move_rows.clear(), seat_rows.clear()
+    def log(game_id: int, moves, seats, ids, when: float) -> list[MoveRow]:
+        return [
+            MoveRow(game_id, i + 1, swap(p, seats, ids), json.loads(swap(a, seats, ids)), when)
+            for i, (p, a) in enumerate(moves)
+        ]
 
     for n in range(finished):
-        game, options, seats, moves, final, version, turns = pools[n % len(pools)]
+        game, options, seats, moves, final, turns = pools[n % len(pools)]
         game_id += 1
         ids = rnd.sample(users, len(seats))
         when = now - 86400 * 30 + n
         guild = (GUILDS + rnd.randrange(GUILDS)) << 22
-        game_rows.append(
-            (
-                game_id,
-                guild,
-                930_000_000_000_000_000 + game_id,
-                game,
-                dumps(options),
-                0,
-                "finished",
-                seat_list(seats, ids),
-                pack_state(swap(final, seats, ids)),
-                version,
-                ids[0],
-                when,
-                when,
-                when,
-                turns,
-                None,
-            )
+        g = row(
+            id=game_id,
+            guild_id=guild,
+            channel_id=CHANNELS + game_id,
+            game=game,
+            options=options,
+            seed=0,
+            status="finished",
+            ids=ids,
+            state_json=swap(final, seats, ids),
+            version=len(moves),
+            created_at=when,
+            updated_at=when,
+            turn_started_at=when,
+            turns=turns,
         )
-        move_rows += [
-            (game_id, i + 1, pack_player(swap(p, seats, ids)), swap(a, seats, ids), when)
-            for i, (p, a) in enumerate(moves)
-        ]
-        seat_rows += [(i, game_id) for i in ids]
-        if len(move_rows) > 200_000:
-            flush()
-    flush()
-    con.commit()
+        await db.import_game(g, log(game_id, moves, seats, ids, when), [])
     print(f"{finished} finished games written in {time.perf_counter() - t0:.0f} s")
     plan = []
     for n in range(active):
@@ -184,7 +182,7 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
         game, players, options, _ = cfg
         rules, moves, state, seats = play(game, players, options, seed=50_000 + n, stop=rnd.uniform(0.2, 0.6))
         game_id += 1
-        ids = [str(300_000_000_000_000_000 + 10 * n + i) for i in range(players)]
+        ids = [str(ACTIVE_IDS + 10 * n + i) for i in range(players)]
         start = dumps(rules.to_json(state))
         turns = sum(not rules.is_free_action(a) for _, a in moves)
         # the next moves, planned: what the bot's /move list would offer, and which one is picked
@@ -202,42 +200,34 @@ def build(finished: int, active: int, pool: int, seed: int) -> None:
             t += 0 if rules.is_free_action(legal[i]) else 1
             s = rules.apply(s, player, legal[i])
         guild = (n % GUILDS + 1) << 22  # (a guild id is never 0)
-        channel = 940_000_000_000_000_000 + game_id
-        remind = now - 60 if n % 5 == 0 else now + 86400  # a fifth of them: a reminder due at once
-        game_rows.append(
-            (
-                game_id,
-                guild,
-                channel,
-                game,
-                dumps(rules.normalise_options(options)),
-                50_000 + n,
-                "active",
-                seat_list(seats, ids),
-                pack_state(swap(start, seats, ids)),
-                len(moves),
-                ids[0],
-                now - 3600,
-                now - 3600,
-                now - 3600,
-                turns,
-                remind,
-            )
+        channel = CHANNELS + 10**15 + game_id
+        began = now - 3600
+        g = row(
+            id=game_id,
+            guild_id=guild,
+            channel_id=channel,
+            game=game,
+            options=rules.normalise_options(options),
+            seed=50_000 + n,
+            status="active",
+            ids=ids,
+            state_json=swap(start, seats, ids),
+            version=len(moves),
+            created_at=began,
+            updated_at=began,
+            turn_started_at=began,
+            turns=turns,
+            # as the bot derives them: a fifth of the games with a reminder due at once, the others' a day after
+            # the turn began; no AI seat, no deadline set at these tables
+            remind_at=now - 60 if n % 5 == 0 else began + 24 * 3600,
+            ai_due=False,
+            deadline_at=None,
         )
-        move_rows += [
-            (
-                game_id,
-                i + 1,
-                pack_player(swap(p, seats, ids)),
-                swap(dumps(rules.action_to_json(a)), seats, ids),
-                now - 3600,
-            )
-            for i, (p, a) in enumerate(moves)
-        ]
-        seat_rows += [(i, game_id) for i in ids]
+        logged = [(p, dumps(rules.action_to_json(a))) for p, a in moves]
+        await db.import_game(g, log(game_id, logged, seats, ids, began), [])
         plan.append({"game": game_id, "guild": guild, "channel": channel, "moves": ahead})
-    flush()
-    con.commit()
+    await db.close()
+    con = sqlite3.connect(db_path)
     con.execute("VACUUM")
     con.close()
     (CACHE / "plan.json").write_text(json.dumps(plan))
@@ -255,8 +245,9 @@ class Load:
 
     def __init__(self, proc: asyncio.subprocess.Process, plan: list[dict]):
         self.proc, self.plan = proc, plan
-        self.queue = [g for g in plan if g["moves"]]
-        random.Random(1).shuffle(self.queue)
+        self.by_channel = {g["channel"]: g for g in plan}
+        self.free = [g for g in plan if g["moves"]]  # games with a move to make and none in flight
+        self.rnd = random.Random(1)
         self.waiting: dict[int, tuple[float, int]] = {}  # channel -> (sent at, interaction id)
         self.acks: dict[int, float] = {}
         self.sent_at: dict[int, float] = {}
@@ -282,9 +273,9 @@ class Load:
                 if entry is not None:
                     sent, iid = entry
                     self.samples.append((sent, ev["t"] - sent, self.acks.pop(iid, None)))
-                    game = next(g for g in self.plan if g["channel"] == ev["channel"])
+                    game = self.by_channel[ev["channel"]]
                     if game["moves"]:
-                        self.queue.append(game)
+                        self.free.append(game)
             elif kind == "ready":
                 self.ready.set()
                 self.events.append(ev)
@@ -346,14 +337,18 @@ class Load:
         }
 
     async def offer(self, rate: float, seconds: float) -> int:
-        """Send moves at `rate` per second for `seconds` (skipping a beat when no game is free to move)."""
+        """Send moves at `rate` per second for `seconds`, each in a game chosen uniformly among the active games
+        free to move (none of its moves in flight), so consecutive moves come from different games and every
+        board is drawn cold, as under real load (skipping a beat when no game is free to move)."""
         assert self.proc.stdin is not None
         sent = 0
         start = time.monotonic()
         while (elapsed := time.monotonic() - start) < seconds:
             due = int(elapsed * rate) + 1
-            while sent < due and self.queue:
-                game = self.queue.pop(0)
+            while sent < due and self.free:
+                k = self.rnd.randrange(len(self.free))
+                self.free[k], self.free[-1] = self.free[-1], self.free[k]
+                game = self.free.pop()
                 move = game["moves"].pop(0)
                 payload = self.payload(game, move)
                 now = time.monotonic()
@@ -436,6 +431,18 @@ async def run(args) -> None:
             f"{missed:>4} {lag:>8.1f} {stall:>6.1f}  {passes or '-'}"
         )
         slow = sorted(window, key=lambda s: -s[1])[: max(1, len(window) // 100)]
+        cpu = [e for e in events if e["ev"] == "cpu"]
+        if len(cpu) >= 2 and window:
+            moves = sum(1 for s in load.samples if cpu[0]["t"] <= s[0] + s[1] <= cpu[-1]["t"])
+            moves = moves or len(window)
+            bot = (cpu[-1]["bot"] - cpu[0]["bot"]) / moves * 1000
+            workers = (cpu[-1]["workers"] - cpu[0]["workers"]) / moves * 1000
+            span = cpu[-1]["t"] - cpu[0]["t"]
+            print(
+                f"{'':>7} CPU per move posted: bot process {bot:.1f} ms ({(cpu[-1]['bot'] - cpu[0]['bot']) / span:.0%} "
+                f"of a core), its worker processes (drawing; AI idle) {workers:.1f} ms "
+                f"({(cpu[-1]['workers'] - cpu[0]['workers']) / span:.0%}); {moves} moves posted in {span:.0f} s"
+            )
         print(
             f"{'':>7} the slowest 1 % of posts, seconds into the window: "
             + ", ".join(f"{s[0] - mark:.1f}s ({s[1] * 1000:.0f} ms)" for s in sorted(slow)[:12])
@@ -610,7 +617,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build")
-    b.add_argument("--finished", type=int, default=100_000)
+    b.add_argument("--finished", type=int, default=20_000)
     b.add_argument("--active", type=int, default=1_000)
     b.add_argument("--pool", type=int, default=200, help="distinct finished games to copy")
     b.add_argument("--seed", type=int, default=1)

@@ -7,6 +7,8 @@ it arrives, as the gateway would) and reporting what a player would see, as JSON
     {"ev": "lag", "max": <s>, "step": <s>, "t": ...}                  the loop's worst lag and longest step, per second
     {"ev": "pass", "what": "reminders" | "outbox" | "ai", "wall": <s>, "t": ...}
     {"ev": "refused", "text": ...}                                    a player was told no (a planned move failed)
+    {"ev": "cpu", "bot": <s>, "workers": <s>, "t": ...}               CPU used so far, per second: this process,
+                                                                      and its worker processes (drawing, AI)
     {"ev": "ready", "t": ...} and {"ev": "rss", "kib": ...}
 
 The fake keeps no images or old messages (so that its own memory does not count against the bot's).
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
 import resource
 import sys
 import time
@@ -146,7 +150,25 @@ async def watch_loop(client: discord.Client) -> None:
         if time.monotonic() - since >= 1.0:
             emit(ev="lag", max=worst, step=STEP[0], gc=GC[0], t=time.monotonic())
             emit(ev="rss", kib=rss_kib())
+            emit(ev="cpu", bot=time.process_time(), workers=workers_cpu(), t=time.monotonic())
             worst, since, STEP[0], GC[0] = 0.0, time.monotonic(), 0.0, 0.0
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu() -> float:
+    """The CPU seconds (user + system) used so far by this process's worker processes (the drawing pool and the
+    AI pool: multiprocessing's children), read from /proc."""
+    total = 0.0
+    for child in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{child.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+    return total
 
 
 def rss_kib() -> int:

@@ -3,6 +3,14 @@ Vizier's Favour modules), over the successive states of one seeded game, as the 
 
     python bench/render.py [repeats] [game ...] [--lang LANG]   (from the repository root; default 3 repeats,
                                                                 every game, LANG long)
+    python bench/render.py --cold [games] [--profile]           # many games' positions in turn (default 12)
+
+Cold (`--cold`): the largest boards (6-player Alhambra with every module, 4-player Gardens, 4-player Queen's
+Garden), positions of `games` seeded games drawn in turn (game 1's position k, game 2's position k, ...), as a
+drawing worker meets them under real load, where consecutive moves come from different games: no cache of one
+game's parts helps (the caches stay as a running worker keeps them: whatever is shared by all games, e.g.
+sprites, glyphs, pre-drawn layers, is warm). Printed per board: p50/p95/max CPU ms of the image (decode + view,
+draw, encode) and the PNG's size; `--profile` adds cProfile's 25 costliest functions of each.
 
 Moves: every state of the game in order, each drawn from its stored JSON text exactly as a render worker does
 (`render.render_state`: decode + `rules.view` + draw + PNG), public image. Two cases:
@@ -200,8 +208,57 @@ def encoders(game: str, repeats: int) -> None:
         )
 
 
+def cold(games: int, profile: bool) -> None:
+    """Positions of `games` seeded games in turn, at each game's largest board (see the module docstring)."""
+    for game, options in (("alhambra", ALL), ("gardens", None), ("queens_garden", None)):
+        cold_board(game, options, games, profile)
+
+
+def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: bool) -> None:
+    import cProfile
+    import pstats
+
+    rules = get_rules(game)
+    n = rules.player_counts[-1]
+    names = names_for(n)
+    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    runs = [
+        [json.dumps(rules.to_json(s)) for s in playthrough(game, n, seed=100 + g, options=options)][::3]
+        for g in range(games)
+    ]
+    texts = [run[k] for k in range(max(map(len, runs))) for run in runs if k < len(run)]
+    for text in texts[:: max(1, len(texts) // 10)]:  # warm-up: fonts, glyphs, sprites
+        _draw.encode_png(render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette)
+    steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
+    sizes = []
+    prof = cProfile.Profile() if profile else None
+    for text in texts:
+        if prof is not None:
+            prof.enable()
+        t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
+        t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
+        t3, png = cpu_ms(lambda img=img: _draw.encode_png(img, palette))
+        if prof is not None:
+            prof.disable()
+        for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):
+            steps[k].append(v)
+        sizes.append(len(png))  # type: ignore[arg-type]
+    label = f"{game} {n}p" + (" all modules" if options else "")
+    line = "  ".join(f"{k} {statistics.median(v):5.2f} (p95 {pct(v, 0.95):5.2f})" for k, v in steps.items())
+    print(
+        f"{label}, {len(texts)} positions of {games} games in turn: {line} ms; max {max(steps['total']):.1f} ms; "
+        f"PNG {statistics.median(sizes) / 1024:.1f} KiB median"
+    )
+    if prof is not None:
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if "--cold" in args:
+        rest = [a for a in args if a not in ("--cold", "--profile")]
+        cold(int(rest[0]) if rest else 12, "--profile" in args)
+        return
     lang = "long"
     if "--lang" in args:
         i = args.index("--lang")

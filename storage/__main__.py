@@ -5,10 +5,12 @@
 
 SRC and DST are each an SQLite file path or a PostgreSQL URL (`postgresql://user:password@host/db`). `copy`
 moves a deployment from one to the other (stop the bot first: moves made during the copy would be missing): DST
-must hold no game. Every game is copied with its id, seats, state, move log, pending announcements and results
-(records/), in batches, then every rating; then both databases are read again and every game row, move, result
-and rating compared. It prints the counts,
-and exits with status 1 and the differences if the copy is not identical.
+must hold no game. Every game is copied with its id, every column of its row (the next reminder and the AI flag
+too), seats, state, move log, pending announcements and results (records/), in batches; then every rating, and
+every row of the other tables (players' and servers' settings, moves taken back, shared animations, leases);
+then both databases are read again and every game row (every column), move, notice, result, rating and every
+row of every other table compared. It prints the counts, and exits with status 1 and the differences if the
+copy is not identical.
 
 The database of `backup` defaults to DATABASE_URL, else DATABASE_PATH, from the environment or .env (as the bot
 reads it). A PostgreSQL database is backed up with pg_dump instead.
@@ -18,15 +20,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import json
 import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from dotenv import find_dotenv, load_dotenv
 
 from storage import GameRow, MoveRow, Notice, RatingRow, Storage, StorageError, is_postgres_url, open_storage
+from storage._rows import COPIED_TABLES, TABLES
 
 T = TypeVar("T")
 
@@ -104,14 +109,20 @@ async def copy(src_url: str, dst_url: str, *, batch: int = BATCH, out: Callable[
             ratings = await _ratings(src, batch)
             for n in range(0, len(ratings), batch):
                 await dst.import_records([], ratings[n : n + batch])
+            rows = {table: await _copy_table(src, dst, table, batch) for table in COPIED_TABLES}
             copied = time.monotonic() - started
+            others = ", ".join(f"{n} {table.replace('_', ' ')}" for table, n in rows.items())
             out(
-                f"Copied {games} games ({moves} moves, {notices} pending notices) and {len(ratings)} ratings from "
-                f"{_display(src_url)} to {_display(dst_url)} in {copied:.1f} s."
+                f"Copied {games} games ({moves} moves, {notices} pending notices) and {len(ratings)} ratings, and "
+                f"{others}, from {_display(src_url)} to {_display(dst_url)} in {copied:.1f} s."
             )
             differences, checked = await _compare(src, dst, batch)
             if ratings != await _ratings(dst, batch):
                 differences.append("the ratings differ")
+            for table in TABLES:
+                a, b = await _digest(src, table, batch), await _digest(dst, table, batch)
+                if a != b:
+                    differences.append(f"the {table} tables differ ({a[0]} rows vs {b[0]})")
         finally:
             await dst.close()
     finally:
@@ -121,8 +132,9 @@ async def copy(src_url: str, dst_url: str, *, batch: int = BATCH, out: Callable[
         more = f"\n  ... and {len(differences) - SHOWN} more" if len(differences) > SHOWN else ""
         raise CopyError(f"The copy differs from the original in {len(differences)} places:\n{shown}{more}")
     out(
-        f"Verified: all {checked[0]} games and {checked[1]} moves are identical in both databases, with their "
-        f"results and ratings ({time.monotonic() - started:.1f} s in all)."
+        f"Verified: all {checked[0]} games and {checked[1]} moves are identical in both databases (every column), "
+        f"with their results and ratings, their pending notices and every row of {', '.join(TABLES)} "
+        f"({time.monotonic() - started:.1f} s in all)."
     )
 
 
@@ -148,6 +160,38 @@ async def _copy_games(src: Storage, dst: Storage, batch: int) -> tuple[int, int,
         games += len(ids)
         after = ids[-1]
     return games, moves, notices
+
+
+async def _pages(db: Storage, table: str, batch: int) -> Any:
+    """Every row of one of storage._rows.TABLES, a page at a time in its key's order."""
+    key = TABLES[table][1]
+    after: tuple[Any, ...] | None = None
+    while rows := await db.table_rows(table, after=after, limit=batch):
+        yield rows
+        after = tuple(rows[-1][c] for c in key)
+
+
+async def _copy_table(src: Storage, dst: Storage, table: str, batch: int) -> int:
+    n = 0
+    async for rows in _pages(src, table, batch):
+        try:
+            await dst.import_rows(table, rows)
+        except Exception as exc:
+            raise CopyError(f"Could not copy the {table} table: {type(exc).__name__}: {exc}") from None
+        n += len(rows)
+    return n
+
+
+async def _digest(db: Storage, table: str, batch: int) -> tuple[int, int]:
+    """A table's row count and a digest of its rows that does not depend on their order (the two databases may
+    order text keys by different collations): the sum of each row's own hash."""
+    count = total = 0
+    async for rows in _pages(db, table, batch):
+        for r in rows:
+            text = json.dumps(r, sort_keys=True, default=repr).encode()
+            total = (total + int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")) % 2**64
+        count += len(rows)
+    return count, total
 
 
 async def _compare(src: Storage, dst: Storage, batch: int) -> tuple[list[str], tuple[int, int]]:

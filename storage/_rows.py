@@ -38,6 +38,8 @@ GAME_COLUMNS = (
     "table_state",
     "deadline_at",
     "last_post_id",
+    "remind_at",
+    "ai_due",
 )
 MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "origin", "standin")
 NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
@@ -74,6 +76,53 @@ RESULT_COLUMNS = (
     "figures",
 )
 RATING_COLUMNS = ("guild_id", "game", "player", "name", "mu", "sigma", "games", "updated_at")
+
+# The tables `python -m storage copy` reads (and, but for the seats import_game writes, copies) row by row, beyond
+# the games with their moves and notices (import_game) and the results and ratings (import_records): each one's
+# columns and its key, in which order it is read a page at a time (`Storage.table_rows`).
+TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "seats": (("player_id", "game_id"), ("player_id", "game_id")),
+    "players": (PLAYER_COLUMNS, ("player_id",)),
+    "guilds": (GUILD_COLUMNS, ("guild_id",)),
+    "undone_moves": (
+        ("game_id", "move_number", "player", "action", "created_at", "origin", "undone_at", "undone_by"),
+        ("game_id", "undone_at", "move_number"),
+    ),
+    "shares": (("game_id", "channel_id", "lang", "message_id", "claimed_at"), ("game_id", "channel_id", "lang")),
+    "leases": (("game_id", "owner", "until"), ("game_id",)),
+}
+COPIED_TABLES = tuple(t for t in TABLES if t != "seats")  # the seats are written by import_game
+_FLAGS = frozenset({"away_ai", "skip_confirm"})  # booleans (SQLite stores 0/1)
+
+
+def plain(table: str, r: Row) -> dict[str, Any]:
+    """A row of one of TABLES as plain values, the same from both backends (flags as booleans, a move log's
+    player id as text)."""
+    out = {c: r[c] for c in TABLES[table][0]}
+    for c in _FLAGS.intersection(out):
+        out[c] = bool(out[c])
+    if table == "undone_moves":
+        out["player"] = str(out["player"])
+    return out
+
+
+def table_sql(table: str, *, after: bool, mark: Any) -> str:
+    """The page of a table in key order (after a key, if `after`), its parameters named by `mark(i)` (1-based):
+    the key's columns, then the limit."""
+    cols, key = TABLES[table]
+    where = ""
+    if after:
+        marks = ", ".join(mark(i) for i in range(1, len(key) + 1))
+        where = f" WHERE ({', '.join(key)}) > ({marks})" if len(key) > 1 else f" WHERE {key[0]} > {marks}"
+    return (
+        f"SELECT {columns(cols)} FROM {table}{where} ORDER BY {', '.join(key)} "
+        f"LIMIT {mark(len(key) + 1 if after else 1)}"
+    )
+
+
+def insert_sql(table: str, mark: Any) -> str:
+    cols = TABLES[table][0]
+    return f"INSERT INTO {table} ({columns(cols)}) VALUES ({', '.join(mark(i) for i in range(1, len(cols) + 1))})"
 
 
 def columns(names: Sequence[str], table: str = "") -> str:
@@ -114,6 +163,8 @@ def game_of(r: Row) -> GameRow:
         table=json.loads(r["table_state"]),
         deadline_at=r["deadline_at"],
         last_post_id=r["last_post_id"],
+        remind_at=r["remind_at"],
+        ai_due=bool(r["ai_due"]),
     )
 
 
@@ -142,6 +193,8 @@ def game_values(row: GameRow) -> dict[str, Any]:
         "table_state": dumps(row.table),
         "deadline_at": row.deadline_at,
         "last_post_id": row.last_post_id,
+        "remind_at": row.remind_at,
+        "ai_due": row.ai_due,
     }
 
 

@@ -40,9 +40,21 @@ def unpack_state(data: bytes | str | None) -> str | None:
     return zlib.decompress(raw).decode() if raw[:1] == b"\x78" else raw.decode()
 
 
+MAX_PACKED = 2**63 - 1  # a 64-bit signed integer: every Discord id (19 digits since about 2022) fits
+
+
 def pack_player(player: str) -> int | str:
-    """A player id as the move log stores it: a Discord id as an integer (8 bytes instead of 18), others as text."""
-    return int(player) if player.isdigit() and len(player) <= 18 else player
+    """A player id as the move log stores it: a Discord id as an integer (8 bytes instead of 19), any other id
+    (and digits that would not read back the same: a leading zero, or beyond 64 bits) as text. Rows written
+    before 19-digit ids were packed hold them as text: readers match both (`player_keys`)."""
+    if player.isascii() and player.isdigit() and (n := int(player)) <= MAX_PACKED and str(n) == player:
+        return n
+    return player
+
+
+def player_keys(player: str) -> tuple[int | str, str]:
+    """The two forms a player id may have in the move log: packed (`pack_player`) and as text (older rows)."""
+    return pack_player(player), player
 
 
 def _archived_player(player: str) -> int | str:
@@ -133,6 +145,10 @@ class GameRow:
     table: dict[str, Any] = dataclasses.field(default_factory=dict)
     deadline_at: float | None = None  # when the player to move runs out of time (or the table's decision is due)
     last_post_id: int | None = None  # the game's newest public post (for jump links)
+    # what the background passes read, derived by the bot from the game as it goes (`Due`): when the player to
+    # move is next reminded (None: not before the next turn), and whether an AI seat may have a decision to make
+    remind_at: float | None = None
+    ai_due: bool = False
 
     @property
     def player_ids(self) -> tuple[str, ...]:
@@ -560,6 +576,18 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def all_game_ids(self, *, after: int = 0, limit: int = 1000) -> list[int]:
         """Every game id > `after`, ascending (copying and checking a whole database, in batches)."""
+
+    @abc.abstractmethod
+    async def table_rows(
+        self, table: str, *, after: tuple[Any, ...] | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        """A page of one of the tables `storage._rows.TABLES` lists (seats, players' and servers' settings, moves
+        taken back, shares, leases) in its key's order, after the row whose key is `after`, as plain values (the
+        same from both backends). For `python -m storage copy`."""
+
+    @abc.abstractmethod
+    async def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> None:
+        """Rows of `table_rows` copied from another database, in one transaction."""
 
     @abc.abstractmethod
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:

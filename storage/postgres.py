@@ -395,13 +395,8 @@ SQL: dict[str, str] = {
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
     "mark_nudged": "UPDATE games SET nudged_at = $2 WHERE id = $1",  # id, now
-    # the columns of _COLUMNS, in order; the reminder and AI flag are derived (see import_game)
-    "import_game": f"INSERT INTO games ({_COLUMNS}, remind_at, ai_due) VALUES ({', '.join(_ARG.values())}, "
-    f"CASE WHEN {_ARG['status']}::text = 'active' AND {_ARG['reminder_hours']}::double precision > 0 "
-    f"AND {_ARG['turn_started_at']}::double precision IS NOT NULL AND ({_ARG['reminded_at']}::double precision "
-    f"IS NULL OR {_ARG['reminded_at']} < {_ARG['turn_started_at']}) "
-    f"THEN {_ARG['turn_started_at']} + {_ARG['reminder_hours']} * 3600 END, "
-    f"{_ARG['status']} = 'active' AND {_ARG['seats']}::text LIKE '%\"ai:%')",
+    # the columns of _COLUMNS, in order (with the next reminder and the AI flag as the source database had them)
+    "import_game": f"INSERT INTO games ({_COLUMNS}) VALUES ({', '.join(_ARG.values())})",
     # game, number, player, action, created at, origin, standin
     "insert_move": "INSERT INTO moves (game_id, move_number, player, action, created_at, origin, standin) "
     "VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -532,6 +527,8 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
         "{}",
         None,
         None,
+        None,
+        False,
     ),
     "insert_move": (1, 1, "1", "{}", 1e9, None, None),
     "advance_ids": (1,),
@@ -915,7 +912,9 @@ class PostgresStorage(Storage):
             turns=row.turns + (0 if free else 1),
             turn_started_at=row.turn_started_at if free else now,
             table=row.table if table is None else table,
-            deadline_at=row.deadline_at if free else (None if finished else due.deadline_at),
+            deadline_at=row.deadline_at if free and not finished else (None if finished else due.deadline_at),
+            remind_at=row.remind_at if free and not finished else (None if finished else due.remind_at),
+            ai_due=due.ai and not finished,
         )
 
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
@@ -1180,11 +1179,20 @@ class PostgresStorage(Storage):
             await conn.executemany(SQL["insert_result"], [_result_args(r) for r in results])
             await conn.executemany(SQL["set_rating"], [_rating_args(r) for r in ratings])
 
+    async def table_rows(
+        self, table: str, *, after: tuple[Any, ...] | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        sql = _rows.table_sql(table, after=after is not None, mark=lambda i: f"${i}")
+        return [_rows.plain(table, r) for r in await self._pool.fetch(sql, *(after or ()), limit)]
+
+    async def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.executemany(_rows.insert_sql(table, lambda i: f"${i}"), [tuple(r.values()) for r in rows])
+
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         """The game, its seats, moves and pending notices in one transaction; the id sequence is moved past
-        the game's id so that new games never collide with imported ones. The interface's row does not carry
-        the next reminder time or the AI flag: they are derived as the first reminder of the turn (unless it
-        was sent) and "has an AI seat" (the AI pass clears a flag it finds nothing for)."""
+        the game's id so that new games never collide with imported ones. Every column is written as the row
+        has it, the next reminder and the AI flag too (as the source database's passes left them)."""
         async with self._pool.acquire() as conn, conn.transaction():
             try:
                 values = _rows.game_values(row) | {"reminder_hours": float(row.reminder_hours)}

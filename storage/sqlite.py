@@ -281,7 +281,7 @@ SQL: dict[str, str] = {
     f"JOIN games ON games.id = seats.game_id WHERE seats.player_id = :player AND games.{_OPEN} ORDER BY games.id "
     "LIMIT :limit",
     "moves": f"{_MOVE} WHERE game_id = :id AND move_number > :since ORDER BY move_number",
-    "move_by_origin": f"{_MOVE} WHERE game_id = :id AND player = :player AND origin = :origin "
+    "move_by_origin": f"{_MOVE} WHERE game_id = :id AND player IN (:player, :text) AND origin = :origin "
     "ORDER BY move_number DESC LIMIT 1",
     "pending_notices": f"SELECT {_rows.columns(_rows.NOTICE_COLUMNS)} FROM notices WHERE game_id = :id ORDER BY id",
     "games_with_notices": "SELECT notices.game_id FROM notices JOIN games ON games.id = notices.game_id "
@@ -293,9 +293,9 @@ SQL: dict[str, str] = {
     "claim_reminder": "UPDATE games SET remind_at = NULL, reminded_at = :now WHERE id = :id AND remind_at = :at",
     "commit_move": "UPDATE games SET state = :state, version = version + 1, status = :status, updated_at = :now, "
     "turns = turns + :turn, turn_started_at = CASE WHEN :turn THEN :now ELSE turn_started_at END, "
-    "remind_at = CASE WHEN :turn THEN :remind_at ELSE remind_at END, ai_due = :ai, "
-    "deadline_at = CASE WHEN :turn THEN :deadline ELSE deadline_at END, "
-    "table_state = coalesce(:table, table_state) "
+    "remind_at = CASE WHEN :status = 'finished' THEN NULL WHEN :turn THEN :remind_at ELSE remind_at END, "
+    "ai_due = :ai, deadline_at = CASE WHEN :status = 'finished' THEN NULL WHEN :turn THEN :deadline "
+    "ELSE deadline_at END, table_state = coalesce(:table, table_state) "
     "WHERE id = :id AND version = :version AND status = 'active'",
     "archive": "SELECT moves FROM move_archive WHERE game_id = :id",
     "archive_moves": "INSERT INTO move_archive (game_id, moves) VALUES (:id, :moves)",
@@ -329,7 +329,7 @@ SQL: dict[str, str] = {
     "WHERE id = :id AND version = :version AND status = 'active'",
     "undone_moves": "SELECT game_id, move_number, player, action, created_at, origin, 0 AS standin FROM undone_moves "
     "WHERE game_id = :id ORDER BY undone_at, move_number",
-    "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player = :player",
+    "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player IN (:player, :text)",
     "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = :id",
     "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale, prefs) "
     "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale, :prefs) ON CONFLICT (player_id) DO UPDATE SET "
@@ -483,7 +483,9 @@ class SQLiteStorage(Storage):
         return unpack_moves(game_id, rows[0][0], since=since) if rows else []
 
     async def move_by_origin(self, game_id: int, player: str, origin: str) -> MoveRow | None:
-        rows = await self._all("move_by_origin", {"id": game_id, "player": pack_player(player), "origin": origin})
+        rows = await self._all(
+            "move_by_origin", {"id": game_id, "player": pack_player(player), "text": player, "origin": origin}
+        )
         if rows:
             return _rows.move_of(rows[0])
         found = [m for m in await self._archived(game_id) if m.player == player and m.origin == origin]
@@ -716,7 +718,9 @@ class SQLiteStorage(Storage):
             turns=row.turns + turn,
             turn_started_at=row.turn_started_at if free else now,
             table=row.table if table is None else table,
-            deadline_at=row.deadline_at if free else deadline_at,
+            deadline_at=row.deadline_at if free and not finished else deadline_at,
+            remind_at=row.remind_at if free and not finished else (None if finished else due.remind_at),
+            ai_due=due.ai and not finished,
         )
 
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
@@ -854,7 +858,7 @@ class SQLiteStorage(Storage):
         return [_rows.move_of(r) for r in await self._all("undone_moves", {"id": game_id})]
 
     async def last_move_of(self, game_id: int, player: str) -> int:
-        rows = await self._all("last_move_of", {"id": game_id, "player": pack_player(player)})
+        rows = await self._all("last_move_of", {"id": game_id, "player": pack_player(player), "text": player})
         if rows and rows[0][0]:
             return int(rows[0][0])
         return max((m.move_number for m in await self._archived(game_id) if m.player == player), default=0)
@@ -1018,6 +1022,23 @@ class SQLiteStorage(Storage):
         async with self._write, self._transaction():
             await self._db.executemany(SQL["insert_result"], [_rows.result_values(r) for r in results])
             await self._db.executemany(SQL["set_rating"], [_rows.rating_values(r) for r in ratings])
+
+    async def table_rows(
+        self, table: str, *, after: tuple[Any, ...] | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        sql = _rows.table_sql(table, after=after is not None, mark=lambda i: "?")
+        async with self._db.execute(sql, (*(after or ()), limit)) as cur:
+            return [_rows.plain(table, r) for r in await cur.fetchall()]
+
+    async def import_rows(self, table: str, rows: Sequence[dict[str, Any]]) -> None:
+        def stored(r: dict[str, Any]) -> tuple[Any, ...]:
+            values = dict(r)
+            if table == "undone_moves":
+                values["player"] = pack_player(values["player"])
+            return tuple(int(v) if isinstance(v, bool) else v for v in values.values())
+
+        async with self._write, self._transaction():
+            await self._db.executemany(_rows.insert_sql(table, lambda i: "?"), [stored(r) for r in rows])
 
     async def import_game(self, row: GameRow, moves: Sequence[MoveRow], notices: Sequence[Notice]) -> None:
         async with self._write, self._transaction():

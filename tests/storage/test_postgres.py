@@ -17,14 +17,28 @@ import asyncpg
 import pytest
 
 import engine
-from storage import NOT_DUE, ChannelBusy, Due, Seat, Shards, StaleVersion, StorageError, open_storage
+from records.figures import RATER, Finish, SeatFinish
+from storage import (
+    NOT_DUE,
+    ChannelBusy,
+    Due,
+    Guild,
+    Player,
+    Seat,
+    Shards,
+    StaleVersion,
+    StorageError,
+    open_storage,
+)
 from storage import postgres as backend
 from storage.__main__ import CopyError, copy, main
+from storage._rows import TABLES
 from storage.postgres import PostgresStorage
 from storage.sqlite import SQLiteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 ANA, BO = Seat("1", "Ana"), Seat("2", "Bo")
+DEE = Seat("1234567890123456789", "Dee")  # a Discord id of 19 digits
 GUILD = 9 << 22  # on shard 1 of 2
 
 
@@ -278,8 +292,8 @@ async def test_synchronous_normal_turns_off_synchronous_commit_for_its_pool_only
 
 
 async def test_imported_games_keep_their_ids_and_new_games_come_after(db_pg, tmp_path):
-    """import_game moves the id sequence past the imported ids (even when imports run at once) and derives
-    the running game's next reminder and AI flag, which the interface's row does not carry."""
+    """import_game moves the id sequence past the imported ids (even when imports run at once) and keeps the
+    running game's next reminder and AI flag as the source had them."""
     other = await SQLiteStorage.open(str(tmp_path / "o.sqlite3"))
     try:
         rows = []
@@ -287,13 +301,15 @@ async def test_imported_games_keep_their_ids_and_new_games_come_after(db_pg, tmp
             g = await other.create_game(
                 guild_id=GUILD, channel_id=channel, game="fake", options={}, seed=1, creator=ANA
             )
-            rows.append(await other.start_game(g.id, seats=[ANA, Seat("ai:easy:1", "AI")], state_json="{}", now=100.0))
+            due = Due(remind_at=100.0 + 24 * 3600, ai=channel % 2 == 0)
+            await other.start_game(g.id, seats=[ANA, Seat("ai:easy:1", "AI")], state_json="{}", due=due, now=100.0)
+            rows.append(await other.load_game(g.id))
         await asyncio.gather(*[db_pg.import_game(r, [], []) for r in reversed(rows)])
     finally:
         await other.close()
     new = await db_pg.create_game(guild_id=GUILD, channel_id=99, game="fake", options={}, seed=1, creator=ANA)
     assert new.id == 31
-    assert await db_pg.ai_due() == [r.id for r in rows]
+    assert await db_pg.ai_due() == [r.id for r in rows if r.ai_due] == list(range(2, 31, 2))
     assert sorted(await db_pg.claim_reminders(100.0 + 24 * 3600)) == [r.id for r in rows]
     with pytest.raises(StorageError, match="Cannot import game 1"):
         await db_pg.import_game(rows[0], [], [])
@@ -371,13 +387,14 @@ def test_full_scan_reads_postgresql_plan_text():
 
 
 async def play(db, channel, game, seed, *, moves=None, clear=False):
-    """A game of `game` played with random legal actions through its engine (to the end, or `moves` moves),
-    committed move by move with notices, origins and due times as the bot writes them."""
+    """A game of `game` played with random legal actions through its engine (to the end, with its finish: results
+    and ratings; or `moves` moves), committed move by move with notices, origins, due times and deadlines as the
+    bot writes them, a stand-in making some moves."""
     rules = engine.get_rules(game)
     row = await db.create_game(
         guild_id=GUILD + channel, channel_id=channel, game=game, options={}, seed=seed, creator=ANA
     )
-    seats = [ANA, Seat("ai:easy:2", "AI (easy) 2")] if seed % 2 else [ANA, BO, Seat("3", "Cyd")]
+    seats = [ANA, Seat("ai:easy:2", "AI (easy) 2")] if seed % 2 else [ANA, BO, Seat("3", "Cyd"), DEE]
     state = rules.new_game([s.id for s in seats], row.options, row.seed)
     now = 1_700_000_000.0 + channel
     row = await db.start_game(
@@ -396,6 +413,9 @@ async def play(db, channel, game, seed, *, moves=None, clear=False):
         state = rules.apply(state, player, action)
         over = rules.is_over(state)
         now += 60.5
+        finish = None
+        if over:
+            finish = Finish(tuple(SeatFinish(s.id, s.name, i, i == 0, figures={"n": i}) for i, s in enumerate(seats)))
         row = await db.commit_move(
             row,
             player=player,
@@ -404,8 +424,14 @@ async def play(db, channel, game, seed, *, moves=None, clear=False):
             finished=over,
             origin=f"{row.turns}.m:{n}",
             notice=("move", {"player": player, "n": n}),
-            due=Due(remind_at=None if player.startswith("ai:") else now + 86400, ai=not player.startswith("ai:")),
+            due=Due(
+                remind_at=None if player.startswith("ai:") else now + 86400,
+                ai=not player.startswith("ai:"),
+                deadline_at=now + 3600,
+            ),
             now=now,
+            standin=n % 7 == 3 and not player.startswith("ai:"),
+            finish=finish,
         )
         n += 1
     if clear:
@@ -414,8 +440,10 @@ async def play(db, channel, game, seed, *, moves=None, clear=False):
 
 
 async def source_database(path):
-    """Every game finished once, one of each mid-game with pending notices, a lobby and a cancelled game."""
-    db = await SQLiteStorage.open(str(path), synchronous="NORMAL")
+    """Every game finished once (with results and ratings), one of each mid-game with pending notices, reminders,
+    deadlines and AI seats, a lobby and a cancelled game; players away, with languages, servers' languages, moves
+    taken back, a shared animation and a lease."""
+    db = await SQLiteStorage.open(str(path), synchronous="NORMAL", rater=RATER)
     try:
         channel = 0
         for seed, game in enumerate(engine.GAMES, start=1):
@@ -428,16 +456,46 @@ async def source_database(path):
         await db.mark_nudged(1, now=5.0)
         # a game that finished before move logs were archived: its rows
         old = await play(db, channel := channel + 1, "gardens", 77, moves=9)
-        await db._db.execute("UPDATE games SET status = 'finished' WHERE id = ?", (old.id,))
+        await db._db.execute(
+            "UPDATE games SET status = 'finished', remind_at = NULL, ai_due = 0, deadline_at = NULL WHERE id = ?",
+            (old.id,),
+        )
+        # a running game of four with a move taken back and a stand-in at the table
+        four = await play(db, channel := channel + 1, "gardens", 78, moves=6)
+        moves = await db.moves(four.id)
+        four = await db.undo(
+            four,
+            keep=4,
+            state_json=four.state_json,
+            turns=4,
+            by=DEE.id,
+            table={"standins": {BO.id: "normal"}},
+            due=Due(remind_at=1_800_000_000.0, ai=True, deadline_at=1_800_000_100.0),
+            now=1_700_100_000.0,
+        )
+        assert len(await db.undone_moves(four.id)) == len(moves) - 4
+        await db.set_player(Player(ANA.id, away_until=1_800_000_000.0, away_ai=True, locale="hu"))
+        await db.set_player(Player(DEE.id, skip_confirm=True, locale="de"))
+        await db.set_guild(Guild(GUILD + 1, "cs"))
+        await db.set_guild(Guild(GUILD + 2, None))
+        assert await db.claim_share(1, 90, "es", now=1_700_000_000.5) == (True, None)
+        await db.share_posted(1, 90, "es", 777)
+        await db.claim_share(2, 91, "en", now=1_700_000_001.5)
+        assert await db.lease(four.id, "bot-a", 30.0, now=1_700_000_002.0)
+        # a move logged when 19-digit ids were stored as text (they read as before)
+        await db._db.execute(
+            "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)
+        )
     finally:
         await db.close()
 
 
 async def snapshot(url):
+    """Every game (row, moves, pending notices), and apart: every result, rating and row of every other table."""
     db = await open_storage(url)
     try:
         ids = await db.all_game_ids()
-        return {
+        games = {
             i: (
                 await db.load_game(i),
                 await db.moves(i),
@@ -445,6 +503,12 @@ async def snapshot(url):
             )
             for i in ids
         }
+        rest = {
+            "results": [await db.game_results(i) for i in ids],
+            "ratings": await db.all_ratings(),
+            **{t: sorted(map(repr, await db.table_rows(t, limit=10_000))) for t in TABLES},
+        }
+        return games, rest
     finally:
         await db.close()
 
@@ -458,12 +522,18 @@ async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url)
     )
     out, _ = await proc.communicate()
     assert proc.returncode == 0
-    original = await snapshot(str(src))
+    original, rest = await snapshot(str(src))
+    assert all(rest.values()) and rest["results"][0]  # every table has rows (a finished game first)
+    states = {row.status for row, _, _ in original.values()}
+    assert states == {"lobby", "active", "finished", "cancelled"}
+    running = [row for row, _, _ in original.values() if row.status == "active"]
+    assert {r.ai_due for r in running} == {r.remind_at is None for r in running} == {True, False}
+    assert all(r.deadline_at for r in running)
     games, moves = len(original), sum(len(m) for _, m, _ in original.values())
     notices = sum(len(n) for _, _, n in original.values())
     assert f"Copied {games} games ({moves} moves, {notices} pending notices)" in out.decode()
     assert f"Verified: all {games} games and {moves} moves are identical" in out.decode()
-    assert await snapshot(pg_url) == original
+    assert await snapshot(pg_url) == (original, rest)
     # the ended games' logs arrive archived (the one that ended before archiving too), the running ones' as rows
     conn = await asyncpg.connect(pg_url)
     try:
@@ -475,7 +545,7 @@ async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url)
     # ... and back into a new SQLite file
     lines: list[str] = []
     await copy(pg_url, str(back), batch=3, out=lines.append)
-    assert await snapshot(str(back)) == original
+    assert await snapshot(str(back)) == (original, rest)
     assert "Verified" in lines[-1]
     # the copies play on: states load into the engines, new games get new ids, AI turns and reminders are due
     pg = await PostgresStorage.open(pg_url)
@@ -486,8 +556,8 @@ async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url)
         new = await pg.create_game(guild_id=GUILD, channel_id=999, game="gardens", options={}, seed=1, creator=ANA)
         assert new.id == max(original) + 1
         running = [i for i, (row, _, _) in original.items() if row.status == "active"]
-        assert set(await pg.ai_due()) <= set(running) and await pg.ai_due()
-        assert set(await pg.claim_reminders(1e12)) == {i for i in running if original[i][0].reminder_hours > 0}
+        assert set(await pg.ai_due()) == {i for i in running if original[i][0].ai_due}
+        assert set(await pg.claim_reminders(1e12)) == {i for i in running if original[i][0].remind_at is not None}
     finally:
         await pg.close()
 

@@ -129,3 +129,27 @@ async def test_backup_is_a_consistent_copy_taken_while_moves_are_written(lite, t
         assert row.version == len(moves) and row.state == {"s": row.version}  # one consistent moment
     finally:
         await copy.close()
+
+
+async def test_discord_ids_of_19_digits_are_packed_as_integers_and_old_text_rows_still_read(lite):
+    """Every Discord id fits 64 bits (19 digits since about 2022): the move log stores it as an integer; rows
+    written before, with such an id as text, are still found by player (a retried click, a player's last move);
+    digits that would not read back the same (a leading zero, beyond 64 bits) stay text."""
+    from storage.base import pack_player
+
+    dee = "1234567890123456789"
+    assert pack_player(dee) == int(dee) and pack_player("9223372036854775807") == 2**63 - 1
+    assert pack_player("9223372036854775808") == "9223372036854775808" and pack_player("0123") == "0123"
+    g = await lite.create_game(guild_id=1, channel_id=1, game="fake", options={}, seed=1, creator=Seat(dee, "Dee"))
+    g = await lite.start_game(g.id, seats=[Seat(dee, "Dee"), ANA], state_json="{}")
+    for n in range(2):
+        g = await lite.commit_move(g, player=dee, action={"n": n}, state_json="{}", finished=False, origin=f"o{n}")
+    async with lite._db.execute(
+        "SELECT typeof(player) FROM moves WHERE game_id = ? ORDER BY move_number", (g.id,)
+    ) as c:
+        assert [r[0] for r in await c.fetchall()] == ["integer", "integer"]
+    await lite._db.execute("UPDATE moves SET player = CAST(player AS TEXT) WHERE move_number = 2")  # as stored before
+    await lite._db.commit()
+    assert [m.player for m in await lite.moves(g.id)] == [dee, dee]
+    assert (await lite.move_by_origin(g.id, dee, "o1")).move_number == 2
+    assert await lite.last_move_of(g.id, dee) == 2
