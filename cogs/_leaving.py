@@ -1,4 +1,4 @@
-"""Leaving a running game for good (issue 17: "a player who abandoned is ranked last").
+"""Leaving a running game for good (such a player is ranked last).
 
 `/game leave` in a running game asks the seated human to confirm, on an ephemeral post only they see (`ask`:
 **Leave for good** or **Keep my seat**, a `LeaveButton` each; not clicking changes nothing). Confirming

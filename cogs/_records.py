@@ -1,4 +1,4 @@
-"""The results post's part of the records (issue 17): each rated player's new rating and its change, and the
+"""The results post's part of the records: each rated player's new rating and its change, and the
 game's score progression chart, for the herald's final post (cogs/_herald.py). Also the one way records images
 are drawn in the image worker pool (`draw`). The commands are in cogs/records.py."""
 

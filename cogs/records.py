@@ -1,4 +1,4 @@
-"""After the game: `/leaderboard`, `/stats` and `/ratings rebuild` (issue 17); the results post's rating line and
+"""After the game: `/leaderboard`, `/stats` and `/ratings rebuild`; the results post's rating line and
 score progression chart are in cogs/_records.py (the herald's part).
 
 Results and ratings are written by storage in the transaction of each game's final move (records/ has the

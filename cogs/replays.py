@@ -1,4 +1,4 @@
-"""Replays of finished games (issue 17): a viewer that steps through every stored position, and an animated GIF
+"""Replays of finished games: a viewer that steps through every stored position, and an animated GIF
 of the whole game for sharing.
 
 - **The viewer** opens from **Replay** under a game's final post, or `/game replay [game]` for older games of this
