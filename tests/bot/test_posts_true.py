@@ -24,14 +24,6 @@ from tests.bot.test_tempo import start as start_gardens
 from tests.bot.test_tempo import table_post
 
 
-@pytest.fixture
-async def bot(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
-
-
 async def stored_board(h: Harness) -> bytes:
     """The public board of the stored position, drawn here from the database's state."""
     row = await h.bot.storage.game_in_channel(CHANNEL_ID)
@@ -44,12 +36,12 @@ async def assert_board_is_stored(h: Harness, what: str) -> None:
     assert post.files[0][1] == await stored_board(h), f"{what}: the board is not the stored position"
 
 
-async def test_every_board_after_an_undo_is_the_stored_position(bot, users):
+async def test_every_board_after_an_undo_is_the_stored_position(bots, users):
     """G17 colours are chosen in seat order and reveal nothing, so they can be taken back at once (own undo) or
     with consent. Bo takes his choice back and chooses again: the new move reuses the number of the one taken
     back, and its post must show the new position. Later Bo asks to take back his turn after Cyd moved (consent):
     the "took back" post shows the position after the undo, which again has a number an undone move had."""
-    h, (ana, bo, cyd) = bot, users[:3]
+    h, (ana, bo, cyd) = bots, users[:3]
     rules = engine.get_rules("gardens")
     post = await start_gardens(h, [ana, bo, cyd])
     rnd = random.Random(3)
@@ -88,11 +80,11 @@ async def test_every_board_after_an_undo_is_the_stored_position(bot, users):
     assert movers(post, [ana, bo, cyd]) == [cyd.id]
 
 
-async def test_each_notice_is_sent_once_over_hundreds_of_posts_with_ai_runs(bot, users):
+async def test_each_notice_is_sent_once_over_hundreds_of_posts_with_ai_runs(bots, users):
     """Whole games played by the AI alone (Ana away with the AI playing for her, AI seats beside her), where
     every commit asks the herald to post while it is still posting: the fake counts every message create that
     carries a nonce, before Discord's enforce_nonce rule would hide a second one. Over 300 posts: none twice."""
-    h, ana = bot, users[0]
+    h, ana = bots, users[0]
     r = await h.run_command(ana, "away", until="30d", ai=True)
     assert "The AI plays your turns" in r.message.content
     games = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.harness import CHANNEL_ID, Harness
+from tests.bot.harness import CHANNEL_ID
 
 
 async def start(h, players, **values):
@@ -19,14 +19,6 @@ async def start(h, players, **values):
 
 async def row_of(h):
     return await h.bot.storage.game_in_channel(CHANNEL_ID)
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_the_first_turn_has_its_deadline_warning_then_the_tables_decision(bots, users):

@@ -8,23 +8,13 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 from records.ratings import Rating
 from storage import RatingRow
 from tests.bot.driver import create_and_start, movers, play_one_action, play_to_end
-from tests.bot.harness import CHANNEL_ID, GUILD_ID, Harness
+from tests.bot.harness import CHANNEL_ID, GUILD_ID
 from tests.bot.test_records import stats_of
 
 MENTION = re.compile(r"<@(\d+)>")
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
 
 
 async def test_times_below_a_minute_are_seconds_in_the_results_and_in_stats(bots, users):

@@ -6,15 +6,7 @@ from __future__ import annotations
 import pytest
 
 import ai
-from tests.bot.harness import CHANNEL_ID, Harness
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
+from tests.bot.harness import CHANNEL_ID
 
 
 @pytest.fixture

@@ -9,15 +9,7 @@ import random
 import pytest
 
 from tests.bot.driver import create_and_start, play_one_action
-from tests.bot.harness import CHANNEL_ID, Harness
-
-
-@pytest.fixture
-async def bots(tmp_path):
-    h = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0)
-    yield h
-    await h.close()
-    assert h.fake.violations == [] and h.unexpected_errors == []
+from tests.bot.harness import CHANNEL_ID
 
 
 async def clock(h, steps):
