@@ -42,6 +42,7 @@ import engine  # noqa: E402
 from cogs._session import Session  # noqa: E402
 from storage.base import GameRow, MoveRow, Seat, pack_moves, pack_state  # noqa: E402
 from storage.sqlite import SQLiteStorage  # noqa: E402
+from tests.bot.harness import User  # noqa: E402
 
 CACHE = ROOT / "bench" / ".capacity"
 ALL = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
@@ -134,15 +135,22 @@ async def _build(finished: int, active: int, pool: int, seed: int) -> None:
             text = text.replace(old, new)
         return text
 
-    def row(**kw) -> GameRow:
+    def row(game_id: int, where: tuple[int, int], game: str, ids: list[str], when: float, **kw) -> GameRow:
+        """The stored game `game_id` in (guild, channel) `where`, created and last moved at `when`."""
         return GameRow(
-            options=kw.pop("options"),
-            seats=tuple(Seat(i, f"Player {i[-5:]}") for i in kw["ids"]),
-            creator_id=kw.pop("ids")[0],
+            id=game_id,
+            guild_id=where[0],
+            channel_id=where[1],
+            game=game,
+            seats=tuple(Seat(i, f"Player {i[-5:]}") for i in ids),
+            creator_id=ids[0],
             lobby_message_id=None,
             reminder_hours=24.0,
             reminded_at=None,
             nudged_at=None,
+            created_at=when,
+            updated_at=when,
+            turn_started_at=when,
             **kw,
         )
 
@@ -159,19 +167,16 @@ async def _build(finished: int, active: int, pool: int, seed: int) -> None:
         when = now - 86400 * 30 + n
         guild = (GUILDS + rnd.randrange(GUILDS)) << 22
         g = row(
-            id=game_id,
-            guild_id=guild,
-            channel_id=CHANNELS + game_id,
-            game=game,
+            game_id,
+            (guild, CHANNELS + game_id),
+            game,
+            ids,
+            when,
             options=options,
             seed=0,
             status="finished",
-            ids=ids,
             state_json=swap(final, seats, ids),
             version=len(moves),
-            created_at=when,
-            updated_at=when,
-            turn_started_at=when,
             turns=turns,
         )
         await db.import_game(g, log(game_id, moves, seats, ids, when), [])
@@ -203,19 +208,16 @@ async def _build(finished: int, active: int, pool: int, seed: int) -> None:
         channel = CHANNELS + 10**15 + game_id
         began = now - 3600
         g = row(
-            id=game_id,
-            guild_id=guild,
-            channel_id=channel,
-            game=game,
+            game_id,
+            (guild, channel),
+            game,
+            ids,
+            began,
             options=rules.normalise_options(options),
             seed=50_000 + n,
             status="active",
-            ids=ids,
             state_json=swap(start, seats, ids),
             version=len(moves),
-            created_at=began,
-            updated_at=began,
-            turn_started_at=began,
             turns=turns,
             # as the bot derives them: a fifth of the games with a reminder due at once, the others' a day after
             # the turn began; no AI seat, no deadline set at these tables
@@ -285,14 +287,7 @@ class Load:
     def payload(self, game: dict, move: dict) -> dict:
         self.next_id += 1
         iid = self.next_id
-        user = {
-            "id": move["user"],
-            "username": f"u{move['user'][-6:]}",
-            "global_name": f"P{move['user'][-4:]}",
-            "discriminator": "0",
-            "avatar": None,
-            "bot": False,
-        }
+        member = User(int(move["user"]), f"P{move['user'][-4:]}", permissions=2147483648).member()
         return {
             "id": str(iid),
             "application_id": str(APP_ID),
@@ -311,16 +306,7 @@ class Load:
                 "parent_id": None,
                 "nsfw": False,
             },
-            "member": {
-                "user": user,
-                "roles": [],
-                "joined_at": "2026-01-01T00:00:00+00:00",
-                "deaf": False,
-                "mute": False,
-                "flags": 0,
-                "nick": None,
-                "permissions": "2147483648",
-            },
+            "member": member,
             "app_permissions": "309237763072",
             "locale": "en-US",
             "guild_locale": "en-US",

@@ -3,6 +3,7 @@ choices, reading who is to move from the mentions in the public posts."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 
@@ -136,3 +137,41 @@ def announced_scores(final: Msg) -> dict[str, int]:
     """The scores line of the final post, as {display name: points}."""
     line = next(line for line in final.content.splitlines() if line.startswith("**Scores:**"))
     return {m["name"]: int(m["points"]) for m in SCORE.finditer(line.removeprefix("**Scores:**"))}
+
+
+async def panel_at_confirm(h: Harness, user: User, post: Msg, choice: str) -> Msg:
+    """The fake game's move panel opened from `post`, with Add and `choice` picked, waiting at Confirm."""
+    panel = (await h.click(user, post, "Play my turn")).message
+    await h.click(user, panel, "Add")
+    await h.choose(user, panel, 0, choice)
+    assert "Confirm" in panel.labels(), panel.content
+    return panel
+
+
+async def confirm_and_kill(h: Harness, user: User, panel: Msg, where: str, step: str) -> Harness:
+    """`user` clicks Confirm on `panel`; the bot is killed (kill -9) when `where`'s fault hook reaches `step`.
+    Returns the harness of the new process, settled: its start-up pass has posted what the outbox held."""
+    reached = asyncio.Event()
+
+    async def die_here(name: str) -> None:
+        if name == step:
+            reached.set()
+            await asyncio.Event().wait()  # the process is killed while it stands here
+
+    getattr(h.bot, where).fault = die_here
+    payload, ia = h.component_payload(user, panel, h.button(panel, "Confirm")["custom_id"], 2)
+    h.send(payload, ia)
+    await asyncio.wait_for(reached.wait(), 10)
+    h = await h.kill()
+    await h.settle()
+    return h
+
+
+async def clock(h: Harness, steps: int = 1, channel_id: int = CHANNEL_ID) -> None:
+    """The deadline pass, `steps` times, each at the moment the game's next deadline falls due."""
+    cog = h.bot.get_cog("TurnsCog")
+    for _ in range(steps):
+        row = await h.bot.storage.game_in_channel(channel_id)
+        assert row.deadline_at is not None
+        assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
+        await h.settle()

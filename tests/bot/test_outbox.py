@@ -3,25 +3,16 @@ crash interrupts (the outbox), and a retried or double-clicked Confirm says "✅
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
 
-from tests.bot.driver import create_and_start, movers, play_one_action
+from tests.bot.driver import confirm_and_kill, create_and_start, movers, panel_at_confirm, play_one_action
 from tests.bot.harness import CHANNEL_ID, Harness
 
 # (the object whose fault hook stops the bot, the step): after the commit, after the board was drawn, after the
 # post was sent but before its notice was cleared
 CRASH_STEPS = [("session", "committed"), ("herald", "rendered"), ("herald", "posted")]
-
-
-async def panel_at_confirm(h: Harness, user, post, choice: str):
-    panel = (await h.click(user, post, "Play my turn")).message
-    await h.click(user, panel, "Add")
-    await h.choose(user, panel, 0, choice)
-    assert "Confirm" in panel.labels(), panel.content
-    return panel
 
 
 @pytest.mark.parametrize(("where", "step"), CRASH_STEPS, ids=[s for _, s in CRASH_STEPS])
@@ -31,19 +22,7 @@ async def test_a_crash_at_any_step_of_a_move_still_gives_one_post_and_one_ping(t
         ana, bo = users[:2]
         post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
         panel = await panel_at_confirm(h, ana, post, "adds 4")
-        reached = asyncio.Event()
-
-        async def die_here(name: str) -> None:
-            if name == step:
-                reached.set()
-                await asyncio.Event().wait()  # the process is killed while it stands here
-
-        getattr(h.bot, where).fault = die_here
-        payload, ia = h.component_payload(ana, panel, h.button(panel, "Confirm")["custom_id"], 2)
-        h.send(payload, ia)
-        await asyncio.wait_for(reached.wait(), 10)
-        h = await h.kill()
-        await h.settle()  # the start-up pass posts what the outbox holds
+        h = await confirm_and_kill(h, ana, panel, where, step)
         row = await h.bot.session.storage.game_in_channel(CHANNEL_ID)
         assert row.version == 1
         posts = [m for m in h.public(CHANNEL_ID) if m.content.startswith("**Ana** adds 4.")]

@@ -135,7 +135,8 @@ async def test_ratings_rebuild_is_for_managers_and_gives_the_same_ratings(bots, 
 async def test_a_seat_the_ai_stood_in_for_all_game_is_not_rated(bots, users):
     """Cyd never turns up: at his first deadline the table lets the AI play for him until he is back, and he never
     is. His seat is not rated (the results post says so); Ana and Bo are, against the stand-in's level."""
-    from tests.bot.test_tempo import clock, play_until, start, turn_of
+    from tests.bot.driver import clock
+    from tests.bot.test_tempo import play_until, start, turn_of
 
     h, (ana, bo, cyd) = bots, users[:3]
     rnd = random.Random(3)

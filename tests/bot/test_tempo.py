@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.bot.driver import movers, play_one_action
+from tests.bot.driver import clock, movers, play_one_action
 from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID
 
 MENTION = re.compile(r"<@(\d+)>")
@@ -45,16 +45,6 @@ def table_post(h, channel=CHANNEL_ID):
 
 def turn_of(player):
     return lambda post: post.content.splitlines()[-1] == f"Your turn, <@{player.id}>."
-
-
-async def clock(h, steps=1):
-    """The deadline pass, `steps` times, each at the moment the game's next deadline falls due."""
-    cog = h.bot.get_cog("TurnsCog")
-    for _ in range(steps):
-        row = await h.bot.storage.game_in_channel(CHANNEL_ID)
-        assert row.deadline_at is not None
-        assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
-        await h.settle()
 
 
 async def test_a_late_player_is_played_by_the_ai_until_back_then_finishes_the_game(bots, users):

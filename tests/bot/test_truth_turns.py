@@ -8,17 +8,8 @@ import random
 
 import pytest
 
-from tests.bot.driver import create_and_start, play_one_action
+from tests.bot.driver import clock, create_and_start, play_one_action
 from tests.bot.harness import CHANNEL_ID
-
-
-async def clock(h, steps):
-    cog = h.bot.get_cog("TurnsCog")
-    for _ in range(steps):
-        row = await h.bot.storage.game_in_channel(CHANNEL_ID)
-        assert row.deadline_at is not None
-        assert await cog.pass_deadlines(now=row.deadline_at + 1) == 1
-        await h.settle()
 
 
 @pytest.mark.parametrize("how", ["default", "button"])

@@ -6,16 +6,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.alhambra import RULES
-from engine.alhambra.actions import (
-    BuyTile,
-    GiveToDirk,
-    PlaceTile,
-    RedesignAdd,
-    RedesignRemove,
-    RedesignSwap,
-    ReserveTile,
-    TakeMoney,
-)
+from engine.alhambra import actions as move
 from engine.alhambra.geometry import alhambra_problem, creates_hole, has_hole, legal_cells, placement_problem
 from tests.engine.alhambra.helpers import act, arrange, card, cells, new
 
@@ -52,8 +43,8 @@ def test_A31_1_edge_contact_needed():
     """A31.1: a diagonal neighbour is not enough."""
     s = placing(["garden-10-open"])
     with pytest.raises(IllegalAction, match=r"N12.*A31\.1"):
-        act(s, PlaceTile("garden-10-open", (1, -1)))
-    t = act(s, PlaceTile("garden-10-open", (1, 0)))
+        act(s, move.PlaceTile("garden-10-open", (1, -1)))
+    t = act(s, move.PlaceTile("garden-10-open", (1, 0)))
     assert t.seats[0].alhambra[(1, 0)] == "garden-10-open"
 
 
@@ -76,10 +67,10 @@ def test_A31_4_no_enclosed_cell():
     layout = {"N13": OPEN[0], "O13": OPEN[1], "O14": OPEN[2], "O15": OPEN[3], "N15": OPEN[4], "M15": OPEN[5]}
     s = placing([OPEN[6]], layout)
     with pytest.raises(IllegalAction, match=r"A31\.4"):
-        act(s, PlaceTile(OPEN[6], (0, 1)))  # M14 would enclose N14
+        act(s, move.PlaceTile(OPEN[6], (0, 1)))  # M14 would enclose N14
     assert (0, 1) not in legal_cells(s.seats[0].alhambra, OPEN[6])
     assert has_hole({**s.seats[0].alhambra, (0, 1): OPEN[6]})
-    act(s, PlaceTile(OPEN[6], (1, 1)))  # filling N14 itself is fine
+    act(s, move.PlaceTile(OPEN[6], (1, 1)))  # filling N14 itself is fine
 
 
 def test_A31_4_diagonal_gap_counts_as_enclosed():
@@ -107,8 +98,10 @@ def test_A27_placement_order_is_free_and_reserve_always_possible():
         ["tower-10-W", "garden-10-open"], {"N13": "pavilion-7-E", "M14": "chambers-10-open", "N14": "garden-11-open"}
     )
     p = s.players[0]
-    assert PlaceTile("tower-10-W", (2, 0)) not in RULES.legal_actions(s, p)
-    offered = {a.cell for a in RULES.legal_actions(s, p) if isinstance(a, PlaceTile) and a.tile == "garden-10-open"}
+    assert move.PlaceTile("tower-10-W", (2, 0)) not in RULES.legal_actions(s, p)
+    offered = {
+        a.cell for a in RULES.legal_actions(s, p) if isinstance(a, move.PlaceTile) and a.tile == "garden-10-open"
+    }
     everywhere = {
         (x, y)
         for x in range(-4, 5)
@@ -116,10 +109,10 @@ def test_A27_placement_order_is_free_and_reserve_always_possible():
         if placement_problem(s.seats[0].alhambra, "garden-10-open", (x, y)) is None
     }
     assert offered == everywhere and len(offered) == 7
-    s = act(s, PlaceTile("garden-10-open", (2, 1)))
-    assert PlaceTile("tower-10-W", (2, 0)) in RULES.legal_actions(s, p)
-    assert ReserveTile("tower-10-W") in RULES.legal_actions(s, p)
-    s = act(s, PlaceTile("tower-10-W", (2, 0)))
+    s = act(s, move.PlaceTile("garden-10-open", (2, 1)))
+    assert move.PlaceTile("tower-10-W", (2, 0)) in RULES.legal_actions(s, p)
+    assert move.ReserveTile("tower-10-W") in RULES.legal_actions(s, p)
+    s = act(s, move.PlaceTile("tower-10-W", (2, 0)))
     assert s.current == 1  # all placed: the turn ended
 
 
@@ -129,10 +122,10 @@ def test_A27_the_reserve_and_not_dirk_in_a_3_player_game():
         ["garden-10-open"],
         reserve=[t for t in OPEN if t != "garden-10-open"] + ["tower-13-E", "tower-9-NE", "tower-9-NW"],
     )
-    assert GiveToDirk("garden-10-open") not in RULES.legal_actions(s, s.players[0])
+    assert move.GiveToDirk("garden-10-open") not in RULES.legal_actions(s, s.players[0])
     with pytest.raises(IllegalAction, match="A61"):
-        act(s, GiveToDirk("garden-10-open"))
-    t = act(s, ReserveTile("garden-10-open"))
+        act(s, move.GiveToDirk("garden-10-open"))
+    t = act(s, move.ReserveTile("garden-10-open"))
     assert len(t.seats[0].reserve) == 13 and t.seats[0].reserve[-1] == "garden-10-open"
 
 
@@ -144,11 +137,11 @@ def redesigning(layout, reserve=()):
 def test_A33a_reserve_tile_into_the_alhambra():
     """A33(a): legal when A31 holds; it is the whole action (A34: no further action)."""
     s = redesigning({}, reserve=["garden-10-open", "tower-10-W"])
-    t = act(s, RedesignAdd("garden-10-open", (0, 1)))
+    t = act(s, move.RedesignAdd("garden-10-open", (0, 1)))
     assert t.seats[0].alhambra[(0, 1)] == "garden-10-open" and t.seats[0].reserve == ("tower-10-W",)
     assert t.current == 1  # A34
     with pytest.raises(IllegalAction, match=r"A33a, A31\.2"):
-        act(s, RedesignAdd("tower-10-W", (1, 0)))
+        act(s, move.RedesignAdd("tower-10-W", (1, 0)))
 
 
 def test_A33b_remove_to_reserve_legal_and_illegal():
@@ -167,30 +160,30 @@ def test_A33b_remove_to_reserve_legal_and_illegal():
         "N12": OPEN[9],
     }
     s = redesigning(layout)
-    t = act(s, RedesignRemove(OPEN[1]))
+    t = act(s, move.RedesignRemove(OPEN[1]))
     assert (2, 0) not in t.seats[0].alhambra and t.seats[0].reserve == (OPEN[1],)
     with pytest.raises(IllegalAction, match="A32"):
-        act(s, RedesignRemove(s.seats[0].alhambra[(0, 0)]))
+        act(s, move.RedesignRemove(s.seats[0].alhambra[(0, 0)]))
     # M14 (0,1) and N13 (1,0) have open neighbours; the fountain is surrounded by N13, M14, L13, M12
     s2 = redesigning({"N13": OPEN[0], "O13": OPEN[1]})
     with pytest.raises(IllegalAction, match=r"A33b, A31\.3"):
-        act(s2, RedesignRemove(OPEN[0]))  # O13 would be cut off
+        act(s2, move.RedesignRemove(OPEN[0]))  # O13 would be cut off
     full = {"N13": OPEN[0], "M14": OPEN[1], "N14": OPEN[2], "O14": OPEN[3], "N15": OPEN[4]}
     s3 = redesigning(full)
     with pytest.raises(IllegalAction, match=r"hole.*A33b"):
-        act(s3, RedesignRemove(OPEN[2]))  # N14 has neighbours on all four sides
+        act(s3, move.RedesignRemove(OPEN[2]))  # N14 has neighbours on all four sides
 
 
 def test_A33c_exchange_legal_and_illegal():
     """A33(c): the reserve tile takes exactly the same cell; sides must match (A31.2)."""
     s = redesigning({"N13": "garden-10-open", "O13": "tower-11-open"}, reserve=["chambers-10-open", "tower-13-E"])
-    t = act(s, RedesignSwap("chambers-10-open", "garden-10-open"))
+    t = act(s, move.RedesignSwap("chambers-10-open", "garden-10-open"))
     assert t.seats[0].alhambra[(1, 0)] == "chambers-10-open" and t.seats[0].reserve == ("tower-13-E", "garden-10-open")
     with pytest.raises(IllegalAction, match=r"A33c, A31\.2"):
-        act(s, RedesignSwap("tower-13-E", "garden-10-open"))  # its east wall meets the open tower
-    assert RedesignSwap("tower-13-E", "tower-11-open") in RULES.legal_actions(s, s.players[0])
+        act(s, move.RedesignSwap("tower-13-E", "garden-10-open"))  # its east wall meets the open tower
+    assert move.RedesignSwap("tower-13-E", "tower-11-open") in RULES.legal_actions(s, s.players[0])
     with pytest.raises(IllegalAction, match="A32"):
-        act(s, RedesignSwap("chambers-10-open", s.seats[0].alhambra[(0, 0)]))
+        act(s, move.RedesignSwap("chambers-10-open", s.seats[0].alhambra[(0, 0)]))
 
 
 def test_A33_redesign_may_follow_an_exact_purchase_A34():
@@ -201,8 +194,8 @@ def test_A33_redesign_may_follow_an_exact_purchase_A34():
         hands={0: (card("denar", 2),)},
         market=("pavilion-2-NEW", "seraglio-3-ESW", "arcades-4-NES", "chambers-5-NSW"),
     )
-    s = act(s, BuyTile("pavilion-2-NEW", (card("denar", 2),)))
-    s = act(s, RedesignAdd("garden-10-open", (1, 0)))
+    s = act(s, move.BuyTile("pavilion-2-NEW", (card("denar", 2),)))
+    s = act(s, move.RedesignAdd("garden-10-open", (1, 0)))
     assert s.phase == "place" and s.seats[0].pending == ("pavilion-2-NEW",)
 
 
@@ -210,9 +203,9 @@ def test_A28_tiles_bought_cannot_replace_alhambra_tiles_at_turn_end():
     """A28: at turn end a bought tile can only go to an empty cell or the reserve."""
     s = placing(["garden-11-open"], {"N13": "garden-10-open"})
     with pytest.raises(IllegalAction, match="already taken"):
-        act(s, PlaceTile("garden-11-open", (1, 0)))
+        act(s, move.PlaceTile("garden-11-open", (1, 0)))
     with pytest.raises(IllegalAction, match="A24"):
-        act(s, TakeMoney(s.display[:1]))
+        act(s, move.TakeMoney(s.display[:1]))
 
 
 def test_A82_alhambra_problem_detects_broken_layouts():

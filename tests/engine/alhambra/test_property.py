@@ -8,17 +8,7 @@ import random
 import pytest
 
 from engine.alhambra import RULES
-from engine.alhambra.actions import (
-    BuyTile,
-    GiveToDirk,
-    Pass,
-    PlaceTile,
-    RedesignAdd,
-    RedesignRemove,
-    RedesignSwap,
-    ReserveTile,
-    TakeMoney,
-)
+from engine.alhambra import actions as move
 from engine.alhambra.components import BUILDING_TILES, PRICE, currency_of, money_cards, value_of
 from engine.alhambra.geometry import alhambra_problem, frontier, has_hole
 from engine.alhambra.state import ACTION, FINAL, OVER, state_problem
@@ -55,41 +45,41 @@ def illegal(rules, s, player, rnd: random.Random):
             mine = [c for c in hand if currency_of(c) == space]
             under = [c for c in mine if value_of(c) < PRICE[tile]]
             if under:
-                out.append(BuyTile(tile, (rnd.choice(under),)))  # A21 under-payment
+                out.append(move.BuyTile(tile, (rnd.choice(under),)))  # A21 under-payment
             wrong = [c for c in hand if currency_of(c) != space]
             if wrong:
-                out.append(BuyTile(tile, tuple(mine) + (rnd.choice(wrong),)))  # A21 wrong currency
-            out.append(BuyTile(tile, (rnd.choice(others),)))  # A25 not in hand
-            out.append(BuyTile(tile, ()))
+                out.append(move.BuyTile(tile, tuple(mine) + (rnd.choice(wrong),)))  # A21 wrong currency
+            out.append(move.BuyTile(tile, (rnd.choice(others),)))  # A25 not in hand
+            out.append(move.BuyTile(tile, ()))
         too_much = [pair for pair in itertools.combinations(s.display, 2) if sum(map(value_of, pair)) > 5]
         if too_much:
-            out.append(TakeMoney(rnd.choice(too_much)))  # A19: several cards only up to 5
+            out.append(move.TakeMoney(rnd.choice(too_much)))  # A19: several cards only up to 5
         not_shown = [c for c in others if c not in s.display]
-        out.append(TakeMoney((rnd.choice(not_shown),)))
-        out.append(TakeMoney(()))
-        out.append(RedesignRemove(seat.alhambra[(0, 0)]))  # A32
+        out.append(move.TakeMoney((rnd.choice(not_shown),)))
+        out.append(move.TakeMoney(()))
+        out.append(move.RedesignRemove(seat.alhambra[(0, 0)]))  # A32
         for tile in seat.reserve[:2]:
             far = (max(x for x, _ in seat.alhambra) + 2, rnd.randint(-9, 9))  # beyond the east edge
-            out.append(RedesignAdd(tile, far))  # A31.1
-            out.append(RedesignAdd(tile, (0, 0)))
-            out.append(RedesignSwap(tile, seat.alhambra[(0, 0)]))
+            out.append(move.RedesignAdd(tile, far))  # A31.1
+            out.append(move.RedesignAdd(tile, (0, 0)))
+            out.append(move.RedesignSwap(tile, seat.alhambra[(0, 0)]))
         loose = [t for t in BUILDING_TILES if t not in seat.reserve]
-        out.append(RedesignAdd(rnd.choice(loose), (1, 0)))
+        out.append(move.RedesignAdd(rnd.choice(loose), (1, 0)))
         if not s.bonus and s.display:
-            out.append(Pass())  # A18/A26
+            out.append(move.Pass())  # A18/A26
         for tile in seat.pending:
-            out.append(PlaceTile(tile, (0, 1)))  # A27: not during the actions
+            out.append(move.PlaceTile(tile, (0, 1)))  # A27: not during the actions
     else:
         legal = set(rules.legal_actions(s, player))
         for tile in seat.pending[:2]:
             for cell in frontier(seat.alhambra):
-                if PlaceTile(tile, cell) not in legal:
-                    out.append(PlaceTile(tile, cell))  # A31 broken somewhere
-            out.append(PlaceTile(tile, (0, 0)))
+                if move.PlaceTile(tile, cell) not in legal:
+                    out.append(move.PlaceTile(tile, cell))  # A31 broken somewhere
+            out.append(move.PlaceTile(tile, (0, 0)))
             if len(s.players) > 2 or s.phase == FINAL:
-                out.append(GiveToDirk(tile))  # A66/A67
-        out.append(ReserveTile(rnd.choice([t for t in BUILDING_TILES if t not in seat.pending])))
-        out.append(TakeMoney(s.display[:1]) if s.display else Pass())
+                out.append(move.GiveToDirk(tile))  # A66/A67
+        out.append(move.ReserveTile(rnd.choice([t for t in BUILDING_TILES if t not in seat.pending])))
+        out.append(move.TakeMoney(s.display[:1]) if s.display else move.Pass())
     return rnd.sample(out, min(len(out), 4))  # a few per action keep the runs fast; games supply thousands
 
 
@@ -98,12 +88,12 @@ def _check_listing(rules, s) -> None:
     for p in rules.to_move(s):
         legal = rules.legal_actions(s, p)
         filtered = [a for a in rules.candidates(s, p) if rules.check(s, p, a) is None]
-        fast_other = [a for a in legal if not isinstance(a, BuyTile | TakeMoney)]
-        slow_other = [a for a in filtered if not isinstance(a, BuyTile | TakeMoney)]
+        fast_other = [a for a in legal if not isinstance(a, move.BuyTile | move.TakeMoney)]
+        slow_other = [a for a in filtered if not isinstance(a, move.BuyTile | move.TakeMoney)]
         assert fast_other == slow_other
         keys = set()
         for a in legal:
-            if isinstance(a, BuyTile):
+            if isinstance(a, move.BuyTile):
                 values = sorted(value_of(c) for c in a.cards)
                 assert sum(values) >= PRICE[a.tile] > sum(values) - values[0], "A21: listed payments are minimal"
                 key = (a.tile, tuple(values))
