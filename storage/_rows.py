@@ -41,6 +41,8 @@ GAME_COLUMNS = (
     "remind_at",
     "ai_due",
 )
+# the columns stored as the GameRow field of the same name holds them; the others are converted (JSON, packed)
+PLAIN_GAME_COLUMNS = tuple(c for c in GAME_COLUMNS if c not in {"options", "seats", "state", "table_state", "ai_due"})
 MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "origin", "standin")
 NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
 PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale", "prefs")
@@ -141,59 +143,22 @@ def dumps(data: Any) -> str:
 def game_of(r: Row) -> GameRow:
     """A `games` row (GAME_COLUMNS) as the GameRow the bot reads."""
     return GameRow(
-        id=r["id"],
-        guild_id=r["guild_id"],
-        channel_id=r["channel_id"],
-        game=r["game"],
+        **{c: r[c] for c in PLAIN_GAME_COLUMNS},
         options=json.loads(r["options"]),
-        seed=r["seed"],
-        status=r["status"],
         seats=tuple(Seat(s["id"], s["name"]) for s in json.loads(r["seats"])),
         state_json=unpack_state(r["state"]),
-        version=r["version"],
-        creator_id=r["creator_id"],
-        lobby_message_id=r["lobby_message_id"],
-        reminder_hours=r["reminder_hours"],
-        created_at=r["created_at"],
-        updated_at=r["updated_at"],
-        turn_started_at=r["turn_started_at"],
-        reminded_at=r["reminded_at"],
-        nudged_at=r["nudged_at"],
-        turns=r["turns"],
         table=json.loads(r["table_state"]),
-        deadline_at=r["deadline_at"],
-        last_post_id=r["last_post_id"],
-        remind_at=r["remind_at"],
         ai_due=bool(r["ai_due"]),
     )
 
 
 def game_values(row: GameRow) -> dict[str, Any]:
     """A GameRow as the values of its GAME_COLUMNS (a game copied from another database)."""
-    return {
-        "id": row.id,
-        "guild_id": row.guild_id,
-        "channel_id": row.channel_id,
-        "game": row.game,
+    return {c: getattr(row, c) for c in PLAIN_GAME_COLUMNS} | {
         "options": dumps(row.options),
-        "seed": row.seed,
-        "status": row.status,
         "seats": seats_json(row.seats),
         "state": pack_state(row.state_json) if row.state_json is not None else None,
-        "version": row.version,
-        "creator_id": row.creator_id,
-        "lobby_message_id": row.lobby_message_id,
-        "reminder_hours": row.reminder_hours,
-        "created_at": row.created_at,
-        "updated_at": row.updated_at,
-        "turn_started_at": row.turn_started_at,
-        "reminded_at": row.reminded_at,
-        "nudged_at": row.nudged_at,
-        "turns": row.turns,
         "table_state": dumps(row.table),
-        "deadline_at": row.deadline_at,
-        "last_post_id": row.last_post_id,
-        "remind_at": row.remind_at,
         "ai_due": row.ai_due,
     }
 

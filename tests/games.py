@@ -33,16 +33,25 @@ Rehide = Callable[[Any, Any, str, random.Random], Any]  # (rules, state, actor, 
 
 
 @dataclasses.dataclass(frozen=True)
+class Hidden:
+    """What a game hides, for the leak tests: `rehide(rules, state, actor, rnd)`, the state with everything neither
+    the actor nor a spectator sees dealt again; `variant(state)`, the state with other hidden information, for
+    the image leak tests; `private_view`, whether a player's own view shows something the others' do not (a
+    hand)."""
+
+    rehide: Rehide
+    variant: Callable[[Any], Any]
+    private_view: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class Profile:
     """What the shared tests need to know of one game and cannot read from its rules or its registry entry.
 
     `configs`: the (players, options) the property tests play (default: each player count with the default
     options); `played`: the few played to the end by the slower text checks (default: the smallest and largest
-    player count); `drawn`: those the image cache tests draw (default: the largest player count); `max_steps`/`examples`: the size of its hypothesis runs; `rehide(rules, state, actor, rnd)`:
-    the state with everything neither the actor nor a spectator sees dealt again (None: the game hides nothing);
-    `hidden_variant(state)`: the state with other hidden information, for the image leak tests (None: nothing
-    hidden); `private_view`: whether a player's own view shows something the others' do not (a hand);
-    `rule_prefixes`: the letters of the rule ids its texts cite (docs/rules; "" for none); `highlight`: a
+    player count); `drawn`: those the image cache tests draw (default: the largest player count); `max_steps`/`examples`: the size of its hypothesis runs; `hidden`:
+    what it hides (`Hidden`; None: the game hides nothing); `rule_prefixes`: the letters of the rule ids its texts cite (docs/rules; "" for none); `highlight`: a
     highlight argument its renderer marks; `entry`: set for a test-only game (registered by the `game` fixture)."""
 
     configs: tuple[Config, ...] = ()
@@ -50,12 +59,15 @@ class Profile:
     drawn: tuple[Config, ...] = ()
     max_steps: int = 200
     examples: int = 20
-    rehide: Rehide | None = None
-    hidden_variant: Callable[[Any], Any] | None = None
-    private_view: bool = False
+    hidden: Hidden | None = None
     rule_prefixes: str = ""
     highlight: Any = None
     entry: engine.GameEntry | None = None
+
+    @property
+    def private_view(self) -> bool:
+        """Whether a player's own view shows something the others' do not."""
+        return self.hidden is not None and self.hidden.private_view
 
 
 DEFAULT = Profile()

@@ -40,6 +40,8 @@ def play_prefix(
     """Play `steps` actions (fewer if the game ends) from a new game, `choose(n)` picking one of n each time,
     checking every step; then replay the moves."""
     rules = get_rules(game)
+    hidden = profile(game).hidden
+    rehide = hidden.rehide if hidden is not None else nothing_hidden
     n, options = config
     players = players_for(n)
     state = rules.new_game(players, options, seed)
@@ -56,7 +58,15 @@ def play_prefix(
         player, action = listed[choose(len(listed))]
         before = state
         state = check_step(rules, before, player, action, rnd)
-        check_reveals(rules, before, player, action, state, profile(game).rehide or nothing_hidden, rnd)
+        check_reveals(
+            rules,
+            before,
+            player,
+            action,
+            state,
+            rehide,
+            rnd,
+        )
         moves.append((player, action))
     if rules.is_over(state):
         check_final(rules, state, players)

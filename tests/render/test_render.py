@@ -141,22 +141,22 @@ def test_highlight_marks_a_tentative_placement(game):
 
 
 def test_public_image_does_not_leak_hidden_information(game):
-    """Two states differing only in hidden information (the profile's `hidden_variant`) give byte-identical
+    """Two states differing only in hidden information (the `variant` of the profile's `hidden`) give byte-identical
     public images (and the hidden change is real: the owner's private image differs where there is a private
     hand)."""
-    variant = profile(game).hidden_variant
-    if variant is None:
-        pytest.skip(f"{game} hides nothing (its profile has no hidden_variant)")
+    hidden = profile(game).hidden
+    if hidden is None:
+        pytest.skip(f"{game} hides nothing (its profile has no `hidden`)")
     rules = get_rules(game)
     state = game_states(game, 2)[1]
-    other = variant(state)
+    other = hidden.variant(state)
     assert other != state
     a = render_png(game, rules.view(state, None))
     b = render_png(game, rules.view(other, None))
     assert a == b
     p = state.players[1]
     assert render_png(game, rules.view(state, p), viewer=p) == render_png(game, rules.view(other, p), viewer=p)
-    if profile(game).private_view and has_renderer(game):  # a private hand: its owner sees the change
+    if hidden.private_view and has_renderer(game):  # a private hand: its owner sees the change
         p = state.players[0]
         assert render_png(game, rules.view(state, p), viewer=p) != render_png(game, rules.view(other, p), viewer=p)
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.alhambra.components import SCORING_CARDS
-from tests.games import Profile, deal
+from tests.games import Hidden, Profile, deal
 
 ALL_MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
 
@@ -66,9 +66,7 @@ PROFILE = Profile(
     drawn=((6, {}), (6, ALL_MODULES)),
     max_steps=300,
     examples=10,
-    rehide=rehide,
-    hidden_variant=hidden_variant,
-    private_view=True,
+    hidden=Hidden(rehide, hidden_variant, private_view=True),
     rule_prefixes="AV",
     highlight=(1, 0),
 )

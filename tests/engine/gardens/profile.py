@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from tests.games import Profile, deal
+from tests.games import Hidden, Profile, deal
 
 
 def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
@@ -37,9 +37,7 @@ PROFILE = Profile(
     played=((2, {"two_colours": True}), (3, {"three_tile_hand": True})),
     max_steps=60,
     examples=30,
-    rehide=rehide,
-    hidden_variant=hidden_variant,
-    private_view=True,
+    hidden=Hidden(rehide, hidden_variant, private_view=True),
     rule_prefixes="G",
     highlight="C3",
 )

@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from tests.games import Profile
+from tests.games import Hidden, Profile
 
 
 def rehide(rules: Any, s: Any, actor: str, rnd: random.Random) -> Any:
@@ -59,9 +59,7 @@ PROFILE = Profile(
     played=((2, {}), (4, {})),
     max_steps=150,
     examples=20,
-    rehide=rehide,
-    hidden_variant=hidden_variant,
-    private_view=False,
+    hidden=Hidden(rehide, hidden_variant),
     rule_prefixes="Q",
     highlight="M1",
 )
