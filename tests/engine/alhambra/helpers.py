@@ -80,6 +80,13 @@ def _strip_cards(s: GameState, cards: set[int]) -> GameState:
     )
 
 
+def _seat_in(seats: list, field: str, given: dict | None, back: list, key=tuple) -> None:
+    """Each given seat's `field` set to its given items (`key` makes the stored value); what it held goes to `back`."""
+    for i, items in (given or {}).items():
+        back += list(getattr(seats[i], field))
+        seats[i] = replace(seats[i], **{field: key(items)})
+
+
 def arrange(
     s: GameState,
     *,
@@ -111,13 +118,9 @@ def arrange(
     if bonus:
         s = _strip_bonus(s, bonus)
         seats = list(s.seats)
-        back = []
-        for i, cs in (bonus_hands or {}).items():
-            back += list(seats[i].bonus_hand)
-            seats[i] = replace(seats[i], bonus_hand=tuple(cs))
-        for i, cs in (bonus_played or {}).items():
-            back += list(seats[i].bonus_played)
-            seats[i] = replace(seats[i], bonus_played=tuple(cs))
+        back: list[str] = []
+        _seat_in(seats, "bonus_hand", bonus_hands, back)
+        _seat_in(seats, "bonus_played", bonus_played, back)
         s = replace(s, seats=tuple(seats), bonus_aside=s.bonus_aside + tuple(back))
     tiles: set[str] = set()
     cards_: set[int] = set()
@@ -141,15 +144,9 @@ def arrange(
     for i, lay in (alhambras or {}).items():
         back_tiles += [t for c, t in seats[i].alhambra.items() if c != (0, 0)]
         seats[i] = replace(seats[i], alhambra=cells(lay) | {(0, 0): seats[i].alhambra[(0, 0)]})
-    for i, ts in (reserves or {}).items():
-        back_tiles += list(seats[i].reserve)
-        seats[i] = replace(seats[i], reserve=tuple(ts))
-    for i, ts in (pending or {}).items():
-        back_tiles += list(seats[i].pending)
-        seats[i] = replace(seats[i], pending=tuple(ts))
-    for i, hs in (hands or {}).items():
-        back_cards += list(seats[i].hand)
-        seats[i] = replace(seats[i], hand=tuple(sorted(hs)))
+    _seat_in(seats, "reserve", reserves, back_tiles)
+    _seat_in(seats, "pending", pending, back_tiles)
+    _seat_in(seats, "hand", hands, back_cards, key=lambda hs: tuple(sorted(hs)))
     s = replace(s, seats=tuple(seats))
     if dirk is not None:
         back_tiles += list(s.dirk)
