@@ -16,6 +16,7 @@ from engine.alhambra.components import (
     SCORING_CARDS,
     TILES,
     TYPE_OF,
+    TYPES,
     WALLS,
     currency_of,
     money_cards,
@@ -51,14 +52,7 @@ def test_A1_A2_A3_tiles():
     """A1: fountains have no walls and no type; A2/A3: 54 tiles, counts and price ranges per type."""
     counts = Counter(TYPE_OF[t] for t in BUILDING_TILES)
     assert counts == {"pavilion": 7, "seraglio": 7, "arcades": 9, "chambers": 9, "garden": 11, "tower": 11}
-    ranges = {
-        "pavilion": (2, 8),
-        "seraglio": (3, 9),
-        "arcades": (4, 10),
-        "chambers": (5, 11),
-        "garden": (6, 12),
-        "tower": (7, 13),
-    }
+    ranges = dict(zip(TYPES, [(2, 8), (3, 9), (4, 10), (5, 11), (6, 12), (7, 13)], strict=True))  # in table order
     for t in BUILDING_TILES:
         lo, hi = ranges[TILES[t].type]
         assert lo <= TILES[t].price <= hi
