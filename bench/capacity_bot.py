@@ -206,4 +206,11 @@ if __name__ == "__main__":
     gc.callbacks.append(time_gc)
     time_steps()
     install(LightDiscord())
+    if os.environ.get("CAPACITY_PROFILE"):  # a cProfile of this process (the event loop's thread), written at exit
+        import atexit
+        import cProfile
+
+        profiler = cProfile.Profile()
+        atexit.register(lambda: profiler.dump_stats(os.environ["CAPACITY_PROFILE"]))
+        profiler.enable()
     bot.main([])
