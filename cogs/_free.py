@@ -13,6 +13,7 @@ from cogs._items import (
     POS,
     GameItem,
     OutOfDate,
+    TableButton,
     game_here,
     index_of,
     make_button,
@@ -86,6 +87,7 @@ def free_panel(session: Session, row: GameRow, player: str, note: str | None = N
     return {"content": clip("\n".join(lines)), "view": view}
 
 
+@TableButton.on("free")
 async def open_free(interaction: discord.Interaction, row: GameRow) -> None:
     session = session_of(interaction)
     if not session.rules(row.game).has_free_actions(row.options):

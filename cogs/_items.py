@@ -3,11 +3,19 @@
 Every button and select the bot posts is a `discord.ui.DynamicItem` of one family; the family's template says
 what its custom_id holds, so posts from before a restart keep working and nothing is kept in memory per message:
 
-    g:<game>:<op>                   LobbyButton (cogs._lobby), TableButton (cogs._table)
-    g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps and Confirm
-    s:<game>:<pos>:<op>:<arg>       PanelSelect (cogs._panel)
-    f:<game>:<pos>:<op>:<arg>       FreeItem (cogs._free): the free-actions panel
-    s:<game>:ai:<op>                AISelect (cogs._lobby): the creator's AI panel
+    g:<game>:<op>                   TableButton (here): play|hand|free|board|rules|rematch|back, the table
+    g:<game>:<op>                   LobbyButton (here): join|leave|ai|start|cancel, the lobby post
+    g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps (h, k) and Confirm (c)
+    s:<game>:<pos>:<op>:<arg>       PanelSelect (cogs._panel): the move panel's menus (g, a)
+    s:<game>:ai:<op>                AISelect (cogs._lobby): the creator's AI panel (add, rm)
+    f:<game>:<pos>:s:               FreeSelect (cogs._free): the free-actions panel's menu
+    f:<game>:<pos>:c:<arg>          FreeButton (cogs._free): its Confirm
+    d:<game>:<turns>:<op>           DecisionButton (cogs._moving): a passed deadline (turn, back, wait)
+    u:<game>:<keep>:<op>            UndoButton (cogs._moving): the table's consent to an undo (yes, no)
+    lv:<game>:<op>                  LeaveButton (cogs._leaving): leaving a running game (go, stay)
+    r:<game>:open                   ReplayOpen (cogs.replays): the replay viewer under the final post
+    r:<game>:<n>:<op>               ReplayStep (cogs.replays): its steps (first, prev, next, last, gif)
+    lb:<type>:<page>:<op>           LeaderboardButton (cogs.records): the leaderboard's pages (p, n)
 
 <pos> is `Session.position` (turn actions so far + a fingerprint of the listed actions). A custom_id is user
 input: numbers are bounded here, indices are checked against the current lists by the handlers, panel items act
@@ -15,13 +23,20 @@ only on the clicking user's own ephemeral panel, and a click that names no live 
 another channel's game, an op unknown to this version) is answered with a short note and the current board,
 never a traceback (`OutOfDate`, and the `unrouted` check for ids no family matches). Refusals are answered in the
 clicking user's language (`said`).
+
+The registry: every family registers itself in `FAMILIES` when its class is made (the bot adds them all); the two
+families of plain buttons, `TableButton` and `LobbyButton`, name their ops here (the grammar) and the feature that
+answers an op registers its handler (`@TableButton.on("play")` in cogs._panel), so this module imports no feature
+and no feature imports another to route a click. How a kind of refusal is answered is registered the same way
+(`answers`: cogs._table shows the current board under an out-of-date note).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -44,7 +59,8 @@ APOLOGY = N_("Sorry, something went wrong on my side. Please try again in a mome
 OUT_OF_DATE = N_("This button is out of date: nothing was changed.")
 GONE = Text("That choice is not available any more: nothing was changed.")
 
-FAMILIES: list[type] = []  # every DynamicItem family, registered with the bot once (cogs.games.setup)
+FAMILIES: list[type[discord.ui.DynamicItem[Any]]] = []  # every family, registered with the bot once (cogs.games)
+NEVER = r"(?!)"  # the template of a base class of families, which matches no custom_id
 
 
 class OutOfDate(GameError):
@@ -81,7 +97,7 @@ class GameItem:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "template" in kwargs:
+        if kwargs.get("template", NEVER) != NEVER and issubclass(cls, discord.ui.DynamicItem):
             FAMILIES.append(cls)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -102,6 +118,68 @@ class GameItem:
 
     async def handle(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
+
+
+Action = Callable[[discord.Interaction, GameRow], Awaitable[None]]
+
+
+class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
+    """A family of plain buttons `<prefix>:<game>:<op>`: the template names the ops (so old posts keep parsing);
+    the feature that answers an op registers its handler with `on`, and a click runs it with the game."""
+
+    prefix: ClassVar[str]
+    actions: ClassVar[dict[str, Action]]
+
+    def __init__(
+        self,
+        gid: int,
+        op: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ):
+        super().__init__(make_button(f"{self.prefix}:{gid}:{op}", label or op, style, row=row))
+        self.gid, self.op = gid, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["gid"]), match["op"])
+
+    @classmethod
+    def on(cls, *ops: str) -> Callable[[Action], Action]:
+        """Register the handler of `ops` (one each; an op the template does not name is a mistake)."""
+
+        def register(action: Action) -> Action:
+            for op in ops:
+                if not cls.__discord_ui_compiled_template__.fullmatch(f"{cls.prefix}:1:{op}") or op in cls.actions:
+                    raise ValueError(f"{cls.__name__}: op {op!r} is not in the template, or is registered twice")
+                cls.actions[op] = action
+            return action
+
+        return register
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        action = self.actions.get(self.op)
+        if action is None:  # a feature that is not loaded
+            raise OutOfDate()
+        await action(interaction, await game_here(interaction, self.gid))
+
+
+class TableButton(OpButton, template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back)"):
+    """The buttons under every move post (and the final post): Play my turn (cogs._panel), My hand, Board and
+    Rules (cogs._table), Free actions (cogs._free), I'm back (cogs._moving), Rematch (cogs._lobby)."""
+
+    prefix = "g"
+    actions: ClassVar[dict[str, Action]] = {}
+
+
+class LobbyButton(OpButton, template=rf"g:{GID}:(?P<op>join|leave|ai|start|cancel)"):
+    """The lobby post's own buttons (cogs._lobby; its Rules button is the table's)."""
+
+    prefix = "g"
+    actions: ClassVar[dict[str, Action]] = {}
 
 
 async def game_here(interaction: discord.Interaction, gid: int) -> GameRow:
@@ -222,15 +300,16 @@ def said(exc: BaseException, _: Words) -> str:
     return _.text(text) if text else str(exc)
 
 
-async def answer_error(interaction: discord.Interaction, exc: Exception) -> None:
-    """A refusal, in the clicking user's language (an engine's keeps its rule id: "A31: …")."""
-    words = said(exc, user_words(interaction))
-    if isinstance(exc, OutOfDate):
-        from cogs._table import show_current  # late: the table module builds on this one
+Answer = Callable[[discord.Interaction, str], Awaitable[None]]
+answers: dict[type[Exception], Answer] = {}  # how a kind of refusal is answered, registered by the feature
 
-        await _safe(show_current(interaction, words))
-    else:
-        await _safe(reply(interaction, words))
+
+async def answer_error(interaction: discord.Interaction, exc: Exception) -> None:
+    """A refusal, in the clicking user's language (an engine's keeps its rule id: "A31: …"): by the answer
+    registered for its kind (`answers`), else as an ephemeral reply."""
+    words = said(exc, user_words(interaction))
+    answer = next((answers[kind] for kind in type(exc).__mro__ if kind in answers), reply)
+    await _safe(answer(interaction, words))
 
 
 async def _safe(coro: Awaitable[None]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
+from cogs._items import GID, GameItem, TableButton, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
 from cogs._quiet import local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
@@ -214,8 +214,6 @@ def _move(rules: Any, who: str, action: Any, _: Words) -> str:
 
 
 def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
-    from cogs._table import TableButton
-
     items = [
         TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),
         TableButton(row.id, "board", _("Board")),
@@ -321,6 +319,7 @@ async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
     return _("**Waiting for your move:**") + "\n" + "\n".join(lines)
 
 
+@TableButton.on("back")
 async def back(interaction: discord.Interaction, row: GameRow) -> None:
     await session_of(interaction).back(row.id, str(interaction.user.id))
     _ = user_words(interaction)

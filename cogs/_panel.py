@@ -23,6 +23,7 @@ from cogs._items import (
     POS,
     GameItem,
     OutOfDate,
+    TableButton,
     bot_of,
     game_here,
     index_of,
@@ -243,6 +244,7 @@ class Panel:
         return self._text(note, body), new_view(*items)
 
 
+@TableButton.on("play")
 async def open_panel(interaction: discord.Interaction, row: GameRow, note: str | None = None) -> None:
     """Answer "Play my turn": an ephemeral panel, the player's private information (as text) on top.
 

@@ -17,7 +17,7 @@ clicks on one decision the first wins):
     left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
     undo        a pending undo asking for consent: {"by", "keep", "need", "yes"}
 
-`Session` inherits this; every change is one storage call with the notice it owes (the herald posts it).
+A part of `Session`; every change is one storage call with the notice it owes (the herald posts it).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ import time
 from typing import Any
 
 import ai
+from cogs._core import Part
 from cogs._quiet import awake_after, quiet_until
 from cogs._seating import GameError, is_ai, staying, still_in
-from cogs._undo import Undo, replayed  # noqa: F401 (replayed: cogs/_replaying.py and bench/ import it from here)
 from engine import Text
 from storage import Due, GameRow, Player
 
@@ -57,9 +57,8 @@ def clock_start(row: GameRow) -> float | None:
     return row.turn_started_at
 
 
-class Tempo(Undo):
-    """Deadlines, stand-ins, away players, nudges and undo (cogs/_undo.py); the host class provides the
-    session's helpers."""
+class Tempo(Part):
+    """Deadlines, stand-ins, away players and nudges: a part of the session over its core (cogs/_core.py)."""
 
     # -- what a position owes the clock ------------------------------------------------------------------
 

@@ -12,24 +12,46 @@ import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from discord.ext import commands, tasks
 
 import ai
 from cogs import _workers
+from cogs._herald import Herald
 from cogs._seating import GameError, seat_name
 from cogs._session import Session, StaleMove
-from cogs._table import post_note
+from cogs._table import Channels, post_note
 from cogs._tempo import AI_LEVEL, ai_level
 from cogs._text import esc
 from engine import IllegalAction
 from storage import GameRow
 
-if TYPE_CHECKING:
-    from bot import GameBot
-
 log = logging.getLogger(__name__)
+
+
+class AISettings(Protocol):
+    """The settings the AI seats read (`bot.Settings`)."""
+
+    @property
+    def ai_budget(self) -> int | float | None: ...
+    @property
+    def ai_wait(self) -> float: ...
+    @property
+    def ai_processes(self) -> int: ...
+
+
+class AIBot(Channels, Protocol):
+    """What the AI seats use of the bot (`bot.AIBot`, which loads this cog: typed here without importing it)."""
+
+    session: Session
+    herald: Herald
+
+    @property
+    def settings(self) -> AISettings: ...
+    async def wait_until_ready(self) -> None: ...
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
+
 
 MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until the next kick
 # At shutdown, a decision still running in a worker process may finish within this many seconds (a time budget
@@ -63,7 +85,7 @@ def new_pool(processes: int) -> ProcessPoolExecutor:
 class AISeatsCog(commands.Cog):
     """Plays the AI seats' moves; no commands (the lobby's **Add AI** and `/game add_ai` seat them)."""
 
-    def __init__(self, bot: GameBot, *, every_minutes: float = 5, processes: int | None = None):
+    def __init__(self, bot: AIBot, *, every_minutes: float = 5, processes: int | None = None):
         self.bot = bot
         settings = bot.settings
         self.budget = settings.ai_budget
@@ -355,5 +377,5 @@ class AISeatsCog(commands.Cog):
         await post_note(self.bot, row, note)
 
 
-async def setup(bot: GameBot) -> None:
+async def setup(bot: AIBot) -> None:
     await bot.add_cog(AISeatsCog(bot))
