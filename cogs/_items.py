@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar, cast
 
 import discord
 
@@ -79,8 +79,14 @@ class TableBot(Protocol):
     def get_cog(self, name: str, /) -> Any: ...
 
 
+def table_bot(client: discord.Client) -> TableBot:
+    """The bot that loaded the cogs (a `bot.GameBot`, or the tests' copy of it) as what the items use of it: a
+    typed view of the same object, not a check."""
+    return cast(TableBot, client)
+
+
 def bot_of(interaction: discord.Interaction) -> TableBot:
-    return interaction.client  # type: ignore[return-value]
+    return table_bot(interaction.client)
 
 
 def session_of(interaction: discord.Interaction) -> Session:
@@ -94,6 +100,18 @@ class GameItem:
 
     gid: int
     private: ClassVar[bool] = False  # lives on the clicking user's own ephemeral panel only
+    numbers: ClassVar[frozenset[str]] = frozenset({"gid"})  # the template's groups that are numbers
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # the family's DynamicItem: GameItem comes first in its bases
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        """The item a click names, made again from its custom_id: the template's groups, in their order, are the
+        first arguments of the family's constructor (those in `numbers` as ints)."""
+        return cls(*(int(v) if k in cls.numbers else v for k, v in match.groupdict().items()))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -121,6 +139,7 @@ class GameItem:
 
 
 Action = Callable[[discord.Interaction, GameRow], Awaitable[None]]
+A = TypeVar("A", bound=Action)
 
 
 class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
@@ -142,16 +161,10 @@ class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         self.gid, self.op = gid, op
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["gid"]), match["op"])
-
-    @classmethod
-    def on(cls, *ops: str) -> Callable[[Action], Action]:
+    def on(cls, *ops: str) -> Callable[[A], A]:
         """Register the handler of `ops` (one each; an op the template does not name is a mistake)."""
 
-        def register(action: Action) -> Action:
+        def register(action: A) -> A:
             for op in ops:
                 if not cls.__discord_ui_compiled_template__.fullmatch(f"{cls.prefix}:1:{op}") or op in cls.actions:
                     raise ValueError(f"{cls.__name__}: op {op!r} is not in the template, or is registered twice")
@@ -204,7 +217,7 @@ def unrouted(interaction: discord.Interaction) -> bool:
     if interaction.type is not discord.InteractionType.component or not isinstance(interaction.data, dict):
         return False
     custom_id = str(interaction.data.get("custom_id", ""))
-    if not any(f.__discord_ui_compiled_template__.fullmatch(custom_id) for f in FAMILIES):  # type: ignore[attr-defined]
+    if not any(f.__discord_ui_compiled_template__.fullmatch(custom_id) for f in FAMILIES):
         return True
     message = interaction.message
     if message is None:
@@ -223,7 +236,7 @@ def _walk(components: Sequence[Any]) -> list[Any]:
 # --------------------------------------------------------------------------------------------- building
 
 
-def new_view(*items: discord.ui.Item) -> discord.ui.View:
+def new_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -244,7 +257,7 @@ def make_button(
     row: int | None = None,
     disabled: bool = False,
     emoji: str | None = None,
-) -> discord.ui.Button:
+) -> discord.ui.Button[Any]:
     return discord.ui.Button(
         label=fit(label, 80), style=style, custom_id=check_id(custom_id), row=row, disabled=disabled, emoji=emoji
     )
@@ -252,7 +265,7 @@ def make_button(
 
 def make_select(
     custom_id: str, options: Sequence[discord.SelectOption], placeholder: str, *, row: int
-) -> discord.ui.Select:
+) -> discord.ui.Select[Any]:
     if not 1 <= len(options) <= 25:
         raise ValueError(f"a select holds 1 to 25 options, not {len(options)}")
     return discord.ui.Select(

@@ -22,6 +22,7 @@ coming back, so the AI plays their seat there too.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import discord
 
@@ -73,18 +74,14 @@ async def abandon(session: Session, game_id: int, player: str) -> tuple[GameRow,
     return done, False
 
 
-class LeaveButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"lv:{GID}:(?P<op>go|stay)"):
+class LeaveButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"lv:{GID}:(?P<op>go|stay)"):
     """The answer to `/game leave` in a running game, on the player's own ephemeral confirmation."""
 
     private = True
 
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
+    def __init__(self, gid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
         super().__init__(make_button(f"lv:{gid}:{op}", label or op, style))
         self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -72,7 +73,7 @@ async def _seats_changed(interaction: discord.Interaction, row: GameRow) -> None
     await interaction.response.edit_message(content=lobby_content(row, _=_), view=lobby_view(row, _))
 
 
-class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"s:{GID}:ai:(?P<op>add|rm)"):
+class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"s:{GID}:ai:(?P<op>add|rm)"):
     """The creator's ephemeral AI panel: add an AI seat of a level, or remove one."""
 
     private = True
@@ -83,10 +84,6 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
         options = options or [discord.SelectOption(label="-", value="-")]
         super().__init__(make_select(f"s:{gid}:ai:{op}", options, placeholder or op, row=row))
         self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         session, _ = session_of(interaction), user_words(interaction)
@@ -176,7 +173,7 @@ def ai_panel(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> tuple
             most=hi,
         )
     )
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if row.status != "lobby":
         lines.append(_("The game has started: AI players can only be changed in the lobby."))
         return "\n".join(lines), None
@@ -211,7 +208,7 @@ async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
     if not ai_available(row.game, row.options):
         raise GameError(Text("There is no AI player for {title} yet.", title=present.title(row.game)))
     content, view = ai_panel(row, _=user_words(interaction))
-    await interaction.response.send_message(content, view=view, ephemeral=True)
+    await interaction.response.send_message(content, view=view, ephemeral=True)  # type: ignore[arg-type]  # None: no components (discord.py takes it; its stubs say View)
 
 
 async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> None:
@@ -222,7 +219,9 @@ async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> 
     _ = await public_words(session, row)
     try:
         msg = await channel.send(
-            lobby_content(row, _=_), view=lobby_view(row, _), allowed_mentions=discord.AllowedMentions.none()
+            lobby_content(row, _=_),
+            view=lobby_view(row, _),  # type: ignore[arg-type]  # None: no components (discord.py takes it; its stubs say View)
+            allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException:
         log.warning("could not post the lobby of game %s in channel %s", row.id, row.channel_id, exc_info=True)

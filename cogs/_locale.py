@@ -152,12 +152,9 @@ class LanguageCog(commands.Cog):
     admins. Without a choice it shows the current one; "the server's own language" clears the choice (the
     server's Discord locale applies again). Stored per server; the reply is in the language chosen."""
 
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: commands.Bot, languages: Languages):
         self.bot = bot
-
-    @property
-    def languages(self) -> Languages:
-        return self.bot.session.languages  # type: ignore[attr-defined, no-any-return]
+        self.languages = languages  # the session's
 
     @app_commands.command(name="language", description="The language of this server's game posts (server admins)")
     @app_commands.describe(language="The language to post in (leave it out to see the current one)")

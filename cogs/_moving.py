@@ -32,18 +32,18 @@ DEADLINE_CHOICES = {"none": None, "12h": 12, "24h": 24, "48h": 48, "72h": 72, "7
 
 class DecisionButton(
     GameItem,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"d:{GID}:(?P<turns>[0-9]{{1,9}}):(?P<op>turn|back|wait)",
 ):
     """The table's answer to a passed deadline (on the public post that asks it)."""
 
-    def __init__(self, gid: int, turns: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
+    numbers = frozenset({"gid", "turns"})
+
+    def __init__(
+        self, gid: int, turns: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ):
         super().__init__(make_button(f"d:{gid}:{turns}:{op}", label or op, style))
         self.gid, self.turns, self.op = gid, turns, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), int(match["turns"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
@@ -51,23 +51,24 @@ class DecisionButton(
         session = session_of(interaction)
         row, late = await session.decide(row.id, me, self.op, self.turns)
         _ = await session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
+        asked = interaction.message.content if interaction.message else ""
         await interaction.response.edit_message(
-            content=clip(f"{interaction.message.content}\n✅ {decided_line(row, me, late, self.op, _)}"), view=None
+            content=clip(f"{asked}\n✅ {decided_line(row, me, late, self.op, _)}"), view=None
         )
 
 
 class UndoButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"u:{GID}:(?P<keep>[0-9]{{1,9}}):(?P<op>yes|no)"
+    GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"u:{GID}:(?P<keep>[0-9]{{1,9}}):(?P<op>yes|no)"
 ):
     """A player's answer to an undo that asks the table (on its public post)."""
 
-    def __init__(self, gid: int, keep: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
+    numbers = frozenset({"gid", "keep"})
+
+    def __init__(
+        self, gid: int, keep: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ):
         super().__init__(make_button(f"u:{gid}:{keep}:{op}", label or op, style))
         self.gid, self.keep, self.op = gid, keep, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), int(match["keep"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
@@ -143,7 +144,7 @@ def notice_content(row: GameRow, notice: Notice, _: Words = ENGLISH) -> tuple[st
 
 
 def _deadline_post(
-    row: GameRow, p: dict, table_buttons: discord.ui.View | None, _: Words
+    row: GameRow, p: dict[str, Any], table_buttons: discord.ui.View | None, _: Words
 ) -> tuple[str, discord.ui.View | None]:
     who = p["player"]
     if p["phase"] == "warn":

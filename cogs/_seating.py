@@ -55,7 +55,7 @@ def position(row: GameRow, version: int | None = None) -> Position:
     return Position(row.id, undos_of(row), row.version if version is None else version)
 
 
-def encode(rules: engine.Rules, state: Any) -> str:
+def encode(rules: engine.Rules[Any, Any], state: Any) -> str:
     """A state as the database stores it: compact JSON."""
     return json.dumps(rules.to_json(state), separators=(",", ":"))
 

@@ -190,12 +190,13 @@ class Seating(Part):
             if seat_id is None:
                 gone = bots[-1]
             else:
-                gone = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
-                if gone is None:
+                found = next((s for s in bots if s.id == seat_id or s.name.lower() == seat_id.strip().lower()), None)
+                if found is None:
                     names = ", ".join(s.name for s in bots)
                     raise GameError(
                         Text("There is no AI player `{seat}` here. AI players: {names}.", seat=seat_id, names=names)
                     )
+                gone = found
             seats = [s for s in row.seats if s.id != gone.id]
             return await self.storage.update_lobby(game_id, seats=seats), gone
 

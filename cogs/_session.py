@@ -322,7 +322,7 @@ class Session(Core):
         )
 
     def _notice(
-        self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str, action: Any
+        self, rules: engine.Rules[Any, Any], row: GameRow, state: Any, new: Any, player: str, action: Any
     ) -> dict[str, Any]:
         """What the channel must be told about this move (plain JSON, posted by the herald)."""
         finished = rules.is_over(new)

@@ -169,7 +169,10 @@ async def show_board(interaction: discord.Interaction, row: GameRow, *, note: st
     if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
         await interaction.edit_original_response(content=clip(text), **kwargs)
     else:
-        await interaction.followup.send(clip(text), ephemeral=True, **({"file": file} if file else {}))
+        if file:
+            await interaction.followup.send(clip(text), ephemeral=True, file=file)
+        else:
+            await interaction.followup.send(clip(text), ephemeral=True)
 
 
 @TableButton.on("rules")
@@ -253,7 +256,7 @@ def list_line(session: Session, row: GameRow, user: str, _: Words = ENGLISH) -> 
         )
     side = session.out_of_turn(row)  # they may act out of turn, nobody waits for them
     movers = [p for p in session.to_move(row) if p not in side]
-    fields = {"where": where, "title": title, "id": row.id, "move": row.version + 1}
+    fields: dict[str, Any] = {"where": where, "title": title, "id": row.id, "move": row.version + 1}
     whose = ", ".join(esc(seated(row, p, _)) for p in movers)
     if user in movers:
         # i18n: /game list: a running game waiting for the reader

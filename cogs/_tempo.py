@@ -115,7 +115,7 @@ class Tempo(Part):
         # a turn that begins in someone's night pings them in their morning (the post named them, unpinged)
         morning = min((t for t in (quiet_until(p, now) for p in quiet) if t is not None), default=None)
         if hours:  # the clock starts at "warn" (no phase): the warning comes first
-            remind = min(awake_after(now, hours * 1800, quiet), morning or math.inf)
+            remind: float | None = min(awake_after(now, hours * 1800, quiet), morning or math.inf)
             warn = awake_after(now, hours * 3600 - warn_before(hours), quiet)
             return Due(remind_at=remind, ai=ai, deadline_at=warn), table
         remind = awake_after(now, row.reminder_hours * 3600, quiet) if row.reminder_hours > 0 else None

@@ -12,45 +12,22 @@ import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol
+from typing import Any
 
 from discord.ext import commands, tasks
 
 import ai
 from cogs import _workers
-from cogs._herald import Herald
 from cogs._seating import GameError, seat_name
+from cogs._services import Services, services
 from cogs._session import Session, StaleMove
-from cogs._table import Channels, post_note
+from cogs._table import post_note
 from cogs._tempo import AI_LEVEL, ai_level
 from cogs._text import esc
 from engine import IllegalAction
 from storage import GameRow
 
 log = logging.getLogger(__name__)
-
-
-class AISettings(Protocol):
-    """The settings the AI seats read (`bot.Settings`)."""
-
-    @property
-    def ai_budget(self) -> int | float | None: ...
-    @property
-    def ai_wait(self) -> float: ...
-    @property
-    def ai_processes(self) -> int: ...
-
-
-class AIBot(Channels, Protocol):
-    """What the AI seats use of the bot (`bot.AIBot`, which loads this cog: typed here without importing it)."""
-
-    session: Session
-    herald: Herald
-
-    @property
-    def settings(self) -> AISettings: ...
-    async def wait_until_ready(self) -> None: ...
-    async def add_cog(self, cog: commands.Cog, /) -> None: ...
 
 
 MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until the next kick
@@ -85,7 +62,7 @@ def new_pool(processes: int) -> ProcessPoolExecutor:
 class AISeatsCog(commands.Cog):
     """Plays the AI seats' moves; no commands (the lobby's **Add AI** and `/game add_ai` seat them)."""
 
-    def __init__(self, bot: AIBot, *, every_minutes: float = 5, processes: int | None = None):
+    def __init__(self, bot: Services, *, every_minutes: float = 5, processes: int | None = None):
         self.bot = bot
         settings = bot.settings
         self.budget = settings.ai_budget
@@ -101,11 +78,11 @@ class AISeatsCog(commands.Cog):
         self.decided = {"process": 0, "thread": 0}  # decisions made (returned) in a worker process / a thread
         # game -> (move number, AI seats that chose not to act out of turn at that move)
         self._declined: dict[int, tuple[int, set[str]]] = {}
-        self._workers: dict[int, asyncio.Task] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # kicked while its worker was running: look once more before stopping
         self._noted: set[tuple[int, int]] = set()  # (game, move) whose failure was already posted
         self._moved: set[int] = set()  # games whose worker played a move (its turn is posted when it stops)
-        self._resume: asyncio.Task | None = None
+        self._resume: asyncio.Task[None] | None = None
         self.sweep.change_interval(minutes=every_minutes)
 
     @property
@@ -148,7 +125,7 @@ class AISeatsCog(commands.Cog):
             raise RuntimeError("the AI seats are shut down")
         level = ai.level_of(seat) if ai.is_ai(seat) else level
         args = (game, state, seat, level, seed, self.budget)
-        kwargs = {"optional": True} if optional else {}
+        kwargs: dict[str, Any] = {"optional": True} if optional else {}
         if self.processes <= 0:
             action = await asyncio.to_thread(ai.choose, *args, **kwargs)
             self.decided["thread"] += 1
@@ -377,5 +354,5 @@ class AISeatsCog(commands.Cog):
         await post_note(self.bot, row, note)
 
 
-async def setup(bot: AIBot) -> None:
-    await bot.add_cog(AISeatsCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AISeatsCog(services(bot)))
