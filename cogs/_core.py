@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
 import engine
@@ -106,6 +107,12 @@ class Core:
     def names(row: GameRow) -> dict[str, str]:
         return {s.id: s.name for s in row.seats}
 
+    @contextlib.asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[GameRow]:
+        """The game, loaded under its lock: a change to it is made inside, one at a time per game."""
+        async with self.lock(game_id):
+            yield await self.load(game_id)
+
     async def load(self, game_id: int) -> GameRow:
         row = await self.storage.load_game(game_id)
         if row is None:
@@ -122,6 +129,7 @@ class Part:
         self.rules = core.rules
         self.lock = core.lock
         self.load = core.load
+        self.locked = core.locked
         self.state_of = core.state_of
         self.changed = core.changed
         self.forget = core.forget

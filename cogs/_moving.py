@@ -10,11 +10,11 @@ import statistics
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
-from cogs._items import GID, GameItem, TableButton, game_here, make_button, new_view, reply, session_of
+from cogs._items import GID, NEVER, GameItem, TableButton, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
 from cogs._quiet import local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
@@ -30,26 +30,31 @@ KINDS = frozenset({"deadline", "decided", "back", "left", "undo_asked", "undo_re
 DEADLINE_CHOICES = {"none": None, "12h": 12, "24h": 24, "48h": 48, "72h": 72, "7d": 168}
 
 
-class DecisionButton(
-    GameItem,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"d:{GID}:(?P<turns>[0-9]{{1,9}}):(?P<op>turn|back|wait)",
-):
-    """The table's answer to a passed deadline (on the public post that asks it)."""
+class TableQuestion(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
+    """An answer to a question the table is asked on a public post, `<prefix>:<game>:<n>:<op>`: `n` names the
+    question (the turn whose deadline passed, the move an undo goes back to), so the session refuses an answer
+    to one that was settled or overtaken."""
 
-    numbers = frozenset({"gid", "turns"})
+    prefix: ClassVar[str]
+    numbers = frozenset({"gid", "n"})
 
     def __init__(
-        self, gid: int, turns: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+        self, gid: int, n: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
     ):
-        super().__init__(make_button(f"d:{gid}:{turns}:{op}", label or op, style))
-        self.gid, self.turns, self.op = gid, turns, op
+        super().__init__(make_button(f"{self.prefix}:{gid}:{n}:{op}", label or op, style))
+        self.gid, self.n, self.op = gid, n, op
+
+
+class DecisionButton(TableQuestion, template=rf"d:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>turn|back|wait)"):
+    """The table's answer to a passed deadline (`n`: the turn's number)."""
+
+    prefix = "d"
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
         me = str(interaction.user.id)
         session = session_of(interaction)
-        row, late = await session.decide(row.id, me, self.op, self.turns)
+        row, late = await session.decide(row.id, me, self.op, self.n)
         _ = await session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
         asked = interaction.message.content if interaction.message else ""
         await interaction.response.edit_message(
@@ -57,24 +62,14 @@ class DecisionButton(
         )
 
 
-class UndoButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"u:{GID}:(?P<keep>[0-9]{{1,9}}):(?P<op>yes|no)"
-):
-    """A player's answer to an undo that asks the table (on its public post)."""
+class UndoButton(TableQuestion, template=rf"u:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>yes|no)"):
+    """A player's answer to an undo that asks the table (`n`: the move it goes back to)."""
 
-    numbers = frozenset({"gid", "keep"})
-
-    def __init__(
-        self, gid: int, keep: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    ):
-        super().__init__(make_button(f"u:{gid}:{keep}:{op}", label or op, style))
-        self.gid, self.keep, self.op = gid, keep, op
+    prefix = "u"
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
-        row, outcome = await session_of(interaction).consent(
-            row.id, str(interaction.user.id), self.keep, self.op == "yes"
-        )
+        row, outcome = await session_of(interaction).consent(row.id, str(interaction.user.id), self.n, self.op == "yes")
         if outcome == "waiting":
             _ = user_words(interaction)
             waiting = [p for p in row.table["undo"]["need"] if p not in row.table["undo"]["yes"]]

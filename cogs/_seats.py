@@ -102,8 +102,7 @@ class Seating(Part):
             ) from None
 
     async def join(self, game_id: int, seat: Seat) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
+        async with self.locked(game_id) as row:
             if row.status != "lobby":
                 raise GameError(Text("This game has already started; you can watch it here."))
             if seat.id in row.player_ids:
@@ -115,8 +114,7 @@ class Seating(Part):
             return await self.storage.update_lobby(game_id, seats=(*row.seats, seat))
 
     async def leave(self, game_id: int, player: str) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
+        async with self.locked(game_id) as row:
             if row.status != "lobby":
                 raise GameError(
                     Text("The game has started: you can't leave it now. The creator can `/game cancel` it.")
@@ -138,14 +136,12 @@ class Seating(Part):
 
     async def add_ai(self, game_id: int, player: str, level: str, count: int = 1) -> tuple[GameRow, list[Seat]]:
         """Seat `count` AI players of `level` (creator only, in the lobby). Returns the lobby and the new seats."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(
-                row,
-                player,
+        async with self.locked(game_id) as row:
+            started, only = (
                 Text("AI players can only be added before the game starts."),
                 Text("Only the creator ({creator}) can add AI players.", creator=row.seat_name(row.creator_id)),
             )
+            self._creator_in_lobby(row, player, started, only)
             if level not in ai.LEVELS:
                 levels = ", ".join(ai.LEVELS)
                 raise GameError(Text("There is no AI level `{level}`. Levels: {levels}.", level=level, levels=levels))
@@ -176,14 +172,12 @@ class Seating(Part):
 
     async def remove_ai(self, game_id: int, player: str, seat_id: str | None = None) -> tuple[GameRow, Seat]:
         """Take an AI seat away (creator only, in the lobby): `seat_id`, or the last AI seat added."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(
-                row,
-                player,
+        async with self.locked(game_id) as row:
+            started, only = (
                 Text("The game has started: its AI players stay until the end."),
                 Text("Only the creator ({creator}) can remove AI players.", creator=row.seat_name(row.creator_id)),
             )
+            self._creator_in_lobby(row, player, started, only)
             bots = [s for s in row.seats if is_ai(s.id)]
             if not bots:
                 raise GameError(Text("There is no AI player in this game."))
@@ -201,14 +195,12 @@ class Seating(Part):
             return await self.storage.update_lobby(game_id, seats=seats), gone
 
     async def set_options(self, game_id: int, player: str, options: Mapping[str, Any]) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(
-                row,
-                player,
+        async with self.locked(game_id) as row:
+            started, only = (
                 Text("Options can only be changed before the game starts."),
                 Text("Only the creator ({creator}) can change its options.", creator=row.seat_name(row.creator_id)),
             )
+            self._creator_in_lobby(row, player, started, only)
             try:
                 merged = self.rules(row.game).normalise_options({**row.options, **options})
             except ValueError as exc:
@@ -217,14 +209,12 @@ class Seating(Part):
 
     async def start(self, game_id: int, player: str) -> tuple[GameRow, Any]:
         """Deal the game (seats in joining order). Only the creator may start."""
-        async with self.lock(game_id):
-            row = await self.load(game_id)
-            self._creator_in_lobby(
-                row,
-                player,
+        async with self.locked(game_id) as row:
+            started, only = (
                 Text("This game has already started."),
                 Text("Only the creator ({creator}) can start the game.", creator=row.seat_name(row.creator_id)),
             )
+            self._creator_in_lobby(row, player, started, only)
             rules = self.rules(row.game)
             lo = rules.player_counts[0]
             if all(is_ai(s.id) for s in row.seats):  # cannot happen from the lobby (the creator keeps a seat)
@@ -263,8 +253,7 @@ class Seating(Part):
         return row, state
 
     async def cancel(self, game_id: int, player: str, *, can_manage: bool) -> GameRow:
-        async with self.lock(game_id):
-            row = await self.load(game_id)
+        async with self.locked(game_id) as row:
             if row.status not in ("lobby", "active"):
                 raise GameError(Text("This game is already over."))
             if (player != row.creator_id or player in row.table.get("left", ())) and not can_manage:

@@ -1,4 +1,4 @@
-"""Keeping every game moving, the service half (no discord): deadlines, stand-ins, away players, undo.
+"""Keeping every game moving, the service half (no discord): deadlines, stand-ins, away players, nudges.
 
 The table's arrangements live in the game row's `table` (plain JSON, changed only by compare-and-set, so of two
 clicks on one decision the first wins):

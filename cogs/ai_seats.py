@@ -236,6 +236,13 @@ class AISeatsCog(commands.Cog):
             return 0.0
         return max(0.0, row.updated_at + self.out_of_turn_wait - time.time())
 
+    def _let_go(self, row: GameRow, seat: str, failure: str) -> bool:
+        """An out-of-turn chance the AI could not take (`failure` says how): logged with its traceback and let go,
+        with no note (the game is not stuck: it never blocks the player whose turn it is); the others go on."""
+        log.exception("AI %s %s at move %d of game %s (%s)", seat, failure, row.version + 1, row.id, row.game)
+        self._decline(row, seat)
+        return True
+
     def _decline(self, row: GameRow, seat: str) -> None:
         at, declined = self._declined.get(row.id, (-1, set()))
         if at != row.version:
@@ -289,16 +296,8 @@ class AISeatsCog(commands.Cog):
             if action is None and not optional:
                 raise ValueError(f"the AI chose no move for {seat}, who must move")
         except Exception:
-            if optional:  # a chance it may let go: the game is not stuck, so no note; the others go on
-                log.exception(
-                    "AI %s failed deciding whether to move out of turn at move %d of game %s (%s)",
-                    seat,
-                    row.version + 1,
-                    row.id,
-                    row.game,
-                )
-                self._decline(row, seat)
-                return True
+            if optional:
+                return self._let_go(row, seat, "failed deciding whether to move out of turn")
             await self._failed(row, seat, "deciding")
             return None
         if action is None:  # not buying out of turn at this position: not asked again until the game moves on
@@ -311,16 +310,8 @@ class AISeatsCog(commands.Cog):
         except StaleMove:
             return False
         except IllegalAction:
-            if optional:  # as above: never let an out-of-turn chance block the player whose turn it is
-                log.exception(
-                    "AI %s chose an illegal out-of-turn move at move %d of game %s (%s)",
-                    seat,
-                    row.version + 1,
-                    row.id,
-                    row.game,
-                )
-                self._decline(row, seat)
-                return True
+            if optional:
+                return self._let_go(row, seat, "chose an illegal out-of-turn move")
             await self._failed(row, seat, "playing")
             return None
         except GameError:  # the game ended or was cancelled meanwhile
