@@ -63,6 +63,17 @@ FAMILIES: list[type[discord.ui.DynamicItem[Any]]] = []  # every family, register
 NEVER = r"(?!)"  # the template of a base class of families, which matches no custom_id
 
 
+def register(family: type[discord.ui.DynamicItem[Any]]) -> None:
+    """Add a custom_id family to `FAMILIES`, once: an extension module loaded again (discord.py runs it afresh)
+    replaces its own."""
+    FAMILIES[:] = [f for f in FAMILIES if _name(f) != _name(family)] + [family]
+
+
+def _name(thing: Any) -> tuple[str, str]:
+    """Where a class or function was defined (a module run again defines it again, as another object)."""
+    return thing.__module__, thing.__qualname__
+
+
 class OutOfDate(GameError):
     """The click names nothing live (a forged or outdated custom_id): answered politely with the board."""
 
@@ -116,7 +127,7 @@ class GameItem:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if kwargs.get("template", NEVER) != NEVER and issubclass(cls, discord.ui.DynamicItem):
-            FAMILIES.append(cls)
+            register(cls)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         try:
@@ -166,8 +177,11 @@ class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
 
         def register(action: A) -> A:
             for op in ops:
-                if not cls.__discord_ui_compiled_template__.fullmatch(f"{cls.prefix}:1:{op}") or op in cls.actions:
-                    raise ValueError(f"{cls.__name__}: op {op!r} is not in the template, or is registered twice")
+                known = cls.actions.get(op)
+                if not cls.__discord_ui_compiled_template__.fullmatch(f"{cls.prefix}:1:{op}") or (
+                    known is not None and _name(known) != _name(action)  # the same handler made again: a reload
+                ):
+                    raise ValueError(f"{cls.__name__}: op {op!r} is not in the template, or has another handler")
                 cls.actions[op] = action
             return action
 

@@ -72,7 +72,7 @@ class Session(Core):
         self.tempo = tempo = Tempo(self)
         self.seating = seating = Seating(self, tempo)
         self.undos = undos = Undo(self, tempo)
-        # the table (cogs/_seating.py)
+        # the table (cogs/_seats.py)
         self.check_seated, self.check_player = seating.check_seated, seating.check_player
         self.create, self.join, self.leave, self.cancel = seating.create, seating.join, seating.leave, seating.cancel
         self.add_ai, self.remove_ai, self.set_options = seating.add_ai, seating.remove_ai, seating.set_options

@@ -24,7 +24,7 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs._items import FAMILIES, guarded, make_button, new_view, reply, session_of
+from cogs._items import guarded, make_button, new_view, register, reply, session_of
 from cogs._locale import user_words
 from cogs._options import game_choices, game_named
 from cogs._records import draw, png, rating_number
@@ -133,7 +133,7 @@ class LeaderboardButton(
         await interaction.response.edit_message(embed=embed, view=view)
 
 
-FAMILIES.append(LeaderboardButton)  # a known custom_id family (cogs._items.unrouted)
+register(LeaderboardButton)  # a known custom_id family (cogs._items.unrouted)
 
 
 # --------------------------------------------------------------------------------------------- stats

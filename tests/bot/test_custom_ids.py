@@ -77,7 +77,8 @@ def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_featu
     """The table's and the lobby's ops are answered by the handlers their features registered (the registry of
     cogs/_items.py, not a chain of ifs): every op the templates name has one once the cogs are loaded, the
     custom_ids are those posted before (an old post's buttons still dispatch), and an op the template does not
-    name, or one registered twice, is refused when it is registered."""
+    name, or a second handler for one, is refused when it is registered (the same handler again, as when its
+    module is loaded again, replaces itself)."""
     table = {"play", "hand", "free", "board", "rules", "rematch", "back"}
     for family, ops in ((TableButton, table), (LobbyButton, {"join", "leave", "ai", "start", "cancel"})):
         assert set(family.actions) == ops
@@ -88,7 +89,10 @@ def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_featu
     with pytest.raises(ValueError):
         TableButton.on("zap")(TableButton.actions["board"])
     with pytest.raises(ValueError):
-        TableButton.on("board")(TableButton.actions["board"])
+        TableButton.on("board")(TableButton.actions["hand"])
+    board = TableButton.actions["board"]
+    assert TableButton.on("board")(board) is board and TableButton.actions["board"] is board
+    assert len({(f.__module__, f.__qualname__) for f in FAMILIES}) == len(FAMILIES)
 
 
 async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_nothing(harness, users):
