@@ -194,7 +194,8 @@ class GameBot(commands.AutoShardedBot):
             help_command=None,
             # the shards this process connects (SHARD_COUNT/SHARD_IDS); None: all, as many as Discord recommends
             shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            # None: all of them (discord.py takes it; its stubs say list)
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,  # type: ignore[arg-type]
         )
         self.settings = settings
         self._open = False
@@ -235,6 +236,7 @@ class GameBot(commands.AutoShardedBot):
             self.instruments = Instruments(self)
             self.instruments.install()
         if self.settings.health_port is not None:
+            assert self.instruments is not None  # installed just above whenever there is a health port
             self.health = Health(self, self.instruments, host=self.settings.health_host, port=self.settings.health_port)
             await self.health.start()
         gc.freeze()  # what start-up built lives as long as the bot: later collections need not walk it

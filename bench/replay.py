@@ -35,8 +35,8 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from cogs._core import replayed  # noqa: E402
 from cogs._images import _draw_state  # noqa: E402
-from cogs._tempo import replayed  # noqa: E402
 from render import render_image  # noqa: E402
 from render.replay import RUNGS, Animation, Rung, TooBig, durations, frame_positions  # noqa: E402
 from storage import MoveRow  # noqa: E402

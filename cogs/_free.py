@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import discord
 
 import present
@@ -13,6 +16,7 @@ from cogs._items import (
     POS,
     GameItem,
     OutOfDate,
+    TableButton,
     game_here,
     index_of,
     make_button,
@@ -28,25 +32,21 @@ from i18n import ENGLISH, Words
 from storage import GameRow
 
 
-class FreeSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"f:{GID}:{POS}:s:"):
+class FreeSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"f:{GID}:{POS}:s:"):
     """The menu of free actions, drawn for the player's list at `pos`."""
 
     private = True
 
-    def __init__(self, gid: int, pos: str, options=(), placeholder: str = ""):
+    def __init__(self, gid: int, pos: str, options: Sequence[discord.SelectOption] = (), placeholder: str = ""):
         options = options or [discord.SelectOption(label="-", value="0")]
         super().__init__(make_select(f"f:{gid}:{pos}:s:", options, placeholder or "-", row=0))
         self.gid, self.pos = gid, pos
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["pos"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await choose(interaction, self.gid, self.pos, list(self.item.values), confirm=False)
 
 
-class FreeButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"f:{GID}:{POS}:c:{ARG}"):
+class FreeButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"f:{GID}:{POS}:c:{ARG}"):
     """Confirm a chosen free action (its index in the list at `pos`)."""
 
     private = True
@@ -55,15 +55,13 @@ class FreeButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=r
         super().__init__(make_button(f"f:{gid}:{pos}:c:{arg}", label, discord.ButtonStyle.success, row=0))
         self.gid, self.pos, self.arg = gid, pos, arg
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["pos"], match["arg"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
         await choose(interaction, self.gid, self.pos, [self.arg], confirm=True)
 
 
-def free_panel(session: Session, row: GameRow, player: str, note: str | None = None, _: Words = ENGLISH) -> dict:
+def free_panel(
+    session: Session, row: GameRow, player: str, note: str | None = None, _: Words = ENGLISH
+) -> dict[str, Any]:
     """The panel's content and menu for `player` now (any seated player, at any time), in `_`'s language."""
     state = session.check_seated(row, player)
     rules = session.rules(row.game)
@@ -86,6 +84,7 @@ def free_panel(session: Session, row: GameRow, player: str, note: str | None = N
     return {"content": clip("\n".join(lines)), "view": view}
 
 
+@TableButton.on("free")
 async def open_free(interaction: discord.Interaction, row: GameRow) -> None:
     session = session_of(interaction)
     if not session.rules(row.game).has_free_actions(row.options):
@@ -113,8 +112,8 @@ async def choose(interaction: discord.Interaction, gid: int, pos: str, values: l
     actions = session.free_actions(row, player)
     if session.fingerprint(row.game, actions) != pos.rpartition(".")[2]:
         note = _("Your choices changed since this panel was opened; nothing was played. Here they are now:")
-        content = free_panel(session, row, player, note, _)
-        await interaction.response.edit_message(**content, attachments=[])
+        panel = free_panel(session, row, player, note, _)
+        await interaction.response.edit_message(**panel, attachments=[])
         return
     i = index_of(values, len(actions))
     if not confirm:

@@ -98,7 +98,7 @@ class Herald:
         self.shards = shards  # the background passes post only for games of these shards' guilds
         self.owner = owner  # this process, in leases
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # per game: its lock, the deliveries using it
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._background = asyncio.Semaphore(BACKGROUND)
         self.fault: Callable[[str], Awaitable[None]] | None = None  # test hook: at "rendered", "posted", "dm"
         self.delivered = 0  # posts made (for tests and logs)
@@ -342,7 +342,7 @@ class Herald:
         ends = self.session.deadline_end(row, self.session.state_of(row), players) if row.status == "active" else None
         for group in groups_of(notices, force=force):
             last = group[-1]
-            view = _table.table_view(self.session, row, _)
+            view: discord.ui.View | None = _table.table_view(self.session, row, _)
             extra: list[tuple[bytes, str]] = []
             if last.kind == "reminder":
                 content, image = self._reminder(row, last, _), None

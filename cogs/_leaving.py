@@ -22,19 +22,19 @@ coming back, so the AI plays their seat there too.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
+from cogs._lobby import refresh_lobby
 from cogs._locale import user_words
 from cogs._seating import GameError, staying, still_in
+from cogs._session import Session
+from cogs._table import post_note
 from cogs._text import name_of
 from engine import Text
 from storage import GameRow
-
-if TYPE_CHECKING:
-    from cogs._session import Session
 
 MODE = "left"  # a leaver's mode among the table's stand-ins (`sub`)
 
@@ -74,18 +74,14 @@ async def abandon(session: Session, game_id: int, player: str) -> tuple[GameRow,
     return done, False
 
 
-class LeaveButton(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"lv:{GID}:(?P<op>go|stay)"):
+class LeaveButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"lv:{GID}:(?P<op>go|stay)"):
     """The answer to `/game leave` in a running game, on the player's own ephemeral confirmation."""
 
     private = True
 
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
+    def __init__(self, gid: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary):
         super().__init__(make_button(f"lv:{gid}:{op}", label or op, style))
         self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
@@ -126,9 +122,6 @@ async def ask(interaction: discord.Interaction, row: GameRow) -> None:
 
 async def _cancelled(client: discord.Client, row: GameRow, player: str) -> None:
     """The public line when the last human left (the game is cancelled), in the server's language."""
-    from cogs._lobby import refresh_lobby
-    from cogs._table import post_note
-
     _ = await client.session.languages.public(row.guild_id)  # type: ignore[attr-defined]
     # i18n: public: the last human player left a running game, which is therefore cancelled
     text = _("🚪 {who} left the game: nobody is left to play it, so it is cancelled.", who=name_of(row, player, _))

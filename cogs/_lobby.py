@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -15,9 +16,10 @@ from cogs._items import (
     GID,
     GONE,
     GameItem,
+    LobbyButton,
     OutOfDate,
+    TableButton,
     game_here,
-    make_button,
     make_select,
     new_view,
     session_of,
@@ -25,7 +27,6 @@ from cogs._items import (
 from cogs._locale import user_words
 from cogs._seating import LEVEL_NAME, GameError, ai_available, is_ai, seat_name
 from cogs._session import Session
-from cogs._table import TableButton
 from cogs._text import clip, esc, fit, name_of, options_text, seat_of
 from engine import Text
 from i18n import ENGLISH, N_, Words
@@ -45,41 +46,34 @@ async def public_words(session: Session, row: GameRow, interaction: discord.Inte
     return await session.languages.public(row.guild_id, getattr(interaction, "guild_locale", None))
 
 
-class LobbyButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:(?P<op>join|leave|ai|start|cancel)"
-):
-    """The lobby post's own buttons (its Rules button is the table's)."""
-
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary, row: int | None = None):
-        super().__init__(make_button(f"g:{gid}:{op}", label or op, style, row=row))
-        self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        session = session_of(interaction)
-        row = await game_here(interaction, self.gid)
-        user = interaction.user
-        if self.op == "ai":
-            await open_ai_panel(interaction, row)
-            return
-        if self.op == "start":
-            await start_game(interaction, row.id, edit_lobby=True)
-            return
-        if self.op == "join":
-            row = await session.join(row.id, seat_of(user))
-        elif self.op == "leave":
-            row = await session.leave(row.id, str(user.id))
-        else:
-            row = await session.cancel(row.id, str(user.id), can_manage=can_manage(interaction))
-        _ = await public_words(session, row, interaction)  # the lobby post is public
-        view = lobby_view(row, _) if self.op != "cancel" else None
-        await interaction.response.edit_message(content=lobby_content(row, _=_), view=view)
+@LobbyButton.on("join")
+async def join(interaction: discord.Interaction, row: GameRow) -> None:
+    await _seats_changed(interaction, await session_of(interaction).join(row.id, seat_of(interaction.user)))
 
 
-class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"s:{GID}:ai:(?P<op>add|rm)"):
+@LobbyButton.on("leave")
+async def leave(interaction: discord.Interaction, row: GameRow) -> None:
+    await _seats_changed(interaction, await session_of(interaction).leave(row.id, str(interaction.user.id)))
+
+
+@LobbyButton.on("cancel")
+async def cancel(interaction: discord.Interaction, row: GameRow) -> None:
+    player, manage = str(interaction.user.id), can_manage(interaction)
+    await _seats_changed(interaction, await session_of(interaction).cancel(row.id, player, can_manage=manage))
+
+
+@LobbyButton.on("start")
+async def start(interaction: discord.Interaction, row: GameRow) -> None:
+    await start_game(interaction, row.id, edit_lobby=True)
+
+
+async def _seats_changed(interaction: discord.Interaction, row: GameRow) -> None:
+    """The lobby post as it is now (without buttons once cancelled)."""
+    _ = await public_words(session_of(interaction), row, interaction)  # the lobby post is public
+    await interaction.response.edit_message(content=lobby_content(row, _=_), view=lobby_view(row, _))
+
+
+class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"s:{GID}:ai:(?P<op>add|rm)"):
     """The creator's ephemeral AI panel: add an AI seat of a level, or remove one."""
 
     private = True
@@ -90,10 +84,6 @@ class AISelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"
         options = options or [discord.SelectOption(label="-", value="-")]
         super().__init__(make_select(f"s:{gid}:ai:{op}", options, placeholder or op, row=row))
         self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         session, _ = session_of(interaction), user_words(interaction)
@@ -183,7 +173,7 @@ def ai_panel(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> tuple
             most=hi,
         )
     )
-    items: list[discord.ui.Item] = []
+    items: list[discord.ui.Item[Any]] = []
     if row.status != "lobby":
         lines.append(_("The game has started: AI players can only be changed in the lobby."))
         return "\n".join(lines), None
@@ -208,6 +198,7 @@ def ai_panel(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> tuple
     return clip("\n".join(lines)), new_view(*items) if items else None
 
 
+@LobbyButton.on("ai")
 async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
     if row.status != "lobby":
         raise GameError(Text("The game has started: AI players can only be added in the lobby."))
@@ -217,7 +208,7 @@ async def open_ai_panel(interaction: discord.Interaction, row: GameRow) -> None:
     if not ai_available(row.game, row.options):
         raise GameError(Text("There is no AI player for {title} yet.", title=present.title(row.game)))
     content, view = ai_panel(row, _=user_words(interaction))
-    await interaction.response.send_message(content, view=view, ephemeral=True)
+    await interaction.response.send_message(content, view=view, ephemeral=True)  # type: ignore[arg-type]  # None: no components (discord.py takes it; its stubs say View)
 
 
 async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> None:
@@ -228,7 +219,9 @@ async def post_lobby(client: discord.Client, session: Session, row: GameRow) -> 
     _ = await public_words(session, row)
     try:
         msg = await channel.send(
-            lobby_content(row, _=_), view=lobby_view(row, _), allowed_mentions=discord.AllowedMentions.none()
+            lobby_content(row, _=_),
+            view=lobby_view(row, _),  # type: ignore[arg-type]  # None: no components (discord.py takes it; its stubs say View)
+            allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException:
         log.warning("could not post the lobby of game %s in channel %s", row.id, row.channel_id, exc_info=True)
@@ -274,6 +267,7 @@ async def start_game(interaction: discord.Interaction, gid: int, *, edit_lobby: 
         await refresh_lobby(interaction.client, row)
 
 
+@TableButton.on("rematch")
 async def rematch(interaction: discord.Interaction, row: GameRow) -> None:
     """A new lobby in the same channel with the same seats and options (by a seated player); AI seats are
     seated again as they were (the creator of the new lobby can remove them)."""

@@ -22,7 +22,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import i18n
+from cogs import EXTENSIONS
 from i18n import COMMAND, COMMAND_NAME, LANGUAGES, SOURCE, Words, catalogs, words
+from storage import Guild
 
 CACHE_SIZE = 4096  # servers whose language is remembered
 CACHE_SECONDS = 60.0  # how long (another process may change it on a shared database)
@@ -69,8 +71,6 @@ class Languages:
         return words(await self.of(guild_id, guild_locale))
 
     async def set(self, guild_id: int, language: str | None) -> None:
-        from storage import Guild
-
         await self.storage.set_guild(Guild(guild_id, language))
         self._cache.pop(guild_id, None)
 
@@ -112,8 +112,6 @@ def _commands(obj: Any) -> Iterator[Any]:
 
 def command_entries() -> list[catalogs.Entry]:
     """The slash commands' names, descriptions and choices, for the catalogs (`python -m i18n extract`)."""
-    from cogs import EXTENSIONS
-
     found: list[catalogs.Entry] = []
 
     def add(text: str, where: str, *, name: bool = False, note: str = "") -> None:
@@ -154,12 +152,9 @@ class LanguageCog(commands.Cog):
     admins. Without a choice it shows the current one; "the server's own language" clears the choice (the
     server's Discord locale applies again). Stored per server; the reply is in the language chosen."""
 
-    def __init__(self, bot: commands.Bot):
+    def __init__(self, bot: commands.Bot, languages: Languages):
         self.bot = bot
-
-    @property
-    def languages(self) -> Languages:
-        return self.bot.session.languages  # type: ignore[attr-defined, no-any-return]
+        self.languages = languages  # the session's
 
     @app_commands.command(name="language", description="The language of this server's game posts (server admins)")
     @app_commands.describe(language="The language to post in (leave it out to see the current one)")

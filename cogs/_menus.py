@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine._common import to_jsonable
@@ -68,7 +68,7 @@ def _key(value: Any) -> str:
 
 
 def split(
-    actions: Sequence[tuple[int, Any]], describe, words: Presenter, _: Words = ENGLISH
+    actions: Sequence[tuple[int, Any]], describe: Callable[[Any], str], words: Presenter, _: Words = ENGLISH
 ) -> list[tuple[str, list[int]]] | None:
     """`groups`, each label with its count ("places the Tower (7) at … (5 ways)"): the options of the menu."""
     found = groups(actions, describe, words, _)
@@ -81,7 +81,7 @@ def counted(label: str, n: int, _: Words = ENGLISH) -> str:
 
 
 def groups(
-    actions: Sequence[tuple[int, Any]], describe, words: Presenter, _: Words = ENGLISH
+    actions: Sequence[tuple[int, Any]], describe: Callable[[Any], str], words: Presenter, _: Words = ENGLISH
 ) -> list[tuple[str, list[int]]] | None:
     """Split more than PAGE actions into at most PAGE labelled groups by the first field that tells them apart.
 

@@ -10,11 +10,11 @@ import statistics
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
-from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
+from cogs._items import GID, NEVER, GameItem, TableButton, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
 from cogs._quiet import local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
@@ -30,50 +30,46 @@ KINDS = frozenset({"deadline", "decided", "back", "left", "undo_asked", "undo_re
 DEADLINE_CHOICES = {"none": None, "12h": 12, "24h": 24, "48h": 48, "72h": 72, "7d": 168}
 
 
-class DecisionButton(
-    GameItem,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"d:{GID}:(?P<turns>[0-9]{{1,9}}):(?P<op>turn|back|wait)",
-):
-    """The table's answer to a passed deadline (on the public post that asks it)."""
+class TableQuestion(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
+    """An answer to a question the table is asked on a public post, `<prefix>:<game>:<n>:<op>`: `n` names the
+    question (the turn whose deadline passed, the move an undo goes back to), so the session refuses an answer
+    to one that was settled or overtaken."""
 
-    def __init__(self, gid: int, turns: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
-        super().__init__(make_button(f"d:{gid}:{turns}:{op}", label or op, style))
-        self.gid, self.turns, self.op = gid, turns, op
+    prefix: ClassVar[str]
+    numbers = frozenset({"gid", "n"})
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), int(match["turns"]), match["op"])
+    def __init__(
+        self, gid: int, n: int, op: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    ):
+        super().__init__(make_button(f"{self.prefix}:{gid}:{n}:{op}", label or op, style))
+        self.gid, self.n, self.op = gid, n, op
+
+
+class DecisionButton(TableQuestion, template=rf"d:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>turn|back|wait)"):
+    """The table's answer to a passed deadline (`n`: the turn's number)."""
+
+    prefix = "d"
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
         me = str(interaction.user.id)
         session = session_of(interaction)
-        row, late = await session.decide(row.id, me, self.op, self.turns)
+        row, late = await session.decide(row.id, me, self.op, self.n)
         _ = await session.languages.public(interaction.guild_id, interaction.guild_locale)  # a public post
+        asked = interaction.message.content if interaction.message else ""
         await interaction.response.edit_message(
-            content=clip(f"{interaction.message.content}\n✅ {decided_line(row, me, late, self.op, _)}"), view=None
+            content=clip(f"{asked}\n✅ {decided_line(row, me, late, self.op, _)}"), view=None
         )
 
 
-class UndoButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"u:{GID}:(?P<keep>[0-9]{{1,9}}):(?P<op>yes|no)"
-):
-    """A player's answer to an undo that asks the table (on its public post)."""
+class UndoButton(TableQuestion, template=rf"u:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>yes|no)"):
+    """A player's answer to an undo that asks the table (`n`: the move it goes back to)."""
 
-    def __init__(self, gid: int, keep: int, op: str, label: str = "", style=discord.ButtonStyle.secondary):
-        super().__init__(make_button(f"u:{gid}:{keep}:{op}", label or op, style))
-        self.gid, self.keep, self.op = gid, keep, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), int(match["keep"]), match["op"])
+    prefix = "u"
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await game_here(interaction, self.gid)
-        row, outcome = await session_of(interaction).consent(
-            row.id, str(interaction.user.id), self.keep, self.op == "yes"
-        )
+        row, outcome = await session_of(interaction).consent(row.id, str(interaction.user.id), self.n, self.op == "yes")
         if outcome == "waiting":
             _ = user_words(interaction)
             waiting = [p for p in row.table["undo"]["need"] if p not in row.table["undo"]["yes"]]
@@ -143,7 +139,7 @@ def notice_content(row: GameRow, notice: Notice, _: Words = ENGLISH) -> tuple[st
 
 
 def _deadline_post(
-    row: GameRow, p: dict, table_buttons: discord.ui.View | None, _: Words
+    row: GameRow, p: dict[str, Any], table_buttons: discord.ui.View | None, _: Words
 ) -> tuple[str, discord.ui.View | None]:
     who = p["player"]
     if p["phase"] == "warn":
@@ -214,8 +210,6 @@ def _move(rules: Any, who: str, action: Any, _: Words) -> str:
 
 
 def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
-    from cogs._table import TableButton
-
     items = [
         TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),
         TableButton(row.id, "board", _("Board")),
@@ -321,6 +315,7 @@ async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
     return _("**Waiting for your move:**") + "\n" + "\n".join(lines)
 
 
+@TableButton.on("back")
 async def back(interaction: discord.Interaction, row: GameRow) -> None:
     await session_of(interaction).back(row.id, str(interaction.user.id))
     _ = user_words(interaction)

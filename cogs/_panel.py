@@ -10,6 +10,7 @@ Every text is in the clicking user's language (`user_words`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -23,6 +24,7 @@ from cogs._items import (
     POS,
     GameItem,
     OutOfDate,
+    TableButton,
     bot_of,
     game_here,
     index_of,
@@ -45,7 +47,7 @@ GAME_OVER = N_("This game is over: no more moves.")
 
 
 class PanelButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"
+    GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"
 ):
     """A step of the move panel: home (h), a kind or page (k: "k.page.path"), Confirm (c: the action index)."""
 
@@ -58,36 +60,39 @@ class PanelButton(
         op: str,
         arg: str = "",
         label: str = "",
-        style=discord.ButtonStyle.secondary,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
     ):
         super().__init__(make_button(f"g:{gid}:p:{pos}:{op}:{arg}", label or op, style, row=row))
         self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["pos"], match["op"], match["arg"])
-
     async def handle(self, interaction: discord.Interaction) -> None:
         if self.op == "c":
             await confirm_move(interaction, self.gid, self.pos, self.arg)
         else:
-            await step(interaction, self.gid, self.pos, self.op, self.arg, ())
+            await step(interaction, self.gid, self.pos, self.op, self.arg, [])
 
 
-class PanelSelect(GameItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"s:{GID}:{POS}:(?P<op>g|a):{ARG}"):
+class PanelSelect(
+    GameItem, discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"s:{GID}:{POS}:(?P<op>g|a):{ARG}"
+):
     """A menu of the move panel: a group to narrow down to (g), or the action itself (a)."""
 
     private = True
 
-    def __init__(self, gid: int, pos: str, op: str, arg: str = "", options=(), placeholder: str = "", row: int = 0):
+    def __init__(
+        self,
+        gid: int,
+        pos: str,
+        op: str,
+        arg: str = "",
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "",
+        row: int = 0,
+    ):
         options = options or [discord.SelectOption(label="-", value="0")]
         super().__init__(make_select(f"s:{gid}:{pos}:{op}:{arg}", options, placeholder or op, row=row))
         self.gid, self.pos, self.op, self.arg = gid, pos, op, arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["pos"], match["op"], match["arg"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await step(interaction, self.gid, self.pos, self.op, self.arg, list(self.item.values))
@@ -108,7 +113,12 @@ class Panel:
         self.preview_of: int | None = None  # set when the panel shows a placement to confirm
 
     def button(
-        self, op: str, arg: str, label: str, style=discord.ButtonStyle.secondary, row: int | None = None
+        self,
+        op: str,
+        arg: str,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> PanelButton:
         return PanelButton(self.row.id, self.key, op, arg, label, style, row)
 
@@ -172,7 +182,7 @@ class Panel:
         groups = _menus.split(members, self.describe, self.words, _)
         if groups is None and len(members) == 1:  # nothing to choose: straight to Confirm
             return self.confirm(members[0][0], self._back_of(k, path), note)
-        items: list[discord.ui.Item] = []
+        items: list[discord.ui.Item[Any]] = []
         crumbs = " › ".join([self.words.kind_label(self.kinds[k], _)] + [t[0] for t in trail])
         n = len(members)
         if groups is not None:
@@ -197,7 +207,7 @@ class Panel:
                 label, desc = option_texts(self.describe(a))
                 options.append(discord.SelectOption(label=label, value=str(i), description=desc))
             if pages > 1:
-                at = {"page": page + 1, "pages": pages}
+                at: dict[str, Any] = {"page": page + 1, "pages": pages}
                 hint = _("Choose your move (page {page} of {pages})", **at)
                 body = _(
                     "**{path}**: {n} possible move (page {page} of {pages}).",
@@ -243,6 +253,7 @@ class Panel:
         return self._text(note, body), new_view(*items)
 
 
+@TableButton.on("play")
 async def open_panel(interaction: discord.Interaction, row: GameRow, note: str | None = None) -> None:
     """Answer "Play my turn": an ephemeral panel, the player's private information (as text) on top.
 
@@ -251,7 +262,7 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
     panel = Panel(session_of(interaction), row, str(interaction.user.id), _)  # GameError if not their turn
     content, view = panel.home(note)
     if panel.preview_of is None:
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await interaction.response.send_message(content, view=view, ephemeral=True)  # type: ignore[arg-type]  # None: no components (discord.py takes it; its stubs say View)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)  # a lone placement: draw its preview
     await interaction.edit_original_response(

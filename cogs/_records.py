@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 import present
+from cogs._images import Images
 from cogs._text import esc
 from i18n import Words
 from render.charts import number, progression_png
@@ -57,10 +58,9 @@ async def results_line(storage: Storage, row: GameRow, _: Words) -> str:
     return "\n".join(lines)
 
 
-async def draw(bot: Any, key: int, job: Callable[[], bytes]) -> bytes | None:
+async def draw(images: Images, key: int, job: Callable[[], bytes]) -> bytes | None:
     """PNG bytes drawn by the image worker pool (cogs/_images.py: the worker `key` falls to, like a game's boards;
     a thread when it has no processes), None if drawing fails (logged: the reply goes out without its image)."""
-    images = bot.images
     try:
         if images.processes <= 0:
             return await asyncio.to_thread(job)
@@ -80,7 +80,7 @@ async def results_chart(bot: Any, row: GameRow, _: Words) -> bytes | None:
     job = functools.partial(
         progression_png, row.game, row.options, row.seed, row.player_ids, actions, names, title, _.lang
     )
-    return await draw(bot, row.id, job)
+    return await draw(bot.images, row.id, job)
 
 
 def png(data: bytes | None, name: str) -> discord.File | None:

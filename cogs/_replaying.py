@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from cogs._tempo import replayed
+from cogs._core import replayed
 from render import render_png
 from render.replay import RUNGS, Animation, TooBig, durations, frame_positions
 from storage import GameRow, MoveRow

@@ -15,7 +15,6 @@ calls its `listeners` with the game id: that is how the herald and the AI seats 
 from __future__ import annotations
 
 import asyncio
-import collections
 import dataclasses
 import json
 import logging
@@ -25,9 +24,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import engine
+from cogs._core import Core
 from cogs._locale import Languages
-from cogs._seating import GameError, Position, Seating, encode, is_ai, position, undos_of
+from cogs._seating import GameError, encode, is_ai, position, undos_of
+from cogs._seats import Seating
 from cogs._tempo import Tempo
+from cogs._undo import Undo
 from engine import Text
 from records.figures import finish_of
 from storage import Due, GameRow, MoveRow, StaleVersion, Storage
@@ -61,95 +63,44 @@ class MoveResult:
     replayed: bool = False  # the same click was already played (a retry or a double click): nothing new stored
 
 
-class Session(Tempo, Seating):
-    """Game lifecycle (the lobby methods come from `Seating`) and moves over a `Storage`. One per bot."""
+class Session(Core):
+    """Game lifecycle and moves over a `Storage`, one per bot: the core (cogs/_core.py) with the moves on it,
+    built from its parts, whose operations it offers under their own names (the cogs call them on the session)."""
 
     def __init__(self, storage: Storage, *, state_cache_size: int = 256):
-        self.storage = storage
+        super().__init__(storage, state_cache_size=state_cache_size)
+        self.tempo = tempo = Tempo(self)
+        self.seating = seating = Seating(self, tempo)
+        self.undos = undos = Undo(self, tempo)
+        # the table (cogs/_seats.py)
+        self.check_seated, self.check_player = seating.check_seated, seating.check_player
+        self.create, self.join, self.leave, self.cancel = seating.create, seating.join, seating.leave, seating.cancel
+        self.add_ai, self.remove_ai, self.set_options = seating.add_ai, seating.remove_ai, seating.set_options
+        self.start, self.in_channel = seating.start, seating.in_channel
+        # the clock (cogs/_tempo.py)
+        self.movers, self.played_by_ai, self.clock_start = tempo.movers, tempo.played_by_ai, tempo.clock_start
+        self.clock, self.deadline_end, self.after_move, self.dm_to = (
+            tempo.clock,
+            tempo.deadline_end,
+            tempo.after_move,
+            tempo.dm_to,
+        )
+        self.settings, self.deadline_passed, self.decide, self.back = (
+            tempo.settings,
+            tempo.deadline_passed,
+            tempo.decide,
+            tempo.back,
+        )
+        self.set_away, self.set_quiet, self.nudge = tempo.set_away, tempo.set_quiet, tempo.nudge
+        # undo (cogs/_undo.py)
+        self.replay, self.undo, self.consent = undos.replay, undos.undo, undos.consent
         self.languages = Languages(storage)  # each server's language for public posts (cogs/_locale.py)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._states: collections.OrderedDict[Position, Any] = collections.OrderedDict()  # by position's name
-        self._state_cache_size = state_cache_size
-        # called with a game id after each committed move or start (the herald posts, the AI looks)
-        self.listeners: list[Callable[[int], None]] = []
         self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
         # test hook: awaited at a named step ("committed"); a test stops the bot there to simulate a crash
         self.fault: Callable[[str], Awaitable[None]] | None = None
-
-    # -- helpers -----------------------------------------------------------------------------------------
-
-    @staticmethod
-    def rules(game: str) -> engine.Rules:
-        return engine.get_rules(game)
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock serialising changes to one game; different games never wait for each other."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    def state_of(self, row: GameRow) -> Any:
-        """The engine state of a running or finished game (decoded once per version, then cached)."""
-        if row.state_json is None:
-            raise GameError(Text("This game has not started yet."))
-        key = position(row)
-        state = self._states.get(key)
-        if state is None:
-            state = self.rules(row.game).from_json(json.loads(row.state_json))
-            self._remember(key, state)
-        return state
-
-    async def state_at(self, row: GameRow, version: int) -> Any:
-        """The state after move `version` (0: the deal): from the cache, else replayed from the move log (the
-        engines are deterministic)."""
-        if version == row.version:
-            return self.state_of(row)
-        key = position(row, version)
-        state = self._states.get(key)
-        if state is not None:
-            return state
-        rules = self.rules(row.game)
-        state = rules.new_game(list(row.player_ids), row.options, row.seed)
-        for m in await self.storage.moves(row.id):
-            if m.move_number > version:
-                break  # the log is read whole: only after a crash, for a notice of an earlier position
-            state = rules.apply(state, m.player, rules.action_from_json(m.action))
-        self._remember(key, state)
-        return state
-
-    def forget(self, game_id: int) -> None:
-        """Drop what is cached of a game whose history changed (an undo): only to free memory, as the keys of
-        the positions taken back are never asked for again (`Position`)."""
-        for key in [k for k in self._states if k.game_id == game_id]:
-            del self._states[key]
-
-    def _remember(self, key: Position, state: Any) -> None:
-        self._states[key] = state
-        self._states.move_to_end(key)
-        while len(self._states) > self._state_cache_size:
-            self._states.popitem(last=False)
-
-    def changed(self, game_id: int) -> None:
-        """Tell the listeners that `game_id` moved on. They only schedule work; never raises."""
-        for listener in list(self.listeners):
-            try:
-                listener(game_id)
-            except Exception:
-                log.exception("a listener failed for game %s", game_id)
-
-    @staticmethod
-    def names(row: GameRow) -> dict[str, str]:
-        return {s.id: s.name for s in row.seats}
-
-    async def load(self, game_id: int) -> GameRow:
-        row = await self.storage.load_game(game_id)
-        if row is None:
-            raise GameError(Text("I can't find that game any more."))
-        return row
 
     # -- shutting down -----------------------------------------------------------------------------------
 
@@ -356,7 +307,7 @@ class Session(Tempo, Seating):
             )
         except StaleVersion:
             raise StaleMove(Text("Someone else moved first; nothing was changed. Have another look.")) from None
-        self._remember(position(row), new)
+        self.remember(position(row), new)
         if self.fault is not None:
             await self.fault("committed")
         self.changed(game_id)  # the herald posts the notice; an AI seat to move starts thinking
@@ -371,7 +322,7 @@ class Session(Tempo, Seating):
         )
 
     def _notice(
-        self, rules: engine.Rules, row: GameRow, state: Any, new: Any, player: str, action: Any
+        self, rules: engine.Rules[Any, Any], row: GameRow, state: Any, new: Any, player: str, action: Any
     ) -> dict[str, Any]:
         """What the channel must be told about this move (plain JSON, posted by the herald)."""
         finished = rules.is_over(new)

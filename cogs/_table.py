@@ -8,12 +8,13 @@ import io
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 import present
-from cogs._items import GID, GameItem, bot_of, game_here, make_button, new_view, reply, session_of
+from cogs._items import OutOfDate, TableButton, answers, bot_of, new_view, reply, session_of
+from cogs._lobby import lobby_content
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._session import Session
@@ -31,6 +32,7 @@ from cogs._text import (
     seated,
     title_of,
 )
+from cogs.replays import replay_button
 from engine import IllegalAction, Text
 from i18n import ENGLISH, Words
 from storage import GameRow
@@ -38,50 +40,21 @@ from storage import GameRow
 log = logging.getLogger(__name__)
 
 
+class Channels(Protocol):
+    """What posting needs of the bot: a channel to send to by its id (`discord.Client` has it)."""
+
+    def get_partial_messageable(
+        self, id: int, /, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+
 def png_file(data: bytes | None, name: str = "board.png") -> discord.File | None:
     return discord.File(io.BytesIO(data), filename=name) if data else None
-
-
-class TableButton(
-    GameItem,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back)",
-):
-    """The buttons under every move post (and the final post)."""
-
-    def __init__(self, gid: int, op: str, label: str = "", style=discord.ButtonStyle.secondary, row: int | None = None):
-        super().__init__(make_button(f"g:{gid}:{op}", label or op, style, row=row))
-        self.gid, self.op = gid, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), match["op"])
-
-    async def handle(self, interaction: discord.Interaction) -> None:
-        from cogs import _free, _lobby, _moving, _panel  # they build on this module
-
-        row = await game_here(interaction, self.gid)
-        if self.op == "play":
-            await _panel.open_panel(interaction, row)
-        elif self.op == "hand":
-            await show_hand(interaction, row)
-        elif self.op == "free":
-            await _free.open_free(interaction, row)
-        elif self.op == "board":
-            await show_board(interaction, row)
-        elif self.op == "rules":
-            await show_rules(interaction, row.game, row.options)
-        elif self.op == "back":
-            await _moving.back(interaction, row)
-        else:
-            await _lobby.rematch(interaction, row)
 
 
 def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui.View:
     """The buttons under a public post, labelled in the post's language `_`."""
     if row.status == "finished":
-        from cogs.replays import replay_button  # (the replays build on this module)
-
         return new_view(
             # i18n: a button under the final post: the final board and scores
             TableButton(row.id, "board", _("Results")),
@@ -107,7 +80,7 @@ def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui
 
 
 async def post_public(
-    client: discord.Client,
+    client: Channels,
     row: GameRow,
     content: str,
     image: bytes | None,
@@ -132,7 +105,7 @@ async def post_public(
     return await channel.send(clip(content), **kwargs)
 
 
-async def post_note(client: discord.Client, row: GameRow, content: str, view: discord.ui.View | None = None) -> None:
+async def post_note(client: Channels, row: GameRow, content: str, view: discord.ui.View | None = None) -> None:
     """A public line that is not a move (reminders, notes): logged, never raised, if Discord refuses."""
     try:
         await post_public(client, row, content, None, view)
@@ -177,11 +150,12 @@ def status_text(session: Session, row: GameRow, _: Words = ENGLISH) -> str:
     return clip("\n".join([head, *([extra] if extra else []), scores_line(row, scores, row.player_ids, _)]))
 
 
+@TableButton.on("board")
 async def show_board(interaction: discord.Interaction, row: GameRow, *, note: str | None = None) -> None:
     """The board and the status, only for the user who asked (in their language)."""
     session = session_of(interaction)
     _ = user_words(interaction)
-    text = status_text(session, row, _) if row.state_json is not None else _lobby_text(row, _)
+    text = status_text(session, row, _) if row.state_json is not None else lobby_content(row, _=_)
     if note:
         text = f"*{note}*\n{text}"
     if row.state_json is None:
@@ -195,13 +169,15 @@ async def show_board(interaction: discord.Interaction, row: GameRow, *, note: st
     if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
         await interaction.edit_original_response(content=clip(text), **kwargs)
     else:
-        await interaction.followup.send(clip(text), ephemeral=True, **({"file": file} if file else {}))
+        if file:
+            await interaction.followup.send(clip(text), ephemeral=True, file=file)
+        else:
+            await interaction.followup.send(clip(text), ephemeral=True)
 
 
-def _lobby_text(row: GameRow, _: Words) -> str:
-    from cogs._lobby import lobby_content
-
-    return lobby_content(row, _=_)
+@TableButton.on("rules")
+async def rules_of(interaction: discord.Interaction, row: GameRow) -> None:
+    await show_rules(interaction, row.game, row.options)
 
 
 async def show_current(interaction: discord.Interaction, note: str) -> None:
@@ -214,6 +190,10 @@ async def show_current(interaction: discord.Interaction, note: str) -> None:
     await show_board(interaction, row, note=note)
 
 
+answers[OutOfDate] = show_current
+
+
+@TableButton.on("hand")
 async def show_hand(interaction: discord.Interaction, row: GameRow) -> None:
     """The player's own private view: ephemeral, image rendered with viewer=player."""
     session = session_of(interaction)
@@ -276,7 +256,7 @@ def list_line(session: Session, row: GameRow, user: str, _: Words = ENGLISH) -> 
         )
     side = session.out_of_turn(row)  # they may act out of turn, nobody waits for them
     movers = [p for p in session.to_move(row) if p not in side]
-    fields = {"where": where, "title": title, "id": row.id, "move": row.version + 1}
+    fields: dict[str, Any] = {"where": where, "title": title, "id": row.id, "move": row.version + 1}
     whose = ", ".join(esc(seated(row, p, _)) for p in movers)
     if user in movers:
         # i18n: /game list: a running game waiting for the reader

@@ -1,4 +1,4 @@
-"""Keeping every game moving, the service half (no discord): deadlines, stand-ins, away players, undo.
+"""Keeping every game moving, the service half (no discord): deadlines, stand-ins, away players, nudges.
 
 The table's arrangements live in the game row's `table` (plain JSON, changed only by compare-and-set, so of two
 clicks on one decision the first wins):
@@ -17,7 +17,7 @@ clicks on one decision the first wins):
     left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
     undo        a pending undo asking for consent: {"by", "keep", "need", "yes"}
 
-`Session` inherits this; every change is one storage call with the notice it owes (the herald posts it).
+A part of `Session`; every change is one storage call with the notice it owes (the herald posts it).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ import time
 from typing import Any
 
 import ai
+from cogs._core import Part
 from cogs._quiet import awake_after, quiet_until
 from cogs._seating import GameError, is_ai, staying, still_in
-from cogs._undo import Undo, replayed  # noqa: F401 (replayed: cogs/_replaying.py and bench/ import it from here)
 from engine import Text
 from storage import Due, GameRow, Player
 
@@ -57,9 +57,8 @@ def clock_start(row: GameRow) -> float | None:
     return row.turn_started_at
 
 
-class Tempo(Undo):
-    """Deadlines, stand-ins, away players, nudges and undo (cogs/_undo.py); the host class provides the
-    session's helpers."""
+class Tempo(Part):
+    """Deadlines, stand-ins, away players and nudges: a part of the session over its core (cogs/_core.py)."""
 
     # -- what a position owes the clock ------------------------------------------------------------------
 
@@ -116,7 +115,7 @@ class Tempo(Undo):
         # a turn that begins in someone's night pings them in their morning (the post named them, unpinged)
         morning = min((t for t in (quiet_until(p, now) for p in quiet) if t is not None), default=None)
         if hours:  # the clock starts at "warn" (no phase): the warning comes first
-            remind = min(awake_after(now, hours * 1800, quiet), morning or math.inf)
+            remind: float | None = min(awake_after(now, hours * 1800, quiet), morning or math.inf)
             warn = awake_after(now, hours * 3600 - warn_before(hours), quiet)
             return Due(remind_at=remind, ai=ai, deadline_at=warn), table
         remind = awake_after(now, row.reminder_hours * 3600, quiet) if row.reminder_hours > 0 else None

@@ -15,7 +15,7 @@ from cogs._seating import is_ai, seat_name
 from cogs._tempo import clock_start
 from engine import Text
 from i18n import ENGLISH, Words
-from render.charts import duration  # the one way a time is shown (the cogs import it from here)
+from render.charts import duration as duration  # the one way a time is shown (the cogs import it from here)
 from storage import GameRow, Notice, Seat
 
 CONTENT_LIMIT = 2000  # characters in a message

@@ -1,66 +1,28 @@
 """Undo, the service half (no discord): taking back a player's last turn, at once or with the consent of the
-table, never past something revealed; and `replayed`, the states of a game from its deal through its moves (the
-engines are deterministic), which the replay viewer uses too. `Tempo` (cogs/_tempo.py) inherits this and gives
-it the clock (`clock`, `movers`); the session gives the rest.
+table, never past something revealed (the states in between replayed from the deal: `cogs._core.replayed`). A
+part of the session; the clock (`clock`, `movers`) comes from its `Tempo` part.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import time
-from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import engine
+from cogs._core import Core, Part, replayed
 from cogs._seating import GameError, encode, staying, still_in
+from cogs._tempo import Tempo
 from engine import Text
-from storage import Due, GameRow, Player, StaleVersion, Storage
+from storage import GameRow, StaleVersion
 
 
-def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
-    """The states of a game from the deal through each of `moves` (MoveRows, in order): the start, then the state
-    after each move (the engines are deterministic). Pure, no I/O: undo uses it, and the replay viewer runs it in a
-    drawing worker (cogs/replays.py)."""
-    rules = engine.get_rules(row.game)
-    state = rules.new_game(list(row.player_ids), row.options, row.seed)
-    yield state
-    for m in moves:
-        state = rules.apply(state, m.player, rules.action_from_json(m.action))
-        yield state
+class Undo(Part):
+    """`/game undo` and the table's consent: a part of the session over its core, with the clock (`Tempo`)
+    for the due times of the turn it goes back to."""
 
-
-class Undo:
-    """`/game undo` and the table's consent; the host classes provide the session's helpers and the clock."""
-
-    storage: Storage
-    lock: Callable[[int], asyncio.Lock]
-    rules: Callable[[str], engine.Rules[Any, Any]]
-    changed: Callable[[int], None]
-
-    async def load(self, game_id: int) -> GameRow:
-        raise NotImplementedError
-
-    def state_of(self, row: GameRow) -> Any:
-        raise NotImplementedError
-
-    def forget(self, game_id: int) -> None:
-        raise NotImplementedError
-
-    def movers(self, row: GameRow, state: Any) -> list[str]:
-        raise NotImplementedError
-
-    def clock(
-        self,
-        row: GameRow,
-        table: dict[str, Any],
-        state: Any,
-        away: dict[str, Player],
-        now: float,
-        *,
-        restart: bool = False,
-    ) -> tuple[Due, dict[str, Any]]:
-        raise NotImplementedError
+    def __init__(self, core: Core, tempo: Tempo):
+        super().__init__(core)
+        self.clock, self.movers = tempo.clock, tempo.movers
 
     async def replay(self, row: GameRow, moves: list[Any]) -> list[Any]:
         """The states of the game from the deal through each of `moves` (MoveRows): [start, after 1, ...]."""

@@ -12,13 +12,14 @@ import logging
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from discord.ext import commands, tasks
 
 import ai
 from cogs import _workers
 from cogs._seating import GameError, seat_name
+from cogs._services import Services, services
 from cogs._session import Session, StaleMove
 from cogs._table import post_note
 from cogs._tempo import AI_LEVEL, ai_level
@@ -26,10 +27,8 @@ from cogs._text import esc
 from engine import IllegalAction
 from storage import GameRow
 
-if TYPE_CHECKING:
-    from bot import GameBot
-
 log = logging.getLogger(__name__)
+
 
 MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until the next kick
 # At shutdown, a decision still running in a worker process may finish within this many seconds (a time budget
@@ -63,7 +62,7 @@ def new_pool(processes: int) -> ProcessPoolExecutor:
 class AISeatsCog(commands.Cog):
     """Plays the AI seats' moves; no commands (the lobby's **Add AI** and `/game add_ai` seat them)."""
 
-    def __init__(self, bot: GameBot, *, every_minutes: float = 5, processes: int | None = None):
+    def __init__(self, bot: Services, *, every_minutes: float = 5, processes: int | None = None):
         self.bot = bot
         settings = bot.settings
         self.budget = settings.ai_budget
@@ -79,11 +78,11 @@ class AISeatsCog(commands.Cog):
         self.decided = {"process": 0, "thread": 0}  # decisions made (returned) in a worker process / a thread
         # game -> (move number, AI seats that chose not to act out of turn at that move)
         self._declined: dict[int, tuple[int, set[str]]] = {}
-        self._workers: dict[int, asyncio.Task] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()  # kicked while its worker was running: look once more before stopping
         self._noted: set[tuple[int, int]] = set()  # (game, move) whose failure was already posted
         self._moved: set[int] = set()  # games whose worker played a move (its turn is posted when it stops)
-        self._resume: asyncio.Task | None = None
+        self._resume: asyncio.Task[None] | None = None
         self.sweep.change_interval(minutes=every_minutes)
 
     @property
@@ -126,7 +125,7 @@ class AISeatsCog(commands.Cog):
             raise RuntimeError("the AI seats are shut down")
         level = ai.level_of(seat) if ai.is_ai(seat) else level
         args = (game, state, seat, level, seed, self.budget)
-        kwargs = {"optional": True} if optional else {}
+        kwargs: dict[str, Any] = {"optional": True} if optional else {}
         if self.processes <= 0:
             action = await asyncio.to_thread(ai.choose, *args, **kwargs)
             self.decided["thread"] += 1
@@ -237,6 +236,13 @@ class AISeatsCog(commands.Cog):
             return 0.0
         return max(0.0, row.updated_at + self.out_of_turn_wait - time.time())
 
+    def _let_go(self, row: GameRow, seat: str, failure: str) -> bool:
+        """An out-of-turn chance the AI could not take (`failure` says how): logged with its traceback and let go,
+        with no note (the game is not stuck: it never blocks the player whose turn it is); the others go on."""
+        log.exception("AI %s %s at move %d of game %s (%s)", seat, failure, row.version + 1, row.id, row.game)
+        self._decline(row, seat)
+        return True
+
     def _decline(self, row: GameRow, seat: str) -> None:
         at, declined = self._declined.get(row.id, (-1, set()))
         if at != row.version:
@@ -290,16 +296,8 @@ class AISeatsCog(commands.Cog):
             if action is None and not optional:
                 raise ValueError(f"the AI chose no move for {seat}, who must move")
         except Exception:
-            if optional:  # a chance it may let go: the game is not stuck, so no note; the others go on
-                log.exception(
-                    "AI %s failed deciding whether to move out of turn at move %d of game %s (%s)",
-                    seat,
-                    row.version + 1,
-                    row.id,
-                    row.game,
-                )
-                self._decline(row, seat)
-                return True
+            if optional:
+                return self._let_go(row, seat, "failed deciding whether to move out of turn")
             await self._failed(row, seat, "deciding")
             return None
         if action is None:  # not buying out of turn at this position: not asked again until the game moves on
@@ -312,16 +310,8 @@ class AISeatsCog(commands.Cog):
         except StaleMove:
             return False
         except IllegalAction:
-            if optional:  # as above: never let an out-of-turn chance block the player whose turn it is
-                log.exception(
-                    "AI %s chose an illegal out-of-turn move at move %d of game %s (%s)",
-                    seat,
-                    row.version + 1,
-                    row.id,
-                    row.game,
-                )
-                self._decline(row, seat)
-                return True
+            if optional:
+                return self._let_go(row, seat, "chose an illegal out-of-turn move")
             await self._failed(row, seat, "playing")
             return None
         except GameError:  # the game ended or was cancelled meanwhile
@@ -355,5 +345,5 @@ class AISeatsCog(commands.Cog):
         await post_note(self.bot, row, note)
 
 
-async def setup(bot: GameBot) -> None:
-    await bot.add_cog(AISeatsCog(bot))
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AISeatsCog(services(bot)))

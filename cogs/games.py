@@ -7,7 +7,7 @@ that no family can serve (forged or outdated custom_ids) politely."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -20,6 +20,7 @@ from cogs._items import FAMILIES, reply
 from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
 from cogs._seating import GameError, ai_available, is_ai, seat_name
+from cogs._services import services
 from cogs._session import Session
 from cogs._text import PUBLIC_MENTIONS, created_text, esc, fit, name_of, ping, seat_of, title_of
 from engine import IllegalAction, Text
@@ -31,11 +32,11 @@ log = logging.getLogger(__name__)
 class CommandErrors:
     """What both cogs share: no commands while the bot shuts down, and one error handler for every command."""
 
-    bot: Any
+    bot: commands.Bot
 
     @property
     def session(self) -> Session:
-        return self.bot.session
+        return services(self.bot).session
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if self.session.closing:  # answered by cog_app_command_error
@@ -79,7 +80,7 @@ class GameCog(
         super().__init__()
 
     async def here(self, interaction: discord.Interaction, *, finished_too: bool = False) -> GameRow:
-        return await self.session.in_channel(interaction.channel_id, finished_too=finished_too)
+        return await self.session.in_channel(interaction.channel_id or 0, finished_too=finished_too)  # 0: none
 
     @app_commands.command(name="create", description="Create a game in this channel (or in a new thread)")
     @app_commands.describe(
@@ -121,7 +122,7 @@ class GameCog(
                     )
                 )
         creator = seat_of(interaction.user)
-        channel_id = interaction.channel_id
+        channel_id = interaction.channel_id or 0  # a guild-only command always has one
         await interaction.response.defer(ephemeral=True, thinking=True)
         if thread:
             channel = interaction.channel
@@ -160,11 +161,15 @@ class GameCog(
         await interaction.edit_original_response(content=created_text(game, channel_id if thread else None, _))
 
     @create.autocomplete("game")
-    async def _game_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
     @create.autocomplete("options")
-    async def _options_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _options_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         game = str(getattr(interaction.namespace, "game", "") or "")
         if game not in engine.GAMES:
             return []
@@ -231,8 +236,10 @@ class GameCog(
         await _lobby.refresh_lobby(interaction.client, row)
 
     @remove_ai.autocomplete("player")
-    async def _remove_ai_autocomplete(self, interaction: discord.Interaction, current: str):
-        row = await self.session.storage.game_in_channel(interaction.channel_id)
+    async def _remove_ai_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        row = await self.session.storage.game_in_channel(interaction.channel_id or 0)
         if row is None:
             return []
         return [
@@ -311,7 +318,9 @@ class GameCog(
         await _table.show_rules(interaction, name, options)
 
     @rules.autocomplete("game")
-    async def _rules_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _rules_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return game_choices(current)
 
     @app_commands.command(name="settings", description="Change this game's deadline and stand-ins (creator only)")
@@ -391,5 +400,5 @@ class Fallback(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(*FAMILIES)
     await bot.add_cog(GameCog(bot))
-    await bot.add_cog(LanguageCommand(bot))
+    await bot.add_cog(LanguageCommand(bot, services(bot).session.languages))
     await bot.add_cog(Fallback(bot))

@@ -39,7 +39,7 @@ class MoveCog(CommandErrors, commands.Cog):
     @app_commands.command(name="move", description="Type your move (the list shows every legal move)")
     @app_commands.describe(action="Start typing: the legal moves are listed")
     async def move(self, interaction: discord.Interaction, action: str) -> None:
-        row = await self.session.in_channel(interaction.channel_id)
+        row = await self.session.in_channel(interaction.channel_id or 0)  # 0: none (a guild-only command)
         player = str(interaction.user.id)
         self.session.check_player(row, player)  # not seated / not your turn / over: said plainly
         actions = self.session.legal_actions(row, player)
@@ -83,9 +83,11 @@ class MoveCog(CommandErrors, commands.Cog):
         await _panel.finish_move(interaction, result)
 
     @move.autocomplete("action")
-    async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         _ = user_words(interaction)
-        row = await self.session.storage.game_in_channel(interaction.channel_id)
+        row = await self.session.storage.game_in_channel(interaction.channel_id or 0)
         if row is None:
             return [app_commands.Choice(name=fit(_("There is no game in this channel.")), value="none")]
         try:
@@ -198,7 +200,9 @@ class PlayerCog(CommandErrors, commands.Cog):
         await reply(interaction, f"{text}\n{night}\n{mail}")
 
     @prefs.autocomplete("timezone")
-    async def _zone_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def _zone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in _quiet.zone_matches(current)]
 
 

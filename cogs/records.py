@@ -24,11 +24,12 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs._items import FAMILIES, guarded, make_button, new_view, reply, session_of
+from cogs._items import guarded, make_button, new_view, register, reply, session_of
 from cogs._locale import user_words
 from cogs._options import game_choices, game_named
 from cogs._records import draw, png, rating_number
 from cogs._seating import GameError
+from cogs._services import services
 from cogs._text import clip, esc
 from cogs.games import CommandErrors
 from engine import Text
@@ -102,7 +103,7 @@ async def leaderboard_reply(
 
 
 class LeaderboardButton(
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lb:(?P<game>[a-z][a-z0-9_]{0,30}):(?P<page>[0-9]{1,5}):(?P<op>[pn])",
 ):
     """◀ / ▶ under a leaderboard: shows page `page` in the message (survives restarts: all it needs is in its id)."""
@@ -132,7 +133,7 @@ class LeaderboardButton(
         await interaction.response.edit_message(embed=embed, view=view)
 
 
-FAMILIES.append(LeaderboardButton)  # a known custom_id family (cogs._items.unrouted)
+register(LeaderboardButton)  # a known custom_id family (cogs._items.unrouted)
 
 
 # --------------------------------------------------------------------------------------------- stats
@@ -281,7 +282,11 @@ class RecordsCog(CommandErrors, commands.Cog):
         history = await self.session.storage.rating_history(guild, found[0][0].game, player)
         server = interaction.guild.name if interaction.guild else ""
         card = stats_card_of(name or player, server, found, [(r.mu, r.sigma) for _at, r in history], _)
-        image = await draw(self.bot, int(player) if player.isdigit() else 0, functools.partial(stats_png, card, _.lang))
+        image = await draw(
+            services(self.bot).images,
+            int(player) if player.isdigit() else 0,
+            functools.partial(stats_png, card, _.lang),
+        )
         file = png(image, "stats.png")
         kwargs: dict[str, Any] = {"embed": embed}
         if file is not None:

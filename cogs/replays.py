@@ -40,7 +40,19 @@ from discord.ext import commands
 
 import engine
 from cogs import _replaying
-from cogs._items import APOLOGY, GID, GameItem, bot_of, game_here, make_button, new_view, reply, session_of
+from cogs._items import (
+    APOLOGY,
+    GID,
+    GameItem,
+    TableBot,
+    bot_of,
+    game_here,
+    make_button,
+    new_view,
+    reply,
+    session_of,
+    table_bot,
+)
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._text import clip, esc, name_of, title_of
@@ -64,7 +76,7 @@ class Replays:
     keys (game, position, language) name a position for good: a replay is of a finished game, whose history no
     undo can change any more (undo is for running games only), unlike the boards of `cogs._images`."""
 
-    def __init__(self, bot: Any):
+    def __init__(self, bot: TableBot):
         self.bot = bot
         self._logs: collections.OrderedDict[int, list[MoveRow]] = collections.OrderedDict()
         self._frames = _replaying.Kept(FRAME_BYTES)
@@ -129,7 +141,8 @@ class Replays:
                     status = step[0] if step else "failed"
                 if status == "big":
                     continue
-                gif = await run(row, functools.partial(_replaying.animation_end, token)) if status == "done" else None
+                end = functools.partial(_replaying.animation_end, token)
+                gif: bytes | None = await run(row, end) if status == "done" else None
                 if gif is None:
                     log.warning("the animation of game %s was lost (%s)", row.id, status)
                     return None
@@ -140,7 +153,9 @@ class Replays:
 
 
 def replays_of(interaction: discord.Interaction) -> Replays:
-    return bot_of(interaction).get_cog("ReplayCog").replays  # type: ignore[union-attr]  (loaded with the bot)
+    # the ReplayCog loaded with the bot (not an isinstance check: discord.py loads an extension as a module of its own)
+    replays: Replays = bot_of(interaction).get_cog("ReplayCog").replays
+    return replays
 
 
 # --------------------------------------------------------------------------------------------- the viewer
@@ -259,7 +274,8 @@ async def open_replay(interaction: discord.Interaction, gid: int | None) -> None
 class _Commands:
     """`/game replay` for the /game group of cogs/games.py (`replay = replays.REPLAY` in its body)."""
 
-    @app_commands.command(name="replay", description="Step through a finished game of this server, move by move")
+    # a method for GameCog's body (`REPLAY` below), defined outside it: discord.py's types want it on a Cog or Group
+    @app_commands.command(name="replay", description="Step through a finished game of this server, move by move")  # type: ignore[type-var]
     @app_commands.describe(game="The game's number (#12); default: the last game of this channel")
     async def replay(self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
         await open_replay(interaction, game)
@@ -361,16 +377,12 @@ async def _draw_and_post(
 # --------------------------------------------------------------------------------------------- buttons
 
 
-class ReplayOpen(GameItem, discord.ui.DynamicItem[discord.ui.Button], template=rf"r:{GID}:open"):
+class ReplayOpen(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"r:{GID}:open"):
     """**Replay** under a finished game's post: opens the viewer at the deal, for the user who clicked."""
 
     def __init__(self, gid: int, label: str = "Replay"):
         super().__init__(make_button(f"r:{gid}:open", label, emoji="🎞️"))
         self.gid = gid
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]))
 
     async def handle(self, interaction: discord.Interaction) -> None:
         await game_here(interaction, self.gid)  # a post of this channel's game
@@ -382,10 +394,12 @@ STEP_LABELS = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
 
 class ReplayStep(
     GameItem,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=rf"r:{GID}:(?P<pos>[0-9]{{1,7}}):(?P<op>first|prev|next|last|gif)",
 ):
     """A button of the viewer (the user's own ephemeral message): a step, or sharing the animation."""
+
+    numbers = frozenset({"gid", "pos"})
 
     private = True
 
@@ -394,10 +408,6 @@ class ReplayStep(
         shown = label or STEP_LABELS.get(op, op)
         super().__init__(make_button(f"r:{gid}:{pos}:{op}", shown, style, row=row, disabled=disabled))
         self.gid, self.pos, self.op = gid, pos, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(int(match["gid"]), int(match["pos"]), match["op"])
 
     async def handle(self, interaction: discord.Interaction) -> None:
         row = await replayable(interaction, self.gid)
@@ -415,7 +425,7 @@ class ReplayCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot):
         self.bot = bot
-        self.replays = Replays(bot)
+        self.replays = Replays(table_bot(bot))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 from cogs._herald import STALE_AFTER, Herald
 from cogs._quiet import quiet_until
 from cogs._seating import is_ai
+from cogs._services import services
 from cogs._session import Session
 
 log = logging.getLogger(__name__)
@@ -29,11 +30,11 @@ class TurnsCog(commands.Cog):
 
     @property
     def session(self) -> Session:
-        return self.bot.session  # type: ignore[attr-defined]
+        return services(self.bot).session
 
     @property
     def herald(self) -> Herald:
-        return self.bot.herald  # type: ignore[attr-defined]
+        return services(self.bot).herald
 
     async def cog_load(self) -> None:
         self._startup = asyncio.create_task(self._after_start(), name="outbox-startup")

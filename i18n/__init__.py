@@ -32,21 +32,19 @@ import functools
 import gettext
 import logging
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from engine import Text
 from engine._text import N_ as N_  # the marker, one for the engines and the rest
 from engine._text import context_of
+from i18n.names import COMMAND as COMMAND
+from i18n.names import COMMAND_NAME as COMMAND_NAME
+from i18n.names import DOMAIN as DOMAIN
+from i18n.names import LANGUAGES as LANGUAGES
+from i18n.names import LOCALES as LOCALES
+from i18n.names import SOURCE as SOURCE
 
 log = logging.getLogger(__name__)
-
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
-DOMAIN = "bot"
-SOURCE = "en"
-
-# our languages, each in its own words (the /language choices)
-LANGUAGES: dict[str, str] = {"en": "English", "hu": "Magyar", "cs": "Čeština", "es": "Español", "de": "Deutsch"}
 
 # Discord's locale codes (interaction.locale, guild_locale) for each of our languages
 DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
@@ -58,8 +56,6 @@ DISCORD_LOCALES: dict[str, tuple[str, ...]] = {
 }
 _BY_DISCORD = {code: lang for lang, codes in DISCORD_LOCALES.items() for code in codes}
 
-COMMAND_NAME = "command name"  # the catalog context of slash-command names
-COMMAND = "command"  # the catalog context of slash commands' descriptions and choices (apart from the messages)
 GAME_CONTEXTS = ("alhambra", "gardens", "queens_garden")  # a game's own words (its registry id)
 LETTER = "letter"  # the catalog context of a one-letter code standing for a word (a colour's letter)
 PSEUDO = "qps"  # a generated test language that wraps every text in ⟦ ⟧ (tests/i18n)
@@ -157,7 +153,7 @@ def tr(lang: str | None, text: Text | str | None) -> str:
 def _load(lang: str) -> gettext.NullTranslations:
     if lang == SOURCE:
         return gettext.NullTranslations()  # the templates are English
-    from i18n import catalogs  # Babel is needed only to compile a catalog
+    from i18n import catalogs  # Babel only when a catalog is compiled (not a cycle: catalogs uses i18n.names)
 
     try:
         return catalogs.translations(lang)

@@ -31,7 +31,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from i18n import COMMAND, COMMAND_NAME, DOMAIN, LANGUAGES, LOCALES, SOURCE
+from i18n.names import COMMAND, COMMAND_NAME, DOMAIN, LANGUAGES, LOCALES, SOURCE
 
 ROOT = LOCALES.parent
 SOURCES = ("bot.py", "cogs", "engine", "present", "render", "ai", "i18n")  # where player-visible texts live

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cogs._items import LobbyButton, TableButton
 from cogs.games import FAMILIES  # every family is registered once the cog module is loaded
 from tests.bot.driver import create_and_start
 from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID, Msg
@@ -70,6 +71,28 @@ def test_no_custom_id_is_claimed_by_two_families():
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
         assert len(owners) == 1, (cid, owners)
+
+
+def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_feature():
+    """The table's and the lobby's ops are answered by the handlers their features registered (the registry of
+    cogs/_items.py, not a chain of ifs): every op the templates name has one once the cogs are loaded, the
+    custom_ids are those posted before (an old post's buttons still dispatch), and an op the template does not
+    name, or a second handler for one, is refused when it is registered (the same handler again, as when its
+    module is loaded again, replaces itself)."""
+    table = {"play", "hand", "free", "board", "rules", "rematch", "back"}
+    for family, ops in ((TableButton, table), (LobbyButton, {"join", "leave", "ai", "start", "cancel"})):
+        assert set(family.actions) == ops
+        for op in ops:
+            assert family(7, op).custom_id == f"g:7:{op}"
+    assert TableButton.actions["play"].__module__ == "cogs._panel"
+    assert TableButton.actions["free"].__module__ == "cogs._free"
+    with pytest.raises(ValueError):
+        TableButton.on("zap")(TableButton.actions["board"])
+    with pytest.raises(ValueError):
+        TableButton.on("board")(TableButton.actions["hand"])
+    board = TableButton.actions["board"]
+    assert TableButton.on("board")(board) is board and TableButton.actions["board"] is board
+    assert len({(f.__module__, f.__qualname__) for f in FAMILIES}) == len(FAMILIES)
 
 
 async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_nothing(harness, users):

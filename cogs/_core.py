@@ -1,0 +1,136 @@
+"""What every part of the session service shares (no discord): the storage, one lock per game, the cache of
+decoded states by position, and the listeners told when a game moved on.
+
+`cogs._session.Session` is this core with the moves on it, and it is built from parts that each hold the core:
+`Seating` (cogs/_seating.py: the table), `Tempo` (cogs/_tempo.py: the clock, deadlines, away, nudges) and `Undo`
+(cogs/_undo.py). A part reaches the others only through what it is given, never by inheriting them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any
+
+import engine
+from cogs._seating import GameError, Position, position
+from engine import Text
+from storage import GameRow, Storage
+
+log = logging.getLogger(__name__)
+
+
+def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
+    """The states of a game from the deal through each of `moves` (MoveRows, in order): the start, then the state
+    after each move (the engines are deterministic). Pure, no I/O: undo uses it, the core for a state no cache
+    holds, and the replay viewer runs it in a drawing worker (cogs/replays.py)."""
+    rules = engine.get_rules(row.game)
+    state = rules.new_game(list(row.player_ids), row.options, row.seed)
+    yield state
+    for m in moves:
+        state = rules.apply(state, m.player, rules.action_from_json(m.action))
+        yield state
+
+
+class Core:
+    """The shared ground of the session's parts. One per bot (the session)."""
+
+    def __init__(self, storage: Storage, *, state_cache_size: int = 256):
+        self.storage = storage
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._states: collections.OrderedDict[Position, Any] = collections.OrderedDict()  # by position's name
+        self._state_cache_size = state_cache_size
+        # called with a game id after each committed move or start (the herald posts, the AI looks)
+        self.listeners: list[Callable[[int], None]] = []
+
+    @staticmethod
+    def rules(game: str) -> engine.Rules[Any, Any]:
+        return engine.get_rules(game)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock serialising changes to one game; different games never wait for each other."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def state_of(self, row: GameRow) -> Any:
+        """The engine state of a running or finished game (decoded once per version, then cached)."""
+        if row.state_json is None:
+            raise GameError(Text("This game has not started yet."))
+        key = position(row)
+        state = self._states.get(key)
+        if state is None:
+            state = self.rules(row.game).from_json(json.loads(row.state_json))
+            self.remember(key, state)
+        return state
+
+    async def state_at(self, row: GameRow, version: int) -> Any:
+        """The state after move `version` (0: the deal): from the cache, else replayed from the move log (the
+        engines are deterministic)."""
+        if version == row.version:
+            return self.state_of(row)
+        key = position(row, version)
+        state = self._states.get(key)
+        if state is not None:
+            return state
+        moves = [m for m in await self.storage.moves(row.id) if m.move_number <= version]  # only after a crash
+        *_, state = replayed(row, moves)  # (a notice of an earlier position)
+        self.remember(key, state)
+        return state
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is cached of a game whose history changed (an undo): only to free memory, as the keys of
+        the positions taken back are never asked for again (`Position`)."""
+        for key in [k for k in self._states if k.game_id == game_id]:
+            del self._states[key]
+
+    def remember(self, key: Position, state: Any) -> None:
+        self._states[key] = state
+        self._states.move_to_end(key)
+        while len(self._states) > self._state_cache_size:
+            self._states.popitem(last=False)
+
+    def changed(self, game_id: int) -> None:
+        """Tell the listeners that `game_id` moved on. They only schedule work; never raises."""
+        for listener in list(self.listeners):
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a listener failed for game %s", game_id)
+
+    @staticmethod
+    def names(row: GameRow) -> dict[str, str]:
+        return {s.id: s.name for s in row.seats}
+
+    @contextlib.asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[GameRow]:
+        """The game, loaded under its lock: a change to it is made inside, one at a time per game."""
+        async with self.lock(game_id):
+            yield await self.load(game_id)
+
+    async def load(self, game_id: int) -> GameRow:
+        row = await self.storage.load_game(game_id)
+        if row is None:
+            raise GameError(Text("I can't find that game any more."))
+        return row
+
+
+class Part:
+    """A part of the session: its operations over the core it shares with the other parts."""
+
+    def __init__(self, core: Core):
+        self.core = core
+        self.storage = core.storage
+        self.rules = core.rules
+        self.lock = core.lock
+        self.load = core.load
+        self.locked = core.locked
+        self.state_of = core.state_of
+        self.changed = core.changed
+        self.forget = core.forget
+        self.remember = core.remember
