@@ -137,6 +137,8 @@ async def _build(finished: int, active: int, pool: int, seed: int) -> None:
 
     def row(game_id: int, where: tuple[int, int], game: str, ids: list[str], when: float, **kw) -> GameRow:
         """The stored game `game_id` in (guild, channel) `where`, created and last moved at `when`."""
+        unset = {"lobby_message_id": None, "reminded_at": None, "nudged_at": None}
+        times = dict.fromkeys(("created_at", "updated_at", "turn_started_at"), when)
         return GameRow(
             id=game_id,
             guild_id=where[0],
@@ -144,13 +146,9 @@ async def _build(finished: int, active: int, pool: int, seed: int) -> None:
             game=game,
             seats=tuple(Seat(i, f"Player {i[-5:]}") for i in ids),
             creator_id=ids[0],
-            lobby_message_id=None,
             reminder_hours=24.0,
-            reminded_at=None,
-            nudged_at=None,
-            created_at=when,
-            updated_at=when,
-            turn_started_at=when,
+            **unset,
+            **times,
             **kw,
         )
 
