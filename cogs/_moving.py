@@ -14,9 +14,10 @@ from typing import Any
 
 import discord
 
+from cogs import _bank, _compact
 from cogs._items import GID, GameItem, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
-from cogs._quiet import local_time, quiet_until
+from cogs._quiet import awake_between, local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
 from cogs._session import Session
 from cogs._tempo import ai_level, clock_start
@@ -146,6 +147,8 @@ def _deadline_post(
     row: GameRow, p: dict, table_buttons: discord.ui.View | None, _: Words
 ) -> tuple[str, discord.ui.View | None]:
     who = p["player"]
+    if p["phase"] == "vacation":  # a vacation day was used before the table is asked (cogs/_bank.py)
+        return _bank.vacation_text(row, p, _), table_buttons
     if p["phase"] == "warn":
         hours = row.table.get("deadline") or 0
         end = int(p.get("ends") or (clock_start(row) or time.time()) + hours * 3600)
@@ -283,7 +286,7 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
     standins = _("allowed") if t.get("standins", True) else _("not allowed")
     level = _.text(LEVEL_NAME[ai_level(t)])
     # i18n: /game settings: {deadline}, {timeout}, {standins} and {level} (easy, normal, hard) are the settings' values
-    return _(
+    text = _(
         "⚙️ **{title}** (game #{id}): deadline {deadline}; when a deadline passed and nobody decides, {timeout}; AI stand-ins {standins}, playing at level {level}.",
         title=title_of(row.game, _),
         id=row.id,
@@ -292,6 +295,7 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
         standins=standins,
         level=level,
     )
+    return "\n".join([text, *_compact.settings_lines(row, _), *_bank.settings_lines(row, _)])
 
 
 async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
@@ -353,6 +357,9 @@ async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> li
         humans = [s.id for s in row.seats if not is_ai(s.id)]
         players = await session.storage.players(humans)
         lines.append(deadline_line(row, movers, _, session.deadline_end(row, state, players)))
+        start = clock_start(row)
+        spent = {p: awake_between(start, time.time(), [players[p]]) for p in movers if p in players} if start else {}
+        lines += _bank.status_lines(row, _, spent=spent)
         for p, mode in row.table.get("sub", {}).items():
             if mode == "left":
                 lines.append(left_line(row, p, _))
