@@ -131,25 +131,13 @@ def settings_lines(row: GameRow, _: Words = ENGLISH) -> list[str]:
     lines = []
     bank = bank_of(row.table)
     if bank is not None:
-        # i18n: /game settings: the time bank; {start}, {add} and {most} are durations ("3 days")
-        lines.append(
-            _(
-                "⏱️ Time bank: {start} each, {add} more after every turn, at most {most}.",
-                start=duration(bank[0] * 3600, _),
-                add=duration(bank[1] * 3600, _),
-                most=duration(bank[2] * 3600, _),
-            )
-        )
+        hours = [duration(h * 3600, _) for h in bank]
+        # i18n: /game settings: the time bank; {start}, {add} and {most} are durations ("3 d")
+        lines.append(_("⏱️ Time bank: {start} each, {add} more after every turn, at most {most}.", start=hours[0], add=hours[1], most=hours[2]))  # fmt: skip
     days = int(row.table.get("vacation", 0))
     if days:
         # i18n: /game settings: vacation days each player has in this game
-        lines.append(
-            _(
-                "🏝️ {n} vacation day each: a passed deadline uses one before the table is asked.",
-                "🏝️ {n} vacation days each: a passed deadline uses one before the table is asked.",
-                n=days,
-            )
-        )
+        lines.append(_("🏝️ {n} vacation day each: a passed deadline uses one before the table is asked.", "🏝️ {n} vacation days each: a passed deadline uses one before the table is asked.", n=days))  # fmt: skip
     return lines
 
 

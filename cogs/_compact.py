@@ -77,15 +77,9 @@ async def recent_lines(session: Session, row: GameRow, before: int, _: Words = E
             break
         action = rules.action_from_json(m.action)
         if not rules.is_private(action):
+            who, what = name_of(row, m.player, _), _.text(rules.describe(action))
             # i18n: a line of the compact board's recent moves: the move number, who, what
-            lines.append(
-                _(
-                    "`#{n}` {who} {action}",
-                    n=m.move_number,
-                    who=name_of(row, m.player, _),
-                    action=_.text(rules.describe(action)),
-                )  # fmt: skip
-            )
+            lines.append(_("`#{n}` {who} {action}", n=m.move_number, who=who, action=what))
     return lines[-RECENT:]
 
 
