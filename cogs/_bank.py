@@ -16,6 +16,8 @@ Vacation days (`vacation: N`, a table setting like the bank: the same for everyo
 when a player's deadline (a per-move one or their empty bank) passes, one of their N days is spent before the
 table is asked, and their deadline moves a day (of their waking time) on; `vacations` counts the days spent
 ({player: n}). A player who is back within the day just moves.
+
+The words of all this (the vacation post, `/game settings`, `/game status`) are cogs/_moving.py's.
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cogs._quiet import awake_between
-from i18n import ENGLISH, Words
-from storage import GameRow, Player
+from storage import Player
 
 BANKS: dict[str, tuple[float, float, float]] = {  # the presets: start, add per turn, most (hours)
     "1d+2h": (24, 2, 48),
@@ -105,59 +106,3 @@ def take_vacation(table: dict[str, Any], player: str) -> int | None:
     used[player] = used.get(player, 0) + 1
     table["vacations"] = used
     return vacation_left(table, player)
-
-
-# --------------------------------------------------------------------------------------------- words
-
-
-def vacation_text(row: GameRow, payload: dict[str, Any], _: Words = ENGLISH) -> str:
-    """The post when a passed deadline used one of the late player's vacation days."""
-    from cogs._text import name_of  # (it builds on cogs._tempo, which builds on this module)
-
-    # i18n: a deadline passed and a vacation day was used; {when} is a Discord timestamp, {n} the days left
-    return _(
-        "🏝️ {who}'s deadline passed: one vacation day used ({n} left). The new deadline is {when}.",
-        "🏝️ {who}'s deadline passed: one vacation day used ({n} left). The new deadline is {when}.",
-        n=int(payload.get("left", 0)),
-        who=name_of(row, payload["player"], _),
-        when=f"<t:{int(payload.get('ends') or 0)}:R>",
-    )
-
-
-def settings_lines(row: GameRow, _: Words = ENGLISH) -> list[str]:
-    """What `/game settings` adds: the time bank and the vacation days, if the table has them."""
-    from cogs._text import duration  # (it builds on cogs._tempo, which builds on this module)
-
-    lines = []
-    bank = bank_of(row.table)
-    if bank is not None:
-        hours = [duration(h * 3600, _) for h in bank]
-        # i18n: /game settings: the time bank; {start}, {add} and {most} are durations ("3 d")
-        lines.append(_("⏱️ Time bank: {start} each, {add} more after every turn, at most {most}.", start=hours[0], add=hours[1], most=hours[2]))  # fmt: skip
-    days = int(row.table.get("vacation", 0))
-    if days:
-        # i18n: /game settings: vacation days each player has in this game
-        lines.append(_("🏝️ {n} vacation day each: a passed deadline uses one before the table is asked.", "🏝️ {n} vacation days each: a passed deadline uses one before the table is asked.", n=days))  # fmt: skip
-    return lines
-
-
-def status_lines(row: GameRow, _: Words = ENGLISH, *, spent: dict[str, float] | None = None) -> list[str]:
-    """What `/game status` adds: every human's time left (of those to move, less what this turn took of it so
-    far: `spent` seconds) and vacation days left."""
-    from cogs._text import duration, name_of  # (it builds on cogs._tempo, which builds on this module)
-
-    if bank_of(row.table) is None and not row.table.get("vacation"):
-        return []
-    parts = []
-    for s in row.seats:
-        if not s.id.isdigit():
-            continue
-        bits = []
-        if bank_of(row.table) is not None:
-            bits.append(duration(max(0.0, left(row.table, s.id) - (spent or {}).get(s.id, 0.0)), _))
-        if row.table.get("vacation"):
-            # i18n: /game status: vacation days left, after a player's time bank ("2 days · 🏝️ 1")
-            bits.append(_("🏝️ {n}", n=vacation_left(row.table, s.id)))
-        parts.append(f"{name_of(row, s.id, _)} {' · '.join(bits)}")
-    # i18n: /game status: each player's time left in their bank (and vacation days)
-    return [_("⏱️ Time left: {times}", times="; ".join(parts))]

@@ -45,14 +45,6 @@ def compact(row: GameRow) -> bool:
     return row.table.get("posts") == "compact"
 
 
-def settings_lines(row: GameRow, _: Words = ENGLISH) -> list[str]:
-    """What `/game settings` says of the table's posts (nothing for the default: a post per move)."""
-    if not compact(row):
-        return []
-    # i18n: /game settings: the table's posts are compact
-    return [_("📋 Posts: compact (one board message, edited after every move; a short line pings the next player).")]
-
-
 def board_nonce(notice: Notice) -> str:
     """The nonce of the board's first post, made for `notice` (another than the turn line's)."""
     return f"b{notice.game_id:x}.{notice.id:x}"[:25]
