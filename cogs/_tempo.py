@@ -176,8 +176,10 @@ class Tempo(Undo):
         table["sub"] = sub
         if not sub:
             del table["sub"]
-        if action is not None and not rules.is_free_action(action):  # a time bank spends the turn's time
-            over = player not in movers or rules.turn_over(state, player, action, new)
+        if (
+            _bank.bank_of(table) and action is not None and not rules.is_free_action(action)
+        ):  # it spends the turn's time
+            over = not is_ai(player) and (player not in movers or rules.turn_over(state, player, action, new))
             before = [p for p in self.movers(row, state) if not is_ai(p) and p not in row.table.get("sub", {})]
             table = _bank.spend(
                 table, away, before, player, start=self.clock_start(row), now=now, standin=standin, turn_over=over
