@@ -138,3 +138,31 @@ async def test_setting_quiet_hours_moves_a_scheduled_reminder_out_of_the_night(b
     assert await cog.send_reminders(now=clock[0]) == 1
     await h.settle()
     assert f"<@{ana.id}>" in h.last_public().content and "Reminder" in h.last_public().content
+
+
+async def test_an_empty_bank_is_the_deadline_then_a_vacation_day_then_the_table(bots, users, clock):
+    """`bank:1d+2h vacation:1`: the player to move is warned before her day of bank runs out, its end is the
+    deadline, a vacation day moves it a day on, and only then is the table asked; her bank is then empty."""
+    h, (ana, bo) = bots, users[:2]
+    post = await start(h, [ana, bo], bank="1d+2h", vacation=1)
+    late = movers(post, [ana, bo])[0]
+    began = clock[0]
+    cog = h.bot.get_cog("TurnsCog")
+
+    async def step() -> str:
+        row = await _row(h)
+        clock[0] = row.deadline_at + 1
+        assert await cog.pass_deadlines(now=clock[0]) == 1
+        await h.settle()
+        return h.last_public().content
+
+    assert (await _row(h)).deadline_at == pytest.approx(began + DAY - 2 * HOUR)  # warned 2 h before the end
+    said = await step()
+    assert said.startswith(f"⏳ <@{late}>, your move") and f"<t:{int(began + DAY)}:R>" in said, said
+    said = await step()
+    assert "one vacation day used (0 left)" in said, said
+    assert (await _row(h)).deadline_at == pytest.approx(began + 2 * DAY + 1)
+    said = await step()
+    assert "deadline has passed" in said and "what now?" in said, said
+    status = await h.run_command(bo, "game status")
+    assert "⏱️ Time left:" in status.message.content and "🏝️ 0" in status.message.content, status.message.content
