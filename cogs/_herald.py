@@ -12,6 +12,9 @@ on alone, they wait (at most TURN_POST_MOVES moves, or until `flush`), and then 
 Players in their quiet hours (cogs/_quiet.py) are named in every post, never pinged. DM notices (`/prefs dm:`)
 go out right after the post of the notice that owes them (its `dm` list, written in the move's transaction),
 before that notice is cleared: within a per-user budget, at most one per turn, with a nonce.
+
+A compact table (`posts:compact`, cogs/_compact.py) gets its starts, moves and undos as edits of its one living
+board, and a short turn line only when the post would ping somebody; everything else is posted as in every mode.
 """
 
 from __future__ import annotations
