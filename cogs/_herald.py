@@ -12,6 +12,9 @@ on alone, they wait (at most TURN_POST_MOVES moves, or until `flush`), and then 
 Players in their quiet hours (cogs/_quiet.py) are named in every post, never pinged. DM notices (`/prefs dm:`)
 go out right after the post of the notice that owes them (its `dm` list, written in the move's transaction),
 before that notice is cleared: within a per-user budget, at most one per turn, with a nonce.
+
+A compact table (`posts:compact`, cogs/_compact.py) gets its starts, moves and undos as edits of its one living
+board, and a short turn line only when the post would ping somebody; everything else is posted as in every mode.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from cogs import _moving, _records, _table
+from cogs import _compact, _moving, _records, _table
 from cogs._images import Images
 from cogs._quiet import quiet_until
 from cogs._seating import is_ai, undos_of
@@ -192,7 +195,9 @@ class Herald:
 
     # -- DM notices (`/prefs dm:turn|deadline`) ------------------------------------------------------------
 
-    async def _dms(self, row: GameRow, group: list[Notice], posted: discord.Message, _: Words) -> None:
+    async def _dms(
+        self, row: GameRow, group: list[Notice], posted: discord.Message | discord.PartialMessage, _: Words
+    ) -> None:
         """The DMs a posted notice owes: the players its move or deadline notice names (`dm`, written with it in
         its transaction), or, for a reminder, the humans to move (a turn that began in their night). Before the
         notice is cleared: after a crash they go out again, with the same nonce (Discord shows them once) and
@@ -210,7 +215,15 @@ class Herald:
             except Exception:
                 log.exception("the DM notice of game %s for a player failed; dropped", row.id)
 
-    async def _dm(self, row: GameRow, player: str, why: str, notice: Notice, posted: discord.Message, _: Words) -> None:
+    async def _dm(
+        self,
+        row: GameRow,
+        player: str,
+        why: str,
+        notice: Notice,
+        posted: discord.Message | discord.PartialMessage,
+        _: Words,
+    ) -> None:
         """One DM notice, within the player's budget (DM_BUDGET per DM_WINDOW) and at most one per turn; a
         player whose DMs are closed (Discord's 50007) has DM notices switched off and is told once, in the
         game's channel."""
@@ -300,6 +313,33 @@ class Herald:
             return None
         return await self.images.public(row, notice.version, lang=lang)
 
+    async def _compact(
+        self,
+        row: GameRow,
+        group: list[Notice],
+        content: str,
+        image: bytes | None,
+        view: discord.ui.View | None,
+        extra: list[tuple[bytes, str]],
+        _: Words,
+    ) -> discord.Message | discord.PartialMessage | None:
+        """A compact table's post of a start, a move or an undo (cogs/_compact.py): the living board edited to
+        it, then only what must notify somebody: the results, the undo's words, or the turn line if it pings."""
+        last = group[-1]
+        board_view = _table.table_view(self.session, row, _) if last.kind == "undo" else view
+        text = await _compact.board_text(self.session, row, group, content, _)
+        board = await _compact.show(self.client, self.session, row, last, text, image, board_view)
+        if self.fault is not None:
+            await self.fault("edited")  # the board shows it, the notice is still there: all of it may come again
+        if last.kind == "undo" or last.payload.get("finished"):
+            return await _table.post_public(self.client, row, content, None, view, nonce=nonce_of(last), extra=extra)
+        line = _compact.turn_line(row, content, board, _) if board is not None else None
+        if line is not None:
+            return await _compact.post_turn(self.client, row, line, nonce_of(last), _)
+        if board is None:
+            return None
+        return self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id).get_partial_message(board)
+
     async def deliver(self, game_id: int, *, force: bool = False) -> None:
         if self.closed:
             return
@@ -353,7 +393,8 @@ class Herald:
                 content, view = _moving.notice_content(row, last, _)
                 image = await self._board(row, last, _.lang) if last.kind == "undo" else None
             else:
-                digest = await self._digest(row, group, _) if group[0].kind == "move" else []
+                quiet_posts = _compact.compact(row)  # its board shows the moves before: no digest
+                digest = await self._digest(row, group, _) if group[0].kind == "move" and not quiet_posts else []
                 content = notice_content(row, group, digest, _, ends)
                 if last.kind == "move" and last.payload["finished"]:  # the results: with everyone's turn times
                     times = _moving.turn_time_line(row, await self.session.storage.moves(row.id), _)
@@ -368,11 +409,14 @@ class Herald:
                 content = unpinged(row, content, asleep, _)
             if self.fault is not None:
                 await self.fault("rendered")
-            posted = None
+            posted: discord.Message | discord.PartialMessage | None = None
             try:
-                posted = await _table.post_public(
-                    self.client, row, content, image, view, nonce=nonce_of(last), extra=extra
-                )
+                if _compact.compact(row) and last.kind in ("start", "move", "undo") and content is not None:
+                    posted = await self._compact(row, group, content, image, view, extra, _)
+                else:
+                    posted = await _table.post_public(
+                        self.client, row, content, image, view, nonce=nonce_of(last), extra=extra
+                    )
             except (discord.NotFound, discord.Forbidden):
                 # the channel is gone or closed to the bot: nobody can be told, and retrying would never end
                 log.warning(

@@ -1,7 +1,8 @@
 """Keeping every game moving, the Discord half: the posts of the clock (a deadline's warning, the table's
-decision when it passed, its default), stand-ins ("AI for Ana", *I'm back*), undo (at once, or asking the table
-with buttons), away mode, turn times, and the replies of `/game settings`, `/game undo`, `/game mine`, `/away` and
-`/prefs`. The rules of all this are the service's (cogs._tempo)."""
+decision when it passed, its default, a vacation day used), the time banks' lines, stand-ins ("AI for Ana",
+*I'm back*), undo (at once, or asking the table with buttons), away mode, turn times, and the replies of
+`/game settings`, `/game undo`, `/game mine`, `/away` and `/prefs`. The rules of all this are the service's
+(cogs._tempo, cogs._bank)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from typing import Any, ClassVar
 
 import discord
 
+from cogs import _bank
 from cogs._items import GID, NEVER, GameItem, TableButton, game_here, make_button, new_view, reply, session_of
 from cogs._locale import user_words
-from cogs._quiet import local_time, quiet_until
+from cogs._quiet import awake_between, local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
 from cogs._session import Session
 from cogs._tempo import ai_level, clock_start
@@ -142,6 +144,8 @@ def _deadline_post(
     row: GameRow, p: dict[str, Any], table_buttons: discord.ui.View | None, _: Words
 ) -> tuple[str, discord.ui.View | None]:
     who = p["player"]
+    if p["phase"] == "vacation":  # a vacation day was used before the table is asked (cogs/_bank.py)
+        return vacation_text(row, p, _), table_buttons
     if p["phase"] == "warn":
         hours = row.table.get("deadline") or 0
         end = int(p.get("ends") or (clock_start(row) or time.time()) + hours * 3600)
@@ -238,6 +242,56 @@ def turn_time_line(row: GameRow, moves: Sequence[MoveRow], _: Words = ENGLISH) -
     return _("⏱️ Turn times (average / median): {times}", times=" · ".join(parts)) if parts else ""
 
 
+# --------------------------------------------------------------------------------------------- time banks (cogs/_bank.py)
+
+
+def vacation_text(row: GameRow, payload: dict[str, Any], _: Words = ENGLISH) -> str:
+    """The post when a passed deadline used one of the late player's vacation days."""
+    # i18n: a deadline passed and a vacation day was used; {when} is a Discord timestamp, {n} the days left
+    return _(
+        "🏝️ {who}'s deadline passed: one vacation day used ({n} left). The new deadline is {when}.",
+        "🏝️ {who}'s deadline passed: one vacation day used ({n} left). The new deadline is {when}.",
+        n=int(payload.get("left", 0)),
+        who=name_of(row, payload["player"], _),
+        when=f"<t:{int(payload.get('ends') or 0)}:R>",
+    )
+
+
+def bank_settings_lines(row: GameRow, _: Words = ENGLISH) -> list[str]:
+    """What `/game settings` adds: the time bank and the vacation days, if the table has them."""
+    lines = []
+    bank = _bank.bank_of(row.table)
+    if bank is not None:
+        hours = [duration(h * 3600, _) for h in bank]
+        # i18n: /game settings: the time bank; {start}, {add} and {most} are durations ("3 d")
+        lines.append(_("⏱️ Time bank: {start} each, {add} more after every turn, at most {most}.", start=hours[0], add=hours[1], most=hours[2]))  # fmt: skip
+    days = int(row.table.get("vacation", 0))
+    if days:
+        # i18n: /game settings: vacation days each player has in this game
+        lines.append(_("🏝️ {n} vacation day each: a passed deadline uses one before the table is asked.", "🏝️ {n} vacation days each: a passed deadline uses one before the table is asked.", n=days))  # fmt: skip
+    return lines
+
+
+def bank_status_lines(row: GameRow, _: Words = ENGLISH, *, spent: dict[str, float] | None = None) -> list[str]:
+    """What `/game status` adds: every human's time left (of those to move, less what this turn took of it so
+    far: `spent` seconds) and vacation days left."""
+    if _bank.bank_of(row.table) is None and not row.table.get("vacation"):
+        return []
+    parts = []
+    for s in row.seats:
+        if not s.id.isdigit():
+            continue
+        bits = []
+        if _bank.bank_of(row.table) is not None:
+            bits.append(duration(max(0.0, _bank.left(row.table, s.id) - (spent or {}).get(s.id, 0.0)), _))
+        if row.table.get("vacation"):
+            # i18n: /game status: vacation days left, after a player's time bank ("2 days · 🏝️ 1")
+            bits.append(_("🏝️ {n}", n=_bank.vacation_left(row.table, s.id)))
+        parts.append(f"{name_of(row, s.id, _)} {' · '.join(bits)}")
+    # i18n: /game status: each player's time left in their bank (and vacation days)
+    return [_("⏱️ Time left: {times}", times="; ".join(parts))]
+
+
 # --------------------------------------------------------------------------------------------- away
 
 
@@ -277,7 +331,7 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
     standins = _("allowed") if t.get("standins", True) else _("not allowed")
     level = _.text(LEVEL_NAME[ai_level(t)])
     # i18n: /game settings: {deadline}, {timeout}, {standins} and {level} (easy, normal, hard) are the settings' values
-    return _(
+    text = _(
         "⚙️ **{title}** (game #{id}): deadline {deadline}; when a deadline passed and nobody decides, {timeout}; AI stand-ins {standins}, playing at level {level}.",
         title=title_of(row.game, _),
         id=row.id,
@@ -286,6 +340,10 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
         standins=standins,
         level=level,
     )
+    if row.table.get("posts") == "compact":  # cogs/_compact.py
+        # i18n: /game settings: the table's posts are compact
+        text += "\n" + _("📋 Posts: compact (one board message, edited after every move; a short line pings the next player).")  # fmt: skip
+    return "\n".join([text, *bank_settings_lines(row, _)])
 
 
 async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:
@@ -348,6 +406,9 @@ async def status_lines(session: Session, row: GameRow, _: Words = ENGLISH) -> li
         humans = [s.id for s in row.seats if not is_ai(s.id)]
         players = await session.storage.players(humans)
         lines.append(deadline_line(row, movers, _, session.deadline_end(row, state, players)))
+        start = clock_start(row)
+        spent = {p: awake_between(start, time.time(), [players[p]]) for p in movers if p in players} if start else {}
+        lines += bank_status_lines(row, _, spent=spent)
         for p, mode in row.table.get("sub", {}).items():
             if mode == "left":
                 lines.append(left_line(row, p, _))

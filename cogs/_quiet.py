@@ -151,3 +151,15 @@ def local_time(player: Player, at: float) -> str:
     rule = _rule(player)
     tz = rule[2] if rule is not None else zoneinfo.ZoneInfo("UTC")
     return datetime.fromtimestamp(at, tz).strftime("%H:%M")
+
+
+def awake_between(start: float, end: float, players: Sequence[Player]) -> float:
+    """The seconds from `start` to `end` outside every quiet span of `players` (what a time bank spends: the
+    inverse of `awake_after`)."""
+    if end <= start:
+        return 0.0
+    rules = [r for r in map(_rule, players) if r is not None]
+    night = 0.0
+    for s, e in _merged(span for r in rules for span in _spans(r, start, end)):
+        night += max(0.0, min(e, end) - max(s, start))
+    return end - start - night

@@ -270,7 +270,9 @@ class Session(Core):
         new = rules.apply(state, player, action)  # IllegalAction: nothing was stored
         finished = rules.is_over(new)
         now = time.time()
-        away = await self.storage.players([p for p in rules.to_move(new) if not is_ai(p)])
+        # those to move now, and (their time banks: cogs/_bank.py) those who were and the player
+        involved = dict.fromkeys([*rules.to_move(new), *rules.to_move(state), player])
+        away = await self.storage.players([p for p in involved if not is_ai(p)])
         due, table = self.after_move(row, state, new, player, standin=standin, away=away, now=now, action=action)
         notice = None
         if not rules.is_private(action):

@@ -16,6 +16,11 @@ clicks on one decision the first wins):
     sub         {player: "turn" | "back" | "left"}: the AI plays for them this turn, until back, or to the end
     left        players who left the running game for good (cogs/_leaving.py): the AI plays them, ranked last
     undo        a pending undo asking for consent: {"by", "keep", "need", "yes"}
+    posts       "every" (a post per move, the default) | "compact" (one living board: cogs/_compact.py)
+    bank        [start, add, most] hours: a chess clock per player instead of a per-move deadline; `banks`
+                {player: seconds left} (cogs/_bank.py)
+    vacation    days each player may be late once a deadline passed, before the table is asked; `vacations`
+                {player: days used}; `extended` [turns, end]: a vacation day moved that turn's deadline to `end`
 
 A part of `Session`; every change is one storage call with the notice it owes (the herald posts it).
 """
@@ -25,9 +30,10 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from typing import Any
+from typing import Any, Literal
 
 import ai
+from cogs import _bank
 from cogs._core import Part
 from cogs._quiet import awake_after, quiet_until
 from cogs._seating import GameError, is_ai, staying, still_in
@@ -103,14 +109,14 @@ class Tempo(Part):
         bots = [p for p in movers if self.played_by_ai(row, table, p, away, now)]
         gone = [p for p in movers if p not in bots and away.get(p) and away[p].away(now)]
         humans = [p for p in movers if p not in bots and p not in gone]
-        hours = table.get("deadline")
-        if not humans and gone and hours:  # the clock waits for the first to come back
+        if not humans and gone and _bank.timed(table):  # the clock waits for the first to come back
             table["phase"] = "away"
             return Due(ai=ai, deadline_at=min(away[p].away_until or now for p in gone)), table
         if not humans:
             return Due(ai=ai), table
         if restart:
             table["since"] = [row.turns, now]
+        hours = _bank.turn_hours(table, humans)  # the per-move deadline, or what is left of their time bank
         quiet = [away[p] for p in humans if p in away and away[p].quiet]  # their clock waits over their nights
         # a turn that begins in someone's night pings them in their morning (the post named them, unpinged)
         morning = min((t for t in (quiet_until(p, now) for p in quiet) if t is not None), default=None)
@@ -126,11 +132,16 @@ class Tempo(Part):
     def deadline_end(self, row: GameRow, state: Any, players: dict[str, Player]) -> float | None:
         """When the deadline of the turn under way ends: a whole deadline of time outside the quiet hours of the
         humans to move (`players`: their settings) from the turn's clock start; None without a deadline."""
-        hours, start = row.table.get("deadline"), self.clock_start(row)
+        start = self.clock_start(row)
+        extended = row.table.get("extended")
+        if extended and extended[0] == row.turns:  # a vacation day moved it
+            return float(extended[1])
+        sub = row.table.get("sub", {})
+        humans = [p for p in self.movers(row, state) if p not in sub and not is_ai(p)]
+        hours = _bank.turn_hours(row.table, humans)
         if not hours or start is None:
             return None
-        sub = row.table.get("sub", {})
-        quiet = [players[p] for p in self.movers(row, state) if p in players and p not in sub and not is_ai(p)]
+        quiet = [players[p] for p in humans if p in players]
         return awake_after(start, hours * 3600, quiet)
 
     def after_move(
@@ -164,6 +175,15 @@ class Tempo(Part):
         table["sub"] = sub
         if not sub:
             del table["sub"]
+        if (
+            _bank.bank_of(table) and action is not None and not rules.is_free_action(action)
+        ):  # it spends the turn's time
+            over = not is_ai(player) and (player not in movers or rules.turn_over(state, player, action, new))
+            before = [p for p in self.movers(row, state) if not is_ai(p) and p not in row.table.get("sub", {})]
+            table = _bank.spend(
+                table, away, before, player, start=self.clock_start(row), now=now, standin=standin, turn_over=over
+            )
+        table.pop("extended", None)
         return self.clock(row, table, new, away, now)
 
     def dm_to(self, payload: dict[str, Any], players: dict[str, Player], now: float) -> list[str]:
@@ -185,9 +205,13 @@ class Tempo(Part):
         on_timeout: str | None = None,
         standins: bool | None = None,
         level: str | None = None,
+        posts: str | None = None,
+        bank: tuple[float, float, float] | None | Literal[False] = False,
+        vacation: int | None = None,
     ) -> GameRow:
         """The creator changes the deadline (hours, None: none; False: unchanged), what happens when nobody
-        decides, whether stand-ins are allowed and the table's AI `level` (how they play)."""
+        decides, whether stand-ins are allowed, the table's AI `level` (how they play) and its `posts` ("every":
+        a post per move; "compact": one living board, cogs/_compact.py)."""
         async with self.lock(game_id):
             row = await self.load(game_id)
             if player != row.creator_id:
@@ -213,6 +237,20 @@ class Tempo(Part):
                         Text("There is no AI level `{level}`. Levels: {levels}.", level=level, levels=levels)
                     )
                 table["ai_level"] = level
+            if posts is not None:
+                if posts not in ("every", "compact"):
+                    raise GameError(Text("Posts are `every` or `compact`."))
+                if posts == "compact" and table.get("posts") != "compact":
+                    await self.storage.set_board_message(game_id, None)  # a new board, below the posts so far
+                table["posts"] = posts
+            if bank is None or isinstance(bank, tuple):  # False (the default): the bank is left as it is
+                if bank is None:
+                    table.pop("bank", None)
+                else:
+                    table["bank"] = list(bank)
+                table.pop("banks", None)  # a new bank: everyone starts full
+            if vacation is not None:
+                table["vacation"] = vacation
             if row.status == "lobby":
                 return await self.storage.update_lobby(game_id, table=table)
             state = self.state_of(row)
@@ -230,7 +268,7 @@ class Tempo(Part):
         """One step of the clock of a game whose deadline passed: the warning, then the deadline itself (the
         table is asked to decide), then, one deadline later, the default. Once only, whatever else looks."""
         table = dict(row.table)
-        hours = table.get("deadline")
+        hours = table.get("deadline") or (24 if _bank.timed(table) else None)  # the table's time to decide
         state = self.state_of(row)
         movers = [p for p in self.movers(row, state) if not is_ai(p) and p not in table.get("sub", {})]
         phase = table.get("phase", "warn")
@@ -253,6 +291,11 @@ class Tempo(Part):
             if away[late].dm == "deadline":  # `/prefs dm:deadline`: the warning comes by DM too (the herald)
                 warning["dm"] = [late]
             return await self._set(row, table, end, ("deadline", warning))
+        if phase == "due" and _bank.take_vacation(table, late) is not None:  # a vacation day, before the table
+            ends = awake_after(now, _bank.DAY, [away[late]])
+            table["extended"] = [row.turns, ends]
+            days = _bank.vacation_left(table, late)
+            return await self._set(row, table, ends, ("deadline", {"phase": "vacation", "player": late, "left": days, "ends": ends}))  # fmt: skip
         if phase == "due":
             table.update(phase="decide", late=late)
             return await self._set(row, table, later, ("deadline", {"phase": "late", "player": late}))
@@ -368,24 +411,28 @@ class Tempo(Part):
 
     async def set_quiet(self, player: str, quiet: str | None, timezone: str | None) -> Player:
         """A player's quiet hours ("HH:MM-HH:MM", None: none) in their IANA `timezone`; the clocks of their
-        pending turns are counted again from each turn's start (one that already warned or passed keeps on)."""
+        pending turns are counted again from each turn's start (one that already warned or passed keeps on), and
+        a reminder already scheduled for them moves out of their (new) night."""
         me = dataclasses.replace(await self.storage.player(player), quiet=quiet, timezone=timezone)
         await self.storage.set_player(me)
+        now = time.time()
         for row in await self.storage.games_of(player, limit=100):
-            if (
-                row.status != "active"
-                or row.table.get("undo")
-                or row.table.get("phase")
-                or not row.table.get("deadline")
-            ):
+            if row.status != "active" or row.table.get("undo"):
                 continue
             state = self.state_of(row)
             movers = self.movers(row, state)
             if player not in movers:
                 continue
-            start = self.clock_start(row) or time.time()
-            due, table = self.clock(row, row.table, state, await self.storage.players(movers), start)
-            await self.storage.update_table(row.id, expect=row.table, table=table, deadline_at=due.deadline_at)
+            players = await self.storage.players(movers)
+            start = self.clock_start(row) or now
+            due, table = self.clock(row, row.table, state, players, start)
+            if row.remind_at is not None:  # counted again, then never before now nor in anyone's night
+                at = max(due.remind_at or row.remind_at, now)
+                for _night in range(len(players) + 1):
+                    at = max([at, *(t for t in (quiet_until(p, at) for p in players.values()) if t is not None)])
+                await self.storage.move_reminder(row.id, row.turns, at)
+            if _bank.timed(row.table) and not row.table.get("phase"):
+                await self.storage.update_table(row.id, expect=row.table, table=table, deadline_at=due.deadline_at)
         return me
 
     async def _recount(self, row: GameRow, state: Any, movers: list[str], now: float) -> None:

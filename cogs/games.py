@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs import _free, _items, _leaving, _lobby, _moving, _panel, _table, replays  # noqa: F401 (families register)
+from cogs import _bank, _free, _items, _leaving, _lobby, _moving, _panel, _table, replays  # noqa: F401 (families register)
 from cogs._items import FAMILIES, reply
 from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
@@ -91,6 +91,9 @@ class GameCog(
         ai_players="Seat this many AI players now (you can add or remove them in the lobby too)",
         ai_level="How well the AI plays, in AI seats and for absent players (default normal)",
         deadline="Time for each move; when it passes the table decides (the AI may play that turn)",
+        posts="every: a post with the board per move; compact: one board message, edited after each move",
+        bank="A chess clock instead: each player's time bank, plus time after each turn (3d+1d: 3 days, +1 day)",
+        vacation="Days each player may be late once, used by themselves before the table is asked",
     )
     async def create(
         self,
@@ -102,6 +105,9 @@ class GameCog(
         ai_players: app_commands.Range[int, 0, 5] = 0,
         ai_level: Literal["easy", "normal", "hard"] = "normal",
         deadline: Literal["none", "12h", "24h", "48h", "72h", "7d"] = "none",
+        posts: Literal["every", "compact"] = "every",
+        bank: Literal["none", "1d+2h", "3d+1d", "7d+1d"] = "none",
+        vacation: Literal[0, 1, 2, 3, 5, 7, 14] = 0,
     ) -> None:
         _ = user_words(interaction)
         game = game_named(game)
@@ -154,9 +160,17 @@ class GameCog(
         )
         if ai_players:
             row, __ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
-        if deadline != "none" or ai_level != "normal":  # the table's: its stand-ins play at its AI level too
+        if deadline != "none" or ai_level != "normal" or posts != "every" or bank != "none" or vacation:
             hours = _moving.DEADLINE_CHOICES[deadline] if deadline != "none" else False
-            row = await self.session.settings(row.id, creator.id, deadline=hours, level=ai_level)
+            row = await self.session.settings(
+                row.id,
+                creator.id,
+                deadline=hours,
+                level=ai_level,  # its stand-ins play at its AI level too
+                posts=posts if posts != "every" else None,
+                bank=_bank.BANKS[bank] if bank != "none" else False,
+                vacation=vacation or None,
+            )
         await _lobby.post_lobby(interaction.client, self.session, row)
         await interaction.edit_original_response(content=created_text(game, channel_id if thread else None, _))
 
@@ -329,6 +343,9 @@ class GameCog(
         on_timeout="If the table does not decide when a deadline passed: the AI plays that turn, or wait more",
         standins="May the AI play for a player who is late or away?",
         ai_level="How well the AI plays for a player who is late, away or gone",
+        posts="every: a post with the board per move; compact: one board message, edited after each move",
+        bank="A chess clock instead of the deadline: each player's time bank, plus time after each turn",
+        vacation="Days each player may be late once, used by themselves before the table is asked",
     )
     async def settings(
         self,
@@ -337,11 +354,22 @@ class GameCog(
         on_timeout: Literal["ai", "wait"] | None = None,
         standins: bool | None = None,
         ai_level: Literal["easy", "normal", "hard"] | None = None,
+        posts: Literal["every", "compact"] | None = None,
+        bank: Literal["none", "1d+2h", "3d+1d", "7d+1d"] | None = None,
+        vacation: Literal[0, 1, 2, 3, 5, 7, 14] | None = None,
     ) -> None:
         row = await self.here(interaction)
         hours = False if deadline is None else _moving.DEADLINE_CHOICES[deadline]
         row = await self.session.settings(
-            row.id, str(interaction.user.id), deadline=hours, on_timeout=on_timeout, standins=standins, level=ai_level
+            row.id,
+            str(interaction.user.id),
+            deadline=hours,
+            on_timeout=on_timeout,
+            standins=standins,
+            level=ai_level,
+            posts=posts,
+            bank=False if bank is None else _bank.BANKS.get(bank),
+            vacation=vacation,
         )
         await reply(interaction, _moving.settings_text(row, user_words(interaction)))
 

@@ -436,6 +436,20 @@ class Storage(abc.ABC):
         """The claimed animation was posted as `message_id`; None: the claimant gives up (another may claim)."""
 
     @abc.abstractmethod
+    async def move_reminder(self, game_id: int, turns: int, remind_at: float) -> bool:
+        """Move the reminder still scheduled for turn number `turns` of a running game to `remind_at` (a player set
+        quiet hours it fell in); False if there is none (it went out, or the game moved on)."""
+
+    @abc.abstractmethod
+    async def board_message(self, game_id: int) -> int | None:
+        """The message id of game `game_id`'s living board (a compact table's one post, edited after every move:
+        cogs/_compact.py); None before it was first posted."""
+
+    @abc.abstractmethod
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember (or, None: forget) the message id of the game's living board."""
+
+    @abc.abstractmethod
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         """Cancel a game in the lobby or running (its move log archived in the same transaction, as a finished
         game's); False if it was already over."""

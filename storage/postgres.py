@@ -246,6 +246,13 @@ MIGRATIONS: tuple[str, ...] = (
         taken_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 10: a compact table's living board message (as SQLite's 12): the one post edited after every move
+    """
+    CREATE TABLE boards (
+        game_id    BIGINT PRIMARY KEY,
+        message_id BIGINT NOT NULL
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -391,6 +398,14 @@ SQL: dict[str, str] = {
     "share": "SELECT message_id FROM shares WHERE game_id = $1 AND channel_id = $2 AND lang = $3",
     "shared": "UPDATE shares SET message_id = $4 WHERE game_id = $1 AND channel_id = $2 AND lang = $3",
     "unshare": "DELETE FROM shares WHERE game_id = $1 AND channel_id = $2 AND lang = $3 AND message_id IS NULL",
+    # id, turns, at
+    "move_reminder": "UPDATE games SET remind_at = $3 WHERE id = $1 AND turns = $2 AND status = 'active' "
+    "AND remind_at IS NOT NULL RETURNING id",
+    "board": "SELECT message_id FROM boards WHERE game_id = $1",  # id
+    # id, message
+    "set_board": "INSERT INTO boards (game_id, message_id) VALUES ($1, $2) ON CONFLICT (game_id) "
+    "DO UPDATE SET message_id = excluded.message_id",
+    "unset_board": "DELETE FROM boards WHERE game_id = $1",  # id
     # id, now
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
@@ -502,6 +517,10 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "share": (1, 2, "en"),
     "shared": (1, 2, "en", 3),
     "unshare": (1, 2, "en"),
+    "move_reminder": (1, 2, 3.0),
+    "board": (1,),
+    "set_board": (1, 2),
+    "unset_board": (1,),
     "cancel_game": (1, 1e9),
     "mark_nudged": (1, 1e9),
     "import_game": (
@@ -1050,6 +1069,19 @@ class PostgresStorage(Storage):
             await self._pool.execute(SQL["unshare"], game_id, channel_id, lang)
         else:
             await self._pool.execute(SQL["shared"], game_id, channel_id, lang, message_id)
+
+    async def move_reminder(self, game_id: int, turns: int, remind_at: float) -> bool:
+        return await self._pool.fetchval(SQL["move_reminder"], game_id, turns, remind_at) is not None
+
+    async def board_message(self, game_id: int) -> int | None:
+        message: int | None = await self._pool.fetchval(SQL["board"], game_id)
+        return message
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        if message_id is None:
+            await self._pool.execute(SQL["unset_board"], game_id)
+        else:
+            await self._pool.execute(SQL["set_board"], game_id, message_id)
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         now = time.time() if now is None else now

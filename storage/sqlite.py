@@ -254,6 +254,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE players ADD COLUMN prefs TEXT NOT NULL DEFAULT '{}';
     """,
+    # 12: a compact table's living board message (cogs/_compact.py): the one post edited after every move
+    """
+    CREATE TABLE boards (
+        game_id    INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -317,6 +324,12 @@ SQL: dict[str, str] = {
     "unshare": "DELETE FROM shares WHERE game_id = :id AND channel_id = :channel AND lang = :lang "
     "AND message_id IS NULL",
     "all_game_ids": "SELECT id FROM games WHERE id > :after ORDER BY id LIMIT :limit",
+    "move_reminder": "UPDATE games SET remind_at = :at WHERE id = :id AND turns = :turns AND status = 'active' "
+    "AND remind_at IS NOT NULL",
+    "board": "SELECT message_id FROM boards WHERE game_id = :id",
+    "set_board": "INSERT INTO boards (game_id, message_id) VALUES (:id, :message) ON CONFLICT (game_id) "
+    "DO UPDATE SET message_id = excluded.message_id",
+    "unset_board": "DELETE FROM boards WHERE game_id = :id",
     "update_table": "UPDATE games SET table_state = :table, deadline_at = :deadline WHERE id = :id "
     "AND table_state = :expect AND status = 'active'",
     "deadlines_due": f"{_GAME} WHERE deadline_at <= :now AND {{shard}} ORDER BY deadline_at LIMIT :limit",
@@ -774,6 +787,21 @@ class SQLiteStorage(Storage):
                 await self._run("unshare", key)
             else:
                 await self._run("shared", {**key, "message": message_id})
+
+    async def move_reminder(self, game_id: int, turns: int, remind_at: float) -> bool:
+        async with self._write:
+            return await self._run("move_reminder", {"id": game_id, "turns": turns, "at": remind_at}) == 1
+
+    async def board_message(self, game_id: int) -> int | None:
+        rows = await self._all("board", {"id": game_id})
+        return int(rows[0][0]) if rows else None
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        async with self._write:
+            if message_id is None:
+                await self._run("unset_board", {"id": game_id})
+            else:
+                await self._run("set_board", {"id": game_id, "message": message_id})
 
     async def cancel_game(self, game_id: int, now: float | None = None) -> bool:
         async with self._write, self._transaction():

@@ -269,7 +269,16 @@ def _check_commands(commands: list[dict[str, Any]], out: list[str]) -> None:
     if len(commands) > 100:
         out.append("more than 100 global commands")
 
+    def localized(item: dict[str, Any], where: str) -> None:  # every language's name and description, too
+        for lang, text in (item.get("name_localizations") or {}).items():
+            if not _NAME.match(text) or text != text.lower():
+                out.append(f"{where}: bad {lang} name {text!r}")
+        for lang, text in (item.get("description_localizations") or {}).items():
+            if not 1 <= len(text) <= 100:
+                out.append(f"{where}: {lang} description length {len(text)}")
+
     def walk(cmd: dict[str, Any], where: str) -> None:
+        localized(cmd, where)
         name = cmd["name"]
         if not _NAME.match(name) or name != name.lower():
             out.append(f"{where}: bad name {name!r}")
@@ -288,9 +297,13 @@ def _check_commands(commands: list[dict[str, Any]], out: list[str]) -> None:
             choices = opt.get("choices", [])
             if len(choices) > 25:
                 out.append(f"{where}: option {opt['name']} has {len(choices)} choices")
+            localized(opt, f"{where} {opt['name']}")
             for ch in choices:
                 if not 1 <= len(ch["name"]) <= 100:
                     out.append(f"{where}: choice name {ch['name']!r}")
+                for lang, text in (ch.get("name_localizations") or {}).items():
+                    if not 1 <= len(text) <= 100:
+                        out.append(f"{where}: {lang} choice name {text!r}")
 
     for cmd in commands:
         walk(cmd, f"/{cmd['name']}")

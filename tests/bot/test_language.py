@@ -242,3 +242,15 @@ async def test_a_move_post_is_worded_when_it_is_posted(tmp_path, fake_game, user
     finally:
         await h.close()
     check_clean(h)
+
+
+async def test_the_real_catalogs_keep_the_command_tree_within_discords_limits(tmp_path):
+    """The translators' own words (not the marked fakes above): a name or description in any language that
+    Discord would refuse at the sync is a violation of the fake (tests/bot/harness.py checks every language's)."""
+    h = await Harness.start(tmp_path / "games.sqlite3", dev_guild_id=GUILD_ID)
+    try:
+        game = next(c for c in h.fake.synced if c["name"] == "game")
+        assert set(game["description_localizations"]) == set(DISCORD_CODES)
+    finally:
+        await h.close()
+    assert h.fake.violations == [], h.fake.violations

@@ -37,3 +37,31 @@ async def test_a_start_stores_the_first_turns_deadline_with_its_reminder(db):
     assert row.deadline_at == 900.0 and (await db.load_game(g.id)).deadline_at == 900.0
     assert [r.id for r in await db.deadlines_due(1000.0)] == [g.id]
     assert await db.deadlines_due(800.0) == []
+
+
+async def test_a_compact_tables_board_message_is_remembered_replaced_and_forgotten(db):
+    """The living board's message id (cogs/_compact.py), 19 digits as Discord's are, on every backend."""
+    assert await db.board_message(7) is None
+    await db.set_board_message(7, 1234567890123456789)
+    await db.set_board_message(8, 5)
+    assert await db.board_message(7) == 1234567890123456789
+    await db.set_board_message(7, 1234567890123456790)  # posted again (the old one was deleted)
+    assert await db.board_message(7) == 1234567890123456790
+    await db.set_board_message(7, None)
+    assert await db.board_message(7) is None and await db.board_message(8) == 5
+
+
+async def test_a_scheduled_reminder_moves_only_while_its_turn_is_pending(db):
+    """`move_reminder` moves the reminder of the turn it names; one already claimed, or of an earlier turn, is
+    left alone (False)."""
+    from storage import Due, Seat
+
+    ana, bo = Seat("1", "Ana"), Seat("2", "Bo")
+    g = await db.create_game(guild_id=9, channel_id=1, game="fake", options={}, seed=5, creator=ana)
+    row = await db.start_game(g.id, seats=[ana, bo], state_json="{}", due=Due(remind_at=500.0))
+    assert not await db.move_reminder(g.id, row.turns + 1, 700.0)
+    assert await db.move_reminder(g.id, row.turns, 700.0)
+    assert (await db.load_game(g.id)).remind_at == 700.0
+    assert await db.claim_reminders(600.0) == []
+    assert await db.claim_reminders(700.0) == [g.id]
+    assert not await db.move_reminder(g.id, row.turns, 900.0)  # claimed: nothing scheduled to move

@@ -482,6 +482,7 @@ async def source_database(path):
         await db.share_posted(1, 90, "es", 777)
         await db.claim_share(2, 91, "en", now=1_700_000_001.5)
         assert await db.lease(four.id, "bot-a", 30.0, now=1_700_000_002.0)
+        await db.set_board_message(four.id, 1_234_567_890_123_456_789)  # a compact table's living board
         # a move logged when 19-digit ids were stored as text (they read as before)
         await db._db.execute(
             "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)
