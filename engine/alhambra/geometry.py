@@ -9,8 +9,8 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from engine._common import N_, Text
 from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
@@ -25,46 +25,146 @@ SIDE_WORDS = {N: N_("north"), E: N_("east"), S: N_("south"), W: N_("west")}
 RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
-# --------------------------------------------------------------------------------------------- memo
+# --------------------------------------------------------------------------------------------- layouts
 
-_MEMO: dict[tuple[str, int], tuple[Alhambra, Any]] = {}
-R = TypeVar("R")
-
-
-def state_open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
-    """open_slots for an Alhambra held by a game state (never mutated), cached."""
-    return _memo("slots", alh, open_slots)
+# The 3 x 3 block around a cell: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
+BLOCK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 
-def state_removable_cells(alh: Alhambra) -> frozenset[Cell]:
-    """removable_cells for an Alhambra held by a game state (never mutated), cached."""
-    return _memo("removable", alh, removable_cells)
+class Layout:
+    """What the listing asks of one Alhambra held by a game state (never mutated): the open slots (`open_slots`),
+    the legal cells per wall pattern, the removable cells and every occupied cell's `needs`, each computed once.
+
+    An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
+    derives its slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
+    playout does not rebuild them from scratch after every move (tests/engine/alhambra/test_layout.py proves the
+    derived facts equal the computed ones over random games)."""
+
+    __slots__ = ("alh", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
+
+    def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
+        self.alh = alh
+        self.parent = parent  # only until this layout's own slots are known (a chain is never longer than one)
+        self.changed = changed
+        self._slots: tuple[tuple[Cell, int, int], ...] | None = None
+        self._fits: dict[int, list[Cell]] = {}
+        self._removable: frozenset[Cell] | None = None
+        self._needs: dict[Cell, tuple[int, int]] | None = None
+        self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
+
+    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+        slots = self._slots
+        if slots is None:
+            parent = self.parent
+            if parent is not None and parent._slots is not None and self.changed is not None:
+                slots = self._slots = _derive_slots(self.alh, parent._slots, self.changed)
+                if parent._needs is not None and self._needs is None:
+                    self._needs = _derive_needs(self.alh, parent._needs, self.changed)
+            else:
+                slots = self._slots = open_slots(self.alh)
+            self.parent = None
+        return slots
+
+    def fits(self, walls: int) -> list[Cell]:
+        """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
+        cells = self._fits.get(walls)
+        if cells is None:
+            cells = self._fits[walls] = [
+                c for c, present, walled in self.slots() if walls & present == walled and present & ~walls
+            ]
+        return cells
+
+    def removable(self) -> frozenset[Cell]:
+        if self._removable is None:
+            self._removable = removable_cells(self.alh)
+        return self._removable
+
+    def needs(self) -> dict[Cell, tuple[int, int]]:
+        """`needs` of every occupied cell (what a tile exchanged into it must match, A33c)."""
+        if self._needs is None:
+            if self.parent is not None:
+                self.slots()  # derives the needs too when the parent knows its own
+            if self._needs is None:
+                self._needs = {c: needs(self.alh, c[0], c[1]) for c in self.alh}
+        return self._needs
 
 
-def state_cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
-    """`needs` of every occupied cell of an Alhambra held by a game state (what a swap there must match), cached:
-    the listing asks it for every cell and every reserve tile."""
-    return _memo("needs", alh, _cell_needs)
+_LAYOUTS: dict[int, Layout] = {}
 
 
-def _cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
-    return {c: needs(alh, c[0], c[1]) for c in alh}
+def layout(alh: Alhambra) -> Layout:
+    """The Layout of an Alhambra held by a game state (never mutated), cached by identity: states share their
+    Alhambras and never mutate them, so identity is a valid key (a dict mutated in place would get stale
+    answers); the entry keeps the dict alive, so its id cannot be reused meanwhile."""
+    hit = _LAYOUTS.get(id(alh))
+    if hit is not None and hit.alh is alh:
+        return hit
+    return _remember(Layout(alh))
 
 
-def _memo(kind: str, alh: Alhambra, compute: Callable[[Alhambra], R]) -> R:
-    """Cache a result per Alhambra object. Only for dicts inside game states: states never mutate them and
-    share them between states, so identity is a valid key (a dict mutated in place would get stale answers);
-    the entry keeps the dict alive, so its id cannot be reused meanwhile."""
-    key = (kind, id(alh))
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is alh:
-        found: R = hit[1]
-        return found
-    if len(_MEMO) > 512:
-        _MEMO.clear()
-    result = compute(alh)
-    _MEMO[key] = (alh, result)
-    return result
+def _remember(lay: Layout) -> Layout:
+    if len(_LAYOUTS) > 1024:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(lay.alh)] = lay
+    return lay
+
+
+def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
+    """Note that the Alhambra `new` (just made, to be held by a state) is `old` changed at `cell` only (a tile
+    added, removed or exchanged there), so that its Layout derives from old's; returns `new`."""
+    parent = _LAYOUTS.get(id(old))
+    if parent is not None and parent.alh is old and parent._slots is not None:
+        _remember(Layout(new, parent, cell))
+    return new
+
+
+def _slot_facts(alh: Alhambra, x: int, y: int) -> tuple[int, int, int]:
+    """(ring_mask, present, walled) of cell (x, y) in one pass over its 8 neighbours (see ring_mask, needs)."""
+    mask = present = walled = 0
+    get = alh.get
+    for dx, dy, bit, side, back in _RING_FACTS:
+        other = get((x + dx, y + dy))
+        if other is not None:
+            mask |= bit
+            if side:
+                present |= side
+                if WALLS[other] & back:
+                    walled |= side
+    return mask, present, walled
+
+
+def _derive_slots(
+    alh: Alhambra, old: tuple[tuple[Cell, int, int], ...], cell: Cell
+) -> tuple[tuple[Cell, int, int], ...]:
+    """open_slots(alh) from the open slots of the Alhambra that differed from it only at `cell`."""
+    cx, cy = cell
+    out = [s for s in old if not (-1 <= s[0][0] - cx <= 1 and -1 <= s[0][1] - cy <= 1)]
+    for dx, dy in BLOCK:
+        c = (cx + dx, cy + dy)
+        if c in alh:
+            continue
+        mask, present, walled = _slot_facts(alh, c[0], c[1])
+        if present and not HOLE_AFTER[mask]:
+            out.append((c, present, walled))
+    out.sort(key=_row_first)
+    return tuple(out)
+
+
+def _derive_needs(alh: Alhambra, old: dict[Cell, tuple[int, int]], cell: Cell) -> dict[Cell, tuple[int, int]]:
+    """The `needs` of every occupied cell of alh, from those of the Alhambra that differed from it only at `cell`."""
+    out = dict(old)
+    cx, cy = cell
+    for dx, dy in ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)):
+        c = (cx + dx, cy + dy)
+        if c in alh:
+            out[c] = needs(alh, c[0], c[1])
+        else:
+            out.pop(c, None)
+    return out
+
+
+def _row_first(slot: tuple[Cell, int, int]) -> tuple[int, int]:
+    return slot[0][1], slot[0][0]
 
 
 # --------------------------------------------------------------------------------------------- holes
@@ -96,6 +196,10 @@ def _hole_after_filling(occ: list[bool]) -> bool:
 
 # The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
 HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+
+# RING with each entry's mask bit and, for the edge neighbours, the side it lies on and the side facing back
+_EDGE = {(dx, dy): (side, back) for dx, dy, side, back in NEIGHBOURS}
+_RING_FACTS = tuple((dx, dy, 1 << i, *_EDGE.get((dx, dy), (0, 0))) for i, (dx, dy) in enumerate(RING))
 
 
 def ring_mask(alh: Alhambra, x: int, y: int) -> int:
@@ -267,8 +371,8 @@ def open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
     placed there must match. Computed once per Alhambra and shared by every tile to be placed."""
     out = []
     for c in frontier(alh):
-        if not HOLE_AFTER[ring_mask(alh, c[0], c[1])]:
-            present, walled = needs(alh, c[0], c[1])
+        mask, present, walled = _slot_facts(alh, c[0], c[1])
+        if not HOLE_AFTER[mask]:
             out.append((c, present, walled))
     return tuple(out)
 

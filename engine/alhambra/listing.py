@@ -131,9 +131,9 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         if generous:
             cells = geometry.frontier(alh)
         else:
-            slots = geometry.state_open_slots(alh)
+            lay = geometry.layout(alh)
         for tile in seat.pending:
-            out.extend(PlaceTile(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
+            out.extend(PlaceTile(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
             out.append(ReserveTile(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
@@ -144,7 +144,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     out.extend(take_options(state.display))
     hand = seat.hand
     for tile, own in market_money(state.market, hand):
-        out.extend(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+        out.extend(_buys(tile, own))
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -157,29 +157,55 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
             if not seat.vizier:  # V8
                 out.append(ReactivateVizier())
     reserve = seat.reserve
-    if reserve:
-        if generous:
-            cells = geometry.frontier(alh)
-        else:
-            slots = geometry.state_open_slots(alh)
+    if generous:
+        out.extend(_redesigns(alh, reserve, True))
+    else:
+        memo = geometry.layout(alh).memo
+        found = memo.get(reserve)
+        if found is None:
+            found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
+        out.extend(found)
+    if state.bonus or not out or generous:
+        out.append(Pass())
+    return out
+
+
+def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool) -> list[Any]:
+    """A33: the redesigns (a reserve tile added, an Alhambra tile removed or exchanged for a reserve tile), in
+    listing order; the fast listing keeps them per Alhambra and reserve (geometry.Layout.memo)."""
+    out: list[Any] = []
+    if generous:
+        cells = geometry.frontier(alh) if reserve else []
         for tile in reserve:
-            out.extend(RedesignAdd(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
-    removable = frozenset() if generous else geometry.state_removable_cells(alh)
-    cell_needs = geometry.state_cell_needs(alh) if reserve else {}
+            out.extend(RedesignAdd(tile, c) for c in cells)
+        for cell, tile in alh.items():
+            if cell != (0, 0):
+                out.append(RedesignRemove(tile))
+                out.extend(RedesignSwap(new, tile) for new in reserve)
+        return out
+    lay = geometry.layout(alh)
+    for tile in reserve:
+        out.extend(RedesignAdd(tile, c) for c in lay.fits(WALLS[tile]))
+    removable = lay.removable()
+    cell_needs = lay.needs() if reserve else {}
     for cell, tile in alh.items():
         if cell == (0, 0):
             continue
-        if generous or cell in removable:
+        if cell in removable:
             out.append(RedesignRemove(tile))
         if reserve:
             present, walled = cell_needs[cell]
             for new in reserve:
                 w = WALLS[new]
-                if generous or (w & present == walled and present & ~w):
+                if w & present == walled and present & ~w:
                     out.append(RedesignSwap(new, tile))
-    if state.bonus or not out or generous:
-        out.append(Pass())
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _buys(tile: str, own: tuple[int, ...]) -> tuple[BuyTile, ...]:
+    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
+    return tuple(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[VizierBuy]:

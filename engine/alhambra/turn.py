@@ -230,10 +230,12 @@ def _step_rest(
     if kind is RedesignAdd:  # A33a
         alh = dict(seat.alhambra)
         alh[action.cell] = action.tile
+        geometry.changed(alh, seat.alhambra, action.cell)
         seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
         return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
     if kind is RedesignRemove:  # A33b
-        alh = {c: t for c, t in seat.alhambra.items() if t != action.tile}
+        alh, cell = _without_tile(seat.alhambra, action.tile)
+        geometry.changed(alh, seat.alhambra, cell)
         seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
         state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
         if action.tile in seat.bonus_played:
@@ -241,6 +243,9 @@ def _step_rest(
         return _finish_actions(state)
     if kind is RedesignSwap:  # A33c
         alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
+        at = geometry.cell_of(seat.alhambra, action.replaces)
+        if at is not None:
+            geometry.changed(alh, seat.alhambra, at)
         reserve = _without(seat.reserve, action.tile) + (action.replaces,)
         seat = replace(seat, alhambra=alh, reserve=reserve)
         state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
@@ -253,6 +258,7 @@ def _step_rest(
     if kind is PlaceTile:
         alh = dict(seat.alhambra)
         alh[action.cell] = action.tile
+        geometry.changed(alh, seat.alhambra, action.cell)
         seat = replace(seat, alhambra=alh, pending=pending)
     elif kind is ReserveTile:
         seat = replace(seat, reserve=seat.reserve + (action.tile,), pending=pending)
@@ -558,3 +564,15 @@ def _cell(seat: PlayerState, tile: str) -> list[int]:
 def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
     i = seq.index(item)
     return seq[:i] + seq[i + 1 :]
+
+
+def _without_tile(alh: dict[geometry.Cell, str], tile: str) -> tuple[dict[geometry.Cell, str], geometry.Cell]:
+    """The Alhambra without `tile` (the other cells in their order) and the cell it lay on."""
+    out: dict[geometry.Cell, str] = {}
+    where = (0, 0)
+    for c, t in alh.items():
+        if t == tile:
+            where = c
+        else:
+            out[c] = t
+    return out, where

@@ -6,6 +6,7 @@ per kind and display source when acquiring. Passing lists no discard, one hexago
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations, product
 from typing import Literal
@@ -21,16 +22,19 @@ from engine.queens_garden.components import (
     Kind,
 )
 from engine.queens_garden.geometry import (
+    AREAS,
+    FITS,
     NEIGHBOURS,
     free_areas,
     free_spaces,
     hexagons,
-    placement_problem,
+    placement_code,
     printed_space,
 )
-from engine.queens_garden.state import QGState, Seat, display_tiles
+from engine.queens_garden.state import Piece, QGState, Seat, tile_sources
 
 Payment = tuple[tuple[int, ...], tuple[int, ...], int]  # (tile ids, expansion ids, jokers)
+_PRINTED = {a: tuple(printed_space(a, turn) for turn in range(6)) for a in AREAS}  # Q28, by area and turn
 
 
 def candidates(state: QGState, player: str) -> Iterator[Action]:
@@ -45,7 +49,7 @@ def candidates(state: QGState, player: str) -> Iterator[Action]:
     # a free space with no neighbouring hexagon takes any hexagon (Q26a; it joins no group)
     lonely = {sp for sp in free if not any(n in hexmap for n in NEIGHBOURS[sp])}
     for kind, t in firsts.items():
-        spaces = [sp for sp in free if sp in lonely or placement_problem(hexmap, sp, kind) is None]
+        spaces = [sp for sp in free if sp in lonely or placement_code(hexmap, sp, kind) == FITS]
         if not spaces:
             continue
         payments = payment_options(seat, kind, tile=t)
@@ -56,10 +60,7 @@ def candidates(state: QGState, player: str) -> Iterator[Action]:
     for e in seat.expansions:
         kind = EXPANSION_KIND[e]
         spots = [
-            (a, turn)
-            for a in areas
-            for turn in range(6)
-            if placement_problem(hexmap, printed_space(a, turn), kind) is None
+            (a, turn) for a in areas for turn, sp in enumerate(_PRINTED[a]) if placement_code(hexmap, sp, kind) == FITS
         ]
         if not spots:
             continue
@@ -73,35 +74,47 @@ def candidates(state: QGState, player: str) -> Iterator[Action]:
     yield from _pass_options(seat)
 
 
-def _acquire_options(state: QGState, seat: Seat) -> Iterator[Acquire]:
+def _acquire_options(state: QGState, seat: Seat) -> tuple[Acquire, ...]:
     """Q19–Q21: every colour/pattern in the display, every choice among identical hexagons, if it fits."""
+    room_tiles = STORAGE_TILES - len(seat.tiles) - seat.jokers
+    room_exps = STORAGE_EXPANSIONS - len(seat.expansions)
+    every = _acquires(state.stack_tiles, state.display)
+    if room_tiles >= every[1] and room_exps >= every[2]:
+        return every[0]
+    return tuple(a for a in every[0] if len(a.tiles) <= room_tiles and len(a.expansions) <= room_exps)
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _acquires(stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> tuple[tuple[Acquire, ...], int, int]:
+    """Every acquisition from a display (the stack's top tiles and the display pieces) with room enough, and the
+    most tiles and expansions one takes; cached: the display stays while the others take their turns."""
+    out = []
     # criterion -> kind -> the distinct ways to take that kind: a tile per source (copies on one source are
     # interchangeable, Q20) or the face-up expansion
     tables: tuple[dict[int, dict[Kind, list[tuple[str, int]]]], ...] = ({}, {})
     seen: set[tuple[Kind, int]] = set()
-    for t, src in display_tiles(state).items():
+    for t, src in tile_sources(stack_tiles, display).items():
         k = TILE_KIND[t]
         if (k, src) not in seen:
             seen.add((k, src))
             for idx in (0, 1):
                 tables[idx].setdefault(k[idx], {}).setdefault(k, []).append(("t", t))
-    for p in state.display:
+    for p in display:
         if p.face_up:
             k = EXPANSION_KIND[p.expansion]
             for idx in (0, 1):
                 tables[idx].setdefault(k[idx], {}).setdefault(k, []).append(("e", p.expansion))
-    room_tiles = STORAGE_TILES - len(seat.tiles) - seat.jokers
-    room_exps = STORAGE_EXPANSIONS - len(seat.expansions)
     criteria: tuple[Literal["colour", "pattern"], ...] = ("colour", "pattern")
+    most_tiles = most_exps = 0
     for by, table in zip(criteria, tables, strict=True):
         for value in sorted(table):
             for choice in product(*table[value].values()):
                 tiles = tuple(sorted(i for s, i in choice if s == "t"))
-                if len(tiles) > room_tiles:  # Q21
-                    continue
                 exps = tuple(sorted(i for s, i in choice if s == "e"))
-                if len(exps) <= room_exps:
-                    yield Acquire(by, value, tiles, exps)
+                out.append(Acquire(by, value, tiles, exps))  # Q21: kept only if storage has room
+                most_tiles = max(most_tiles, len(tiles))
+                most_exps = max(most_exps, len(exps))
+    return tuple(out), most_tiles, most_exps
 
 
 def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansion: int | None = None) -> list[Payment]:
