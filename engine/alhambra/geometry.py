@@ -9,7 +9,7 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from engine._common import N_, Text
@@ -118,36 +118,36 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     return new
 
 
-def _slot_facts(alh: Alhambra, x: int, y: int) -> tuple[int, int, int]:
-    """(ring_mask, present, walled) of cell (x, y) in one pass over its 8 neighbours (see ring_mask, needs)."""
-    mask = present = walled = 0
-    get = alh.get
-    for dx, dy, bit, side, back in _RING_FACTS:
-        other = get((x + dx, y + dy))
-        if other is not None:
-            mask |= bit
-            if side:
-                present |= side
-                if WALLS[other] & back:
-                    walled |= side
-    return mask, present, walled
-
-
 def _derive_slots(
     alh: Alhambra, old: tuple[tuple[Cell, int, int], ...], cell: Cell
 ) -> tuple[tuple[Cell, int, int], ...]:
     """open_slots(alh) from the open slots of the Alhambra that differed from it only at `cell`."""
     cx, cy = cell
     out = [s for s in old if not (-1 <= s[0][0] - cx <= 1 and -1 <= s[0][1] - cy <= 1)]
-    for dx, dy in BLOCK:
-        c = (cx + dx, cy + dy)
-        if c in alh:
-            continue
-        mask, present, walled = _slot_facts(alh, c[0], c[1])
-        if present and not HOLE_AFTER[mask]:
-            out.append((c, present, walled))
+    out += _open_among(alh, [c for dx, dy in BLOCK if (c := (cx + dx, cy + dy)) not in alh])
     out.sort(key=_row_first)
     return tuple(out)
+
+
+def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
+    """The empty `cells` that share a side with the Alhambra and whose filling would not enclose anything
+    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path)."""
+    out = []
+    get = alh.get
+    for c in cells:
+        x, y = c
+        mask = present = walled = 0
+        for dx, dy, bit, side, back in _RING_FACTS:
+            other = get((x + dx, y + dy))
+            if other is not None:
+                mask |= bit
+                if side:
+                    present |= side
+                    if WALLS[other] & back:
+                        walled |= side
+        if present and not HOLE_AFTER[mask]:
+            out.append((c, present, walled))
+    return out
 
 
 def _derive_needs(alh: Alhambra, old: dict[Cell, tuple[int, int]], cell: Cell) -> dict[Cell, tuple[int, int]]:
@@ -369,12 +369,7 @@ def frontier(alh: Alhambra) -> list[Cell]:
 def open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
     """The frontier cells whose filling would not enclose anything (A31.4), with their `needs`: what any tile
     placed there must match. Computed once per Alhambra and shared by every tile to be placed."""
-    out = []
-    for c in frontier(alh):
-        mask, present, walled = _slot_facts(alh, c[0], c[1])
-        if not HOLE_AFTER[mask]:
-            out.append((c, present, walled))
-    return tuple(out)
+    return tuple(_open_among(alh, frontier(alh)))
 
 
 def legal_cells(alh: Alhambra, tile: str, slots: tuple[tuple[Cell, int, int], ...] | None = None) -> list[Cell]:
@@ -430,59 +425,45 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
     if root not in alh:
         return frozenset()
     get = alh.get
-
-    def walk_neighbours(cell: Cell) -> list[Cell]:
+    walks: dict[Cell, list[Cell]] = {}  # the walking graph: open shared sides (A31.3)
+    out = []
+    for cell, tile in alh.items():
         x, y = cell
-        walls = WALLS[alh[cell]]
-        out = []
+        walls = WALLS[tile]
+        around = 0
+        nexts = []
         for dx, dy, side, back in NEIGHBOURS:
-            if walls & side:
-                continue
             c = (x + dx, y + dy)
             other = get(c)
-            if other is not None and not WALLS[other] & back:
-                out.append(c)
-        return out
-
-    disc = {root: 0}
-    low = {root: 0}
+            if other is not None:
+                around += 1
+                if not walls & side and not WALLS[other] & back:
+                    nexts.append(c)
+        walks[cell] = nexts
+        if around < 4 and cell != root:  # surrounded on all four sides: removing it would leave a hole
+            out.append(cell)
+    disc: dict[Cell, int] = {}
     cut: set[Cell] = set()
-    root_children = 0
-    stack: list[tuple[Cell, Cell | None, Iterator[Cell]]] = [(root, None, iter(walk_neighbours(root)))]
-    counter = 1
-    while stack:
-        node, parent, it = stack[-1]
-        advanced = False
-        for nxt in it:
+
+    def low_of(node: Cell, parent: Cell | None) -> int:
+        """Tarjan: the lowest discovery index reachable from node's subtree through one back edge."""
+        d = low = disc[node] = len(disc)
+        for nxt in walks[node]:
             if nxt == parent:
                 continue
-            if nxt in disc:
-                if disc[nxt] < low[node]:
-                    low[node] = disc[nxt]
-                continue
-            disc[nxt] = low[nxt] = counter
-            counter += 1
-            if node == root:
-                root_children += 1
-            stack.append((nxt, node, iter(walk_neighbours(nxt))))
-            advanced = True
-            break
-        if advanced:
-            continue
-        stack.pop()
-        if parent is not None:
-            if low[node] < low[parent]:
-                low[parent] = low[node]
-            if parent != root and low[node] >= disc[parent]:
-                cut.add(parent)
-    out = []
-    for x, y in alh:
-        if (x, y) == root or (x, y) in cut:
-            continue
-        if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
-            continue
-        out.append((x, y))
-    return frozenset(out)
+            seen = disc.get(nxt)
+            if seen is None:
+                sub = low_of(nxt, node)
+                if sub < low:
+                    low = sub
+                if sub >= d and parent is not None:
+                    cut.add(node)
+            elif seen < low:
+                low = seen
+        return low
+
+    low_of(root, None)  # (the fountain is never removable, so whether it is a cut vertex does not matter)
+    return frozenset(c for c in out if c not in cut)
 
 
 def cell_of(alh: Alhambra, tile: str) -> Cell | None:

@@ -50,6 +50,16 @@ from engine.alhambra.state import (
     PlayerState,
 )
 
+# The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
+# looking it up, and playouts list the same placements and redesigns again and again.
+_place = functools.cache(PlaceTile)
+_reserve = functools.cache(ReserveTile)
+_dirk = functools.cache(GiveToDirk)
+_add = functools.cache(RedesignAdd)
+_remove = functools.cache(RedesignRemove)
+_swap = functools.cache(RedesignSwap)
+PASS = Pass()
+
 
 def to_move(state: GameState) -> list[str]:
     """The current player first; during the vizier window (V12) also every vizier claimant, in V7 order;
@@ -133,11 +143,11 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out.extend(PlaceTile(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
-            out.append(ReserveTile(tile))
+            out.extend(_place(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
+            out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
-                out.append(GiveToDirk(tile))
+                out.append(_dirk(tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
@@ -166,7 +176,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
             found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
         out.extend(found)
     if state.bonus or not out or generous:
-        out.append(Pass())
+        out.append(PASS)
     return out
 
 
@@ -177,28 +187,28 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     if generous:
         cells = geometry.frontier(alh) if reserve else []
         for tile in reserve:
-            out.extend(RedesignAdd(tile, c) for c in cells)
+            out.extend(_add(tile, c) for c in cells)
         for cell, tile in alh.items():
             if cell != (0, 0):
-                out.append(RedesignRemove(tile))
-                out.extend(RedesignSwap(new, tile) for new in reserve)
+                out.append(_remove(tile))
+                out.extend(_swap(new, tile) for new in reserve)
         return out
     lay = geometry.layout(alh)
     for tile in reserve:
-        out.extend(RedesignAdd(tile, c) for c in lay.fits(WALLS[tile]))
+        out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
     removable = lay.removable()
     cell_needs = lay.needs() if reserve else {}
     for cell, tile in alh.items():
         if cell == (0, 0):
             continue
         if cell in removable:
-            out.append(RedesignRemove(tile))
+            out.append(_remove(tile))
         if reserve:
             present, walled = cell_needs[cell]
             for new in reserve:
                 w = WALLS[new]
                 if w & present == walled and present & ~w:
-                    out.append(RedesignSwap(new, tile))
+                    out.append(_swap(new, tile))
     return out
 
 
