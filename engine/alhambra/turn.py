@@ -375,21 +375,25 @@ def _end_turn(state: GameState) -> GameState:
 def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
     """A39–A42 (V42: exchange cards fill the display like money): the refilled state, the scoring rounds
     whose cards were revealed, and whether the market could not be refilled (A50)."""
+    if len(state.display) >= 4 and None not in state.market:
+        return state, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
     log = list(state.log)
     counter = state.rng_counter
     reshuffled = state.reshuffled
     display = list(state.display)
-    deck = list(state.deck)
-    discard = list(state.discard)
+    deck = state.deck
+    top = len(deck)  # drawn from the end: deck[:top] is what is left
+    discard = state.discard
     rounds: list[int] = []
     while len(display) < 4:
-        if not deck:
+        if not top:
             if not discard:
                 break  # A41: deck and discard empty, the display stays incomplete
             if state.seed is None:
                 raise ValueError("A player's view cannot draw: it has no seed.")
-            shuffled_deck, counter = shuffled(discard, state.seed, counter)
-            deck, discard = list(shuffled_deck), []
+            deck, counter = shuffled(discard, state.seed, counter)
+            discard = ()
+            top = len(deck)
             reshuffled = True
             log.append(
                 Event(
@@ -397,7 +401,8 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
                     Text("The money deck is used up: the discard pile is shuffled to make a new deck (A41)."),
                 )
             )
-        card = deck.pop()
+        top -= 1
+        card = deck[top]
         if card in SCORING_CARDS:  # A40: set aside, keep drawing, score before the next turn
             rnd = 1 if card == SCORING_1 else 2
             rounds.append(rnd)
@@ -409,21 +414,23 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
         else:
             display.append(card)
     market = list(state.market)
-    bag = list(state.bag)
+    bag = state.bag
+    left = len(bag)
     ended = False
     for i in range(4):  # A42: spaces 1 -> 4
         if market[i] is None:
-            if bag:
-                market[i] = bag.pop()
+            if left:
+                left -= 1
+                market[i] = bag[left]
             else:
                 ended = True  # A50
     state = replace(
         state,
         display=tuple(display),
-        deck=tuple(deck),
-        discard=tuple(discard),
+        deck=deck[:top] if top < len(deck) else deck,
+        discard=discard,
         market=tuple(market),
-        bag=tuple(bag),
+        bag=bag[:left] if left < len(bag) else bag,
         rng_counter=counter,
         reshuffled=reshuffled,
         log=tuple(log),
