@@ -187,17 +187,19 @@ def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> Text |
 FITS, NO_MATCH, NOT_ALL_MATCH, COLOUR_TWICE, PATTERN_TWICE = range(5)  # placement_code's verdicts
 
 
-def placement_code(hexmap: dict[str, Kind], space: str, kind: Kind) -> int:
+def neighbour_kinds(hexmap: dict[str, Kind], space: str) -> list[Kind]:
+    """The hexagons next to `space`."""
+    get = hexmap.get
+    return [k for n in NEIGHBOURS[space] if (k := get(n)) is not None]
+
+
+def placement_code(hexmap: dict[str, Kind], space: str, kind: Kind, near: list[Kind] | None = None) -> int:
     """Q26 (a) and (b) as a verdict code: FITS, or which rule a hexagon of `kind` on free `space` breaks (the
-    listing's fast test; placement_problem words it)."""
+    listing's fast test; placement_problem words it). `near`: neighbour_kinds(hexmap, space), if known."""
     colour, pattern = kind
     count = matching = 0
     same_colour = same_pattern = False
-    get = hexmap.get
-    for n in NEIGHBOURS[space]:
-        k = get(n)
-        if k is None:
-            continue
+    for k in neighbour_kinds(hexmap, space) if near is None else near:
         count += 1
         if k[0] == colour:
             same_colour = True

@@ -24,10 +24,10 @@ from engine.queens_garden.components import (
 from engine.queens_garden.geometry import (
     AREAS,
     FITS,
-    NEIGHBOURS,
     free_areas,
     free_spaces,
     hexagons,
+    neighbour_kinds,
     placement_code,
     printed_space,
 )
@@ -35,43 +35,50 @@ from engine.queens_garden.state import Piece, QGState, Seat, tile_sources
 
 Payment = tuple[tuple[int, ...], tuple[int, ...], int]  # (tile ids, expansion ids, jokers)
 _PRINTED = {a: tuple(printed_space(a, turn) for turn in range(6)) for a in AREAS}  # Q28, by area and turn
+# Placements are made once and shared (frozen values): looking one up costs less than making it, and a game
+# lists the same placements again and again.
+_place_tile = functools.lru_cache(maxsize=1 << 16)(PlaceTile)
+_place_expansion = functools.lru_cache(maxsize=1 << 14)(PlaceExpansion)
 
 
 def candidates(state: QGState, player: str) -> Iterator[Action]:
     """Exactly the legal actions of `player` (the one to move), one representative per equivalent choice."""
+    return iter(listed(state, player))
+
+
+def listed(state: QGState, player: str) -> list[Action]:
+    """`candidates` as a list (what legal_actions returns)."""
     seat = state.seats[state.players.index(player)]
-    yield from _acquire_options(state, seat)
+    out: list[Action] = list(_acquire_options(state, seat))
     hexmap = hexagons(seat)
     free = free_spaces(seat, hexmap)
     firsts: dict[Kind, int] = {}
     for t in seat.tiles:  # sorted: the lowest id of each kind represents its copies
         firsts.setdefault(TILE_KIND[t], t)
-    # a free space with no neighbouring hexagon takes any hexagon (Q26a; it joins no group)
-    lonely = {sp for sp in free if not any(n in hexmap for n in NEIGHBOURS[sp])}
+    # the hexagons next to each free space; a space with none takes any hexagon (Q26a; it joins no group)
+    near = {sp: neighbour_kinds(hexmap, sp) for sp in free} if firsts else {}
     for kind, t in firsts.items():
-        spaces = [sp for sp in free if sp in lonely or placement_code(hexmap, sp, kind) == FITS]
-        if not spaces:
-            continue
         payments = payment_options(seat, kind, tile=t)
-        for sp in spaces:
-            for pt, pe, j in payments:
-                yield PlaceTile(t, sp, pt, pe, j)
+        if not payments:
+            continue
+        for sp in free:
+            ks = near[sp]
+            if not ks or placement_code(hexmap, sp, kind, ks) == FITS:
+                out.extend(_place_tile(t, sp, pt, pe, j) for pt, pe, j in payments)
     areas = free_areas(seat)
     for e in seat.expansions:
         kind = EXPANSION_KIND[e]
-        spots = [
-            (a, turn) for a in areas for turn, sp in enumerate(_PRINTED[a]) if placement_code(hexmap, sp, kind) == FITS
-        ]
-        if not spots:
-            continue
         payments = payment_options(seat, kind, expansion=e)
-        for a, turn in spots:
-            for pt, pe, j in payments:
-                yield PlaceExpansion(e, a, turn, pt, pe, j)
-    if state.supply and seat.score >= BLANK_EXPANSION_COST:
+        if not payments:
+            continue
         for a in areas:
-            yield BuyExpansion(a)
-    yield from _pass_options(seat)
+            for turn, sp in enumerate(_PRINTED[a]):
+                if placement_code(hexmap, sp, kind) == FITS:
+                    out.extend(_place_expansion(e, a, turn, pt, pe, j) for pt, pe, j in payments)
+    if state.supply and seat.score >= BLANK_EXPANSION_COST:
+        out.extend(BuyExpansion(a) for a in areas)
+    out.extend(_pass_options(seat))
+    return out
 
 
 def _acquire_options(state: QGState, seat: Seat) -> tuple[Acquire, ...]:
