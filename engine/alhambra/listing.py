@@ -326,12 +326,15 @@ def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
     an exchange card is only ever taken alone)."""
     seen: set[tuple[tuple[int, int], ...]] = set()
     out = []
-    for size in range(1, len(display) + 1):
-        for combo in itertools.combinations(display, size):
-            if size > 1 and (sum(value_of(c) for c in combo) > 5 or any(c > 2000 for c in combo)):
+    keys = [card_key(c) if c < 2000 else (c, 0) for c in display]
+    values = [value_of(c) if c < 2000 else 6 for c in display]  # an exchange card never joins a set (V43)
+    n = len(display)
+    for size in range(1, n + 1):
+        for combo in itertools.combinations(range(n), size):
+            if size > 1 and sum(values[i] for i in combo) > 5:
                 continue
-            key = tuple(sorted(card_key(c) if c < 2000 else (c, 0) for c in combo))
+            key = tuple(sorted(keys[i] for i in combo))
             if key not in seen:
                 seen.add(key)
-                out.append(TakeMoney(tuple(sorted(combo))))
+                out.append(TakeMoney(tuple(sorted(display[i] for i in combo))))
     return tuple(out)
