@@ -124,21 +124,36 @@ def _acquires(stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> tuple
     return tuple(out), most_tiles, most_exps
 
 
-def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansion: int | None = None) -> list[Payment]:
+def payment_options(
+    seat: Seat, kind: Kind, *, tile: int | None = None, expansion: int | None = None
+) -> tuple[Payment, ...]:
     """Q25: every distinct way to pay for a hexagon of `kind` (the placed `tile` or `expansion` left out), one
     representative per multiset of (kind, tile-or-expansion) used, fewest jokers first."""
+    return _payments(seat.tiles, seat.expansions, seat.jokers, kind, tile, expansion)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _payments(
+    tiles: tuple[int, ...],
+    expansions: tuple[int, ...],
+    jokers: int,
+    kind: Kind,
+    tile: int | None,
+    expansion: int | None,
+) -> tuple[Payment, ...]:
+    """payment_options from the storage (tiles, expansions, jokers); cached: a storage is listed again and again."""
     need = kind[1] - 1
     if need == 0:
-        return [((), (), 0)]
+        return (((), (), 0),)
     families: tuple[dict[Kind, list[tuple[str, int]]], dict[Kind, list[tuple[str, int]]]] = ({}, {})
-    for t in seat.tiles:
+    for t in tiles:
         k = TILE_KIND[t]
         if t == tile or k == kind or (k[0] != kind[0] and k[1] != kind[1]):
             continue
         opts = families[0 if k[0] == kind[0] else 1].setdefault(k, [])
         if not opts or opts[0][0] != "t":
             opts.insert(0, ("t", t))
-    for e in seat.expansions:
+    for e in expansions:
         k = EXPANSION_KIND[e]
         if e == expansion or k == kind or (k[0] != kind[0] and k[1] != kind[1]):
             continue
@@ -146,16 +161,16 @@ def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansio
     out: list[Payment] = []
     for family in families:
         keys = sorted(family)
-        for size in range(min(need, len(keys)), max(1, need - seat.jokers) - 1, -1):
+        for size in range(min(need, len(keys)), max(1, need - jokers) - 1, -1):
             for combo in combinations(keys, size):
                 for choice in product(*(family[x] for x in combo)):
                     pt = tuple(sorted(i for s, i in choice if s == "t"))
                     pe = tuple(sorted(i for s, i in choice if s == "e"))
                     out.append((pt, pe, need - size))
-    if seat.jokers >= need:
+    if jokers >= need:
         out.append(((), (), need))
     out.sort(key=lambda p: p[2])
-    return out
+    return tuple(out)
 
 
 def _pass_options(seat: Seat) -> Iterator[Pass]:
