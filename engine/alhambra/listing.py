@@ -261,11 +261,13 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
+    by_currency: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        if 0 <= c < 108:
+            by_currency[c // 27].append(c)
     for space, tile in enumerate(market):
-        if tile is not None:
-            own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
-            if own:
-                yield tile, own
+        if tile is not None and by_currency[space]:
+            yield tile, tuple(by_currency[space])
 
 
 @functools.lru_cache(maxsize=1 << 16)
