@@ -5,6 +5,8 @@ never rotated (A30), so a tile's walls are fixed sides (bits N/E/S/W from compon
 
 Every check returns None when fine, else the reason in a player's words (with the rule number). The fast
 searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed position is always accepted.
+`layout` keeps what the listing asks of one Alhambra, and derives it from the Alhambra one move made it from
+(`changed`): random playouts (the AI's search) are mostly listing.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ class Layout:
 
     An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
     derives its slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
-    playout does not rebuild them from scratch after every move (tests/engine/alhambra/test_layout.py proves the
+    playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
     derived facts equal the computed ones over random games)."""
 
     __slots__ = ("alh", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")

@@ -3,7 +3,8 @@
 `to_move` lists the current player, and during the vizier window also every vizier claimant (V4, V7, V12).
 `legal_actions` lists exactly what `check` accepts, except that payments are listed once per multiset of card
 values and only when minimal (A21; `check` accepts any valid payment). `candidates` is generous: every frontier
-cell and every swap pair, for `check` to decide.
+cell and every swap pair, for `check` to decide. The listed actions are shared values, made once; what depends
+on the Alhambra alone is kept with it (`geometry.layout`).
 """
 
 from __future__ import annotations
