@@ -53,12 +53,12 @@ from engine.alhambra.state import (
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
 # looking it up, and playouts list the same placements and redesigns again and again.
-_place = functools.cache(PlaceTile)
-_reserve = functools.cache(ReserveTile)
-_dirk = functools.cache(GiveToDirk)
-_add = functools.cache(RedesignAdd)
-_remove = functools.cache(RedesignRemove)
-_swap = functools.cache(RedesignSwap)
+_place = functools.lru_cache(maxsize=1 << 15)(PlaceTile)
+_reserve = functools.lru_cache(maxsize=1 << 10)(ReserveTile)
+_dirk = functools.lru_cache(maxsize=1 << 10)(GiveToDirk)
+_add = functools.lru_cache(maxsize=1 << 15)(RedesignAdd)
+_remove = functools.lru_cache(maxsize=1 << 10)(RedesignRemove)
+_swap = functools.lru_cache(maxsize=1 << 14)(RedesignSwap)
 PASS = Pass()
 
 
