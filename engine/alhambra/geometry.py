@@ -5,12 +5,14 @@ never rotated (A30), so a tile's walls are fixed sides (bits N/E/S/W from compon
 
 Every check returns None when fine, else the reason in a player's words (with the rule number). The fast
 searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed position is always accepted.
+`layout` keeps what the listing asks of one Alhambra, and derives it from the Alhambra one move made it from
+(`changed`): random playouts (the AI's search) are mostly listing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from engine._common import N_, Text
 from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
@@ -25,46 +27,146 @@ SIDE_WORDS = {N: N_("north"), E: N_("east"), S: N_("south"), W: N_("west")}
 RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
-# --------------------------------------------------------------------------------------------- memo
+# --------------------------------------------------------------------------------------------- layouts
 
-_MEMO: dict[tuple[str, int], tuple[Alhambra, Any]] = {}
-R = TypeVar("R")
-
-
-def state_open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
-    """open_slots for an Alhambra held by a game state (never mutated), cached."""
-    return _memo("slots", alh, open_slots)
+# The 3 x 3 block around a cell: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
+BLOCK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 
-def state_removable_cells(alh: Alhambra) -> frozenset[Cell]:
-    """removable_cells for an Alhambra held by a game state (never mutated), cached."""
-    return _memo("removable", alh, removable_cells)
+class Layout:
+    """What the listing asks of one Alhambra held by a game state (never mutated): the open slots (`open_slots`),
+    the legal cells per wall pattern, the removable cells and every occupied cell's `needs`, each computed once.
+
+    An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
+    derives its slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
+    playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
+    derived facts equal the computed ones over random games)."""
+
+    __slots__ = ("alh", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
+
+    def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
+        self.alh = alh
+        self.parent = parent  # only until this layout's own slots are known (a chain is never longer than one)
+        self.changed = changed
+        self._slots: tuple[tuple[Cell, int, int], ...] | None = None
+        self._fits: dict[int, list[Cell]] = {}
+        self._removable: frozenset[Cell] | None = None
+        self._needs: dict[Cell, tuple[int, int]] | None = None
+        self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
+
+    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+        slots = self._slots
+        if slots is None:
+            parent = self.parent
+            if parent is not None and parent._slots is not None and self.changed is not None:
+                slots = self._slots = _derive_slots(self.alh, parent._slots, self.changed)
+                if parent._needs is not None and self._needs is None:
+                    self._needs = _derive_needs(self.alh, parent._needs, self.changed)
+            else:
+                slots = self._slots = open_slots(self.alh)
+            self.parent = None
+        return slots
+
+    def fits(self, walls: int) -> list[Cell]:
+        """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
+        cells = self._fits.get(walls)
+        if cells is None:
+            cells = self._fits[walls] = [
+                c for c, present, walled in self.slots() if walls & present == walled and present & ~walls
+            ]
+        return cells
+
+    def removable(self) -> frozenset[Cell]:
+        if self._removable is None:
+            self._removable = removable_cells(self.alh)
+        return self._removable
+
+    def needs(self) -> dict[Cell, tuple[int, int]]:
+        """`needs` of every occupied cell (what a tile exchanged into it must match, A33c)."""
+        if self._needs is None:
+            if self.parent is not None:
+                self.slots()  # derives the needs too when the parent knows its own
+            if self._needs is None:
+                self._needs = {c: needs(self.alh, c[0], c[1]) for c in self.alh}
+        return self._needs
 
 
-def state_cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
-    """`needs` of every occupied cell of an Alhambra held by a game state (what a swap there must match), cached:
-    the listing asks it for every cell and every reserve tile."""
-    return _memo("needs", alh, _cell_needs)
+_LAYOUTS: dict[int, Layout] = {}
 
 
-def _cell_needs(alh: Alhambra) -> dict[Cell, tuple[int, int]]:
-    return {c: needs(alh, c[0], c[1]) for c in alh}
+def layout(alh: Alhambra) -> Layout:
+    """The Layout of an Alhambra held by a game state (never mutated), cached by identity: states share their
+    Alhambras and never mutate them, so identity is a valid key (a dict mutated in place would get stale
+    answers); the entry keeps the dict alive, so its id cannot be reused meanwhile."""
+    hit = _LAYOUTS.get(id(alh))
+    if hit is not None and hit.alh is alh:
+        return hit
+    return _remember(Layout(alh))
 
 
-def _memo(kind: str, alh: Alhambra, compute: Callable[[Alhambra], R]) -> R:
-    """Cache a result per Alhambra object. Only for dicts inside game states: states never mutate them and
-    share them between states, so identity is a valid key (a dict mutated in place would get stale answers);
-    the entry keeps the dict alive, so its id cannot be reused meanwhile."""
-    key = (kind, id(alh))
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is alh:
-        found: R = hit[1]
-        return found
-    if len(_MEMO) > 512:
-        _MEMO.clear()
-    result = compute(alh)
-    _MEMO[key] = (alh, result)
-    return result
+def _remember(lay: Layout) -> Layout:
+    if len(_LAYOUTS) > 1024:
+        _LAYOUTS.clear()
+    _LAYOUTS[id(lay.alh)] = lay
+    return lay
+
+
+def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
+    """Note that the Alhambra `new` (just made, to be held by a state) is `old` changed at `cell` only (a tile
+    added, removed or exchanged there), so that its Layout derives from old's; returns `new`."""
+    parent = _LAYOUTS.get(id(old))
+    if parent is not None and parent.alh is old and parent._slots is not None:
+        _remember(Layout(new, parent, cell))
+    return new
+
+
+def _derive_slots(
+    alh: Alhambra, old: tuple[tuple[Cell, int, int], ...], cell: Cell
+) -> tuple[tuple[Cell, int, int], ...]:
+    """open_slots(alh) from the open slots of the Alhambra that differed from it only at `cell`."""
+    cx, cy = cell
+    out = [s for s in old if not (-1 <= s[0][0] - cx <= 1 and -1 <= s[0][1] - cy <= 1)]
+    out += _open_among(alh, [c for dx, dy in BLOCK if (c := (cx + dx, cy + dy)) not in alh])
+    out.sort(key=_row_first)
+    return tuple(out)
+
+
+def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
+    """The empty `cells` that share a side with the Alhambra and whose filling would not enclose anything
+    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path)."""
+    out = []
+    get = alh.get
+    for c in cells:
+        x, y = c
+        mask = present = walled = 0
+        for dx, dy, bit, side, back in _RING_FACTS:
+            other = get((x + dx, y + dy))
+            if other is not None:
+                mask |= bit
+                if side:
+                    present |= side
+                    if WALLS[other] & back:
+                        walled |= side
+        if present and not HOLE_AFTER[mask]:
+            out.append((c, present, walled))
+    return out
+
+
+def _derive_needs(alh: Alhambra, old: dict[Cell, tuple[int, int]], cell: Cell) -> dict[Cell, tuple[int, int]]:
+    """The `needs` of every occupied cell of alh, from those of the Alhambra that differed from it only at `cell`."""
+    out = dict(old)
+    cx, cy = cell
+    for dx, dy in ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)):
+        c = (cx + dx, cy + dy)
+        if c in alh:
+            out[c] = needs(alh, c[0], c[1])
+        else:
+            out.pop(c, None)
+    return out
+
+
+def _row_first(slot: tuple[Cell, int, int]) -> tuple[int, int]:
+    return slot[0][1], slot[0][0]
 
 
 # --------------------------------------------------------------------------------------------- holes
@@ -96,6 +198,10 @@ def _hole_after_filling(occ: list[bool]) -> bool:
 
 # The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
 HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+
+# RING with each entry's mask bit and, for the edge neighbours, the side it lies on and the side facing back
+_EDGE = {(dx, dy): (side, back) for dx, dy, side, back in NEIGHBOURS}
+_RING_FACTS = tuple((dx, dy, 1 << i, *_EDGE.get((dx, dy), (0, 0))) for i, (dx, dy) in enumerate(RING))
 
 
 def ring_mask(alh: Alhambra, x: int, y: int) -> int:
@@ -265,12 +371,7 @@ def frontier(alh: Alhambra) -> list[Cell]:
 def open_slots(alh: Alhambra) -> tuple[tuple[Cell, int, int], ...]:
     """The frontier cells whose filling would not enclose anything (A31.4), with their `needs`: what any tile
     placed there must match. Computed once per Alhambra and shared by every tile to be placed."""
-    out = []
-    for c in frontier(alh):
-        if not HOLE_AFTER[ring_mask(alh, c[0], c[1])]:
-            present, walled = needs(alh, c[0], c[1])
-            out.append((c, present, walled))
-    return tuple(out)
+    return tuple(_open_among(alh, frontier(alh)))
 
 
 def legal_cells(alh: Alhambra, tile: str, slots: tuple[tuple[Cell, int, int], ...] | None = None) -> list[Cell]:
@@ -326,59 +427,45 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
     if root not in alh:
         return frozenset()
     get = alh.get
-
-    def walk_neighbours(cell: Cell) -> list[Cell]:
+    walks: dict[Cell, list[Cell]] = {}  # the walking graph: open shared sides (A31.3)
+    out = []
+    for cell, tile in alh.items():
         x, y = cell
-        walls = WALLS[alh[cell]]
-        out = []
+        walls = WALLS[tile]
+        around = 0
+        nexts = []
         for dx, dy, side, back in NEIGHBOURS:
-            if walls & side:
-                continue
             c = (x + dx, y + dy)
             other = get(c)
-            if other is not None and not WALLS[other] & back:
-                out.append(c)
-        return out
-
-    disc = {root: 0}
-    low = {root: 0}
+            if other is not None:
+                around += 1
+                if not walls & side and not WALLS[other] & back:
+                    nexts.append(c)
+        walks[cell] = nexts
+        if around < 4 and cell != root:  # surrounded on all four sides: removing it would leave a hole
+            out.append(cell)
+    disc: dict[Cell, int] = {}
     cut: set[Cell] = set()
-    root_children = 0
-    stack: list[tuple[Cell, Cell | None, Iterator[Cell]]] = [(root, None, iter(walk_neighbours(root)))]
-    counter = 1
-    while stack:
-        node, parent, it = stack[-1]
-        advanced = False
-        for nxt in it:
+
+    def low_of(node: Cell, parent: Cell | None) -> int:
+        """Tarjan: the lowest discovery index reachable from node's subtree through one back edge."""
+        d = low = disc[node] = len(disc)
+        for nxt in walks[node]:
             if nxt == parent:
                 continue
-            if nxt in disc:
-                if disc[nxt] < low[node]:
-                    low[node] = disc[nxt]
-                continue
-            disc[nxt] = low[nxt] = counter
-            counter += 1
-            if node == root:
-                root_children += 1
-            stack.append((nxt, node, iter(walk_neighbours(nxt))))
-            advanced = True
-            break
-        if advanced:
-            continue
-        stack.pop()
-        if parent is not None:
-            if low[node] < low[parent]:
-                low[parent] = low[node]
-            if parent != root and low[node] >= disc[parent]:
-                cut.add(parent)
-    out = []
-    for x, y in alh:
-        if (x, y) == root or (x, y) in cut:
-            continue
-        if all((x + dx, y + dy) in alh for dx, dy, _, _ in NEIGHBOURS):
-            continue
-        out.append((x, y))
-    return frozenset(out)
+            seen = disc.get(nxt)
+            if seen is None:
+                sub = low_of(nxt, node)
+                if sub < low:
+                    low = sub
+                if sub >= d and parent is not None:
+                    cut.add(node)
+            elif seen < low:
+                low = seen
+        return low
+
+    low_of(root, None)  # (the fountain is never removable, so whether it is a cut vertex does not matter)
+    return frozenset(c for c in out if c not in cut)
 
 
 def cell_of(alh: Alhambra, tile: str) -> Cell | None:

@@ -3,7 +3,8 @@
 `to_move` lists the current player, and during the vizier window also every vizier claimant (V4, V7, V12).
 `legal_actions` lists exactly what `check` accepts, except that payments are listed once per multiset of card
 values and only when minimal (A21; `check` accepts any valid payment). `candidates` is generous: every frontier
-cell and every swap pair, for `check` to decide.
+cell and every swap pair, for `check` to decide. The listed actions are shared values, made once; what depends
+on the Alhambra alone is kept with it (`geometry.layout`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ from engine.alhambra.state import (
     GameState,
     PlayerState,
 )
+
+# The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
+# looking it up, and playouts list the same placements and redesigns again and again.
+_place = functools.lru_cache(maxsize=1 << 15)(PlaceTile)
+_reserve = functools.lru_cache(maxsize=1 << 10)(ReserveTile)
+_dirk = functools.lru_cache(maxsize=1 << 10)(GiveToDirk)
+_add = functools.lru_cache(maxsize=1 << 15)(RedesignAdd)
+_remove = functools.lru_cache(maxsize=1 << 10)(RedesignRemove)
+_swap = functools.lru_cache(maxsize=1 << 14)(RedesignSwap)
+PASS = Pass()
 
 
 def to_move(state: GameState) -> list[str]:
@@ -131,20 +142,20 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         if generous:
             cells = geometry.frontier(alh)
         else:
-            slots = geometry.state_open_slots(alh)
+            lay = geometry.layout(alh)
         for tile in seat.pending:
-            out.extend(PlaceTile(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
-            out.append(ReserveTile(tile))
+            out.extend(_place(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
+            out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
-                out.append(GiveToDirk(tile))
+                out.append(_dirk(tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
     out.extend(take_options(state.display))
     hand = seat.hand
     for tile, own in market_money(state.market, hand):
-        out.extend(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+        out.extend(_buys(tile, own))
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -157,29 +168,55 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
             if not seat.vizier:  # V8
                 out.append(ReactivateVizier())
     reserve = seat.reserve
-    if reserve:
-        if generous:
-            cells = geometry.frontier(alh)
-        else:
-            slots = geometry.state_open_slots(alh)
+    if generous:
+        out.extend(_redesigns(alh, reserve, True))
+    else:
+        memo = geometry.layout(alh).memo
+        found = memo.get(reserve)
+        if found is None:
+            found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
+        out.extend(found)
+    if state.bonus or not out or generous:
+        out.append(PASS)
+    return out
+
+
+def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool) -> list[Any]:
+    """A33: the redesigns (a reserve tile added, an Alhambra tile removed or exchanged for a reserve tile), in
+    listing order; the fast listing keeps them per Alhambra and reserve (geometry.Layout.memo)."""
+    out: list[Any] = []
+    if generous:
+        cells = geometry.frontier(alh) if reserve else []
         for tile in reserve:
-            out.extend(RedesignAdd(tile, c) for c in (cells if generous else geometry.legal_cells(alh, tile, slots)))
-    removable = frozenset() if generous else geometry.state_removable_cells(alh)
-    cell_needs = geometry.state_cell_needs(alh) if reserve else {}
+            out.extend(_add(tile, c) for c in cells)
+        for cell, tile in alh.items():
+            if cell != (0, 0):
+                out.append(_remove(tile))
+                out.extend(_swap(new, tile) for new in reserve)
+        return out
+    lay = geometry.layout(alh)
+    for tile in reserve:
+        out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
+    removable = lay.removable()
+    cell_needs = lay.needs() if reserve else {}
     for cell, tile in alh.items():
         if cell == (0, 0):
             continue
-        if generous or cell in removable:
-            out.append(RedesignRemove(tile))
+        if cell in removable:
+            out.append(_remove(tile))
         if reserve:
             present, walled = cell_needs[cell]
             for new in reserve:
                 w = WALLS[new]
-                if generous or (w & present == walled and present & ~w):
-                    out.append(RedesignSwap(new, tile))
-    if state.bonus or not out or generous:
-        out.append(Pass())
+                if w & present == walled and present & ~w:
+                    out.append(_swap(new, tile))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _buys(tile: str, own: tuple[int, ...]) -> tuple[BuyTile, ...]:
+    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
+    return tuple(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[VizierBuy]:
@@ -225,11 +262,13 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
+    by_currency: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        if 0 <= c < 108:
+            by_currency[c // 27].append(c)
     for space, tile in enumerate(market):
-        if tile is not None:
-            own = tuple(c for c in hand if 0 <= c < 108 and c // 27 == space)
-            if own:
-                yield tile, own
+        if tile is not None and by_currency[space]:
+            yield tile, tuple(by_currency[space])
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -290,12 +329,15 @@ def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
     an exchange card is only ever taken alone)."""
     seen: set[tuple[tuple[int, int], ...]] = set()
     out = []
-    for size in range(1, len(display) + 1):
-        for combo in itertools.combinations(display, size):
-            if size > 1 and (sum(value_of(c) for c in combo) > 5 or any(c > 2000 for c in combo)):
+    keys = [card_key(c) if c < 2000 else (c, 0) for c in display]
+    values = [value_of(c) if c < 2000 else 6 for c in display]  # an exchange card never joins a set (V43)
+    n = len(display)
+    for size in range(1, n + 1):
+        for combo in itertools.combinations(range(n), size):
+            if size > 1 and sum(values[i] for i in combo) > 5:
                 continue
-            key = tuple(sorted(card_key(c) if c < 2000 else (c, 0) for c in combo))
+            key = tuple(sorted(keys[i] for i in combo))
             if key not in seen:
                 seen.add(key)
-                out.append(TakeMoney(tuple(sorted(combo))))
+                out.append(TakeMoney(tuple(sorted(display[i] for i in combo))))
     return tuple(out)

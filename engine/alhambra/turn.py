@@ -230,10 +230,12 @@ def _step_rest(
     if kind is RedesignAdd:  # A33a
         alh = dict(seat.alhambra)
         alh[action.cell] = action.tile
+        geometry.changed(alh, seat.alhambra, action.cell)
         seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
         return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
     if kind is RedesignRemove:  # A33b
-        alh = {c: t for c, t in seat.alhambra.items() if t != action.tile}
+        alh, cell = _without_tile(seat.alhambra, action.tile)
+        geometry.changed(alh, seat.alhambra, cell)
         seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
         state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
         if action.tile in seat.bonus_played:
@@ -241,6 +243,9 @@ def _step_rest(
         return _finish_actions(state)
     if kind is RedesignSwap:  # A33c
         alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
+        at = geometry.cell_of(seat.alhambra, action.replaces)
+        if at is not None:
+            geometry.changed(alh, seat.alhambra, at)
         reserve = _without(seat.reserve, action.tile) + (action.replaces,)
         seat = replace(seat, alhambra=alh, reserve=reserve)
         state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
@@ -253,6 +258,7 @@ def _step_rest(
     if kind is PlaceTile:
         alh = dict(seat.alhambra)
         alh[action.cell] = action.tile
+        geometry.changed(alh, seat.alhambra, action.cell)
         seat = replace(seat, alhambra=alh, pending=pending)
     elif kind is ReserveTile:
         seat = replace(seat, reserve=seat.reserve + (action.tile,), pending=pending)
@@ -369,21 +375,25 @@ def _end_turn(state: GameState) -> GameState:
 def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
     """A39–A42 (V42: exchange cards fill the display like money): the refilled state, the scoring rounds
     whose cards were revealed, and whether the market could not be refilled (A50)."""
+    if len(state.display) >= 4 and None not in state.market:
+        return state, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
     log = list(state.log)
     counter = state.rng_counter
     reshuffled = state.reshuffled
     display = list(state.display)
-    deck = list(state.deck)
-    discard = list(state.discard)
+    deck = state.deck
+    top = len(deck)  # drawn from the end: deck[:top] is what is left
+    discard = state.discard
     rounds: list[int] = []
     while len(display) < 4:
-        if not deck:
+        if not top:
             if not discard:
                 break  # A41: deck and discard empty, the display stays incomplete
             if state.seed is None:
                 raise ValueError("A player's view cannot draw: it has no seed.")
-            shuffled_deck, counter = shuffled(discard, state.seed, counter)
-            deck, discard = list(shuffled_deck), []
+            deck, counter = shuffled(discard, state.seed, counter)
+            discard = ()
+            top = len(deck)
             reshuffled = True
             log.append(
                 Event(
@@ -391,7 +401,8 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
                     Text("The money deck is used up: the discard pile is shuffled to make a new deck (A41)."),
                 )
             )
-        card = deck.pop()
+        top -= 1
+        card = deck[top]
         if card in SCORING_CARDS:  # A40: set aside, keep drawing, score before the next turn
             rnd = 1 if card == SCORING_1 else 2
             rounds.append(rnd)
@@ -403,21 +414,23 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
         else:
             display.append(card)
     market = list(state.market)
-    bag = list(state.bag)
+    bag = state.bag
+    left = len(bag)
     ended = False
     for i in range(4):  # A42: spaces 1 -> 4
         if market[i] is None:
-            if bag:
-                market[i] = bag.pop()
+            if left:
+                left -= 1
+                market[i] = bag[left]
             else:
                 ended = True  # A50
     state = replace(
         state,
         display=tuple(display),
-        deck=tuple(deck),
-        discard=tuple(discard),
+        deck=deck[:top] if top < len(deck) else deck,
+        discard=discard,
         market=tuple(market),
-        bag=tuple(bag),
+        bag=bag[:left] if left < len(bag) else bag,
         rng_counter=counter,
         reshuffled=reshuffled,
         log=tuple(log),
@@ -558,3 +571,15 @@ def _cell(seat: PlayerState, tile: str) -> list[int]:
 def _without(seq: tuple[str, ...], item: str) -> tuple[str, ...]:
     i = seq.index(item)
     return seq[:i] + seq[i + 1 :]
+
+
+def _without_tile(alh: dict[geometry.Cell, str], tile: str) -> tuple[dict[geometry.Cell, str], geometry.Cell]:
+    """The Alhambra without `tile` (the other cells in their order) and the cell it lay on."""
+    out: dict[geometry.Cell, str] = {}
+    where = (0, 0)
+    for c, t in alh.items():
+        if t == tile:
+            where = c
+        else:
+            out[c] = t
+    return out, where
