@@ -6,7 +6,8 @@ Drawing and PNG encoding are pure Python and Pillow work that holds the GIL: in 
 slow every click. Each game is drawn by the same worker process (game id modulo the number of workers), so a
 renderer's per-process caches serve that game's next moves. A worker is given the stored state's JSON text and
 does the decoding, `rules.view(state, viewer)` and the drawing itself: only `view` output ever reaches the
-renderer, so a public image can hold nothing private. `processes=0` draws in a thread instead (tests).
+renderer, so a public image can hold nothing private. `processes=0` draws in one thread instead (tests): one
+drawing at a time, as in a worker process (the renderer's caches are not shared between threads).
 
 Every word in an image is in the `lang` asked for (`i18n` codes; the caller's choice: the server's language for
 a public post, the viewer's for a private image or a preview); English by default.
@@ -19,7 +20,7 @@ import collections
 import functools
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -63,6 +64,7 @@ class Images:
         self.session = session
         self.processes = processes
         self._pools: list[Executor | None] = [None] * max(processes, 0)
+        self._thread: ThreadPoolExecutor | None = None  # processes=0: the one drawing thread
         self._cache: collections.OrderedDict[tuple[Position, str | None, str], bytes | None] = collections.OrderedDict()
         self._size = cache_size
         self.drawn = 0  # images drawn (not from the cache), for tests and logs
@@ -117,7 +119,9 @@ class Images:
         """PNG bytes from the game's worker, or None if drawing fails: the bot then posts text only (logged)."""
         try:
             if self.processes <= 0:
-                png = await asyncio.to_thread(job)
+                if self._thread is None:
+                    self._thread = ThreadPoolExecutor(1, thread_name_prefix="draw")
+                png = await asyncio.get_running_loop().run_in_executor(self._thread, job)
             else:
                 png = await self._in_pool(row.id % self.processes, job)
         except Exception:
@@ -149,6 +153,7 @@ class Images:
 
     async def close(self) -> None:
         """Shut the worker processes down (without blocking the event loop)."""
-        pools = [p for p in self._pools if p is not None]
-        self._pools = [None] * len(self._pools)
+        pools: list[Executor] = [p for p in self._pools if p is not None]
+        pools += [self._thread] if self._thread is not None else []
+        self._pools, self._thread = [None] * len(self._pools), None
         await asyncio.gather(*(asyncio.to_thread(p.shutdown, wait=True, cancel_futures=True) for p in pools))

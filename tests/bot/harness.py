@@ -34,6 +34,7 @@ import discord.webhook.async_
 from discord import app_commands
 
 from bot import GameBot, Settings
+from tests.bot import schema
 
 APP_ID = 900000000000000001
 BOT_ID = APP_ID
@@ -417,6 +418,8 @@ class FakeDiscord:
         if f"{method} {path}" in self.fail_routes:
             raise discord.HTTPException(_FakeResponse(500), "injected failure")
         body = self._body(kwargs, form)
+        if method in ("POST", "PUT", "PATCH"):  # every body as Discord's own API description says it must be
+            self.violations.extend(schema.problems(method, path, body))
         if method == "GET" and path == "/users/@me":
             return bot_user(BOT_ID)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -519,6 +522,8 @@ class FakeDiscord:
                 if part.get("name") == "payload_json":
                     body = json.loads(part["value"])
         body = body or {}
+        if method in ("POST", "PATCH"):
+            self.violations.extend(schema.problems(method, route.path, body))
         token = route.webhook_token
         ia = self.interactions.get(token)
         if ia is None:

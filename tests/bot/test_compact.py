@@ -93,7 +93,7 @@ async def test_a_compact_game_keeps_one_board_that_shows_the_stored_position_aft
     assert "**Game over**" in final.content and [n for n, _ in final.files] == ["scores.png"], final.content
     # the start names who begins (Ana's is pinged: her away mode came before the game); nothing else is posted
     assert len(posts) <= 2 and all(m.content.startswith("Your turn") for m in posts[:-1]), [m.content for m in posts]
-    assert len(seen) < row.version or game == "gardens"  # an AI turn of several moves is one edit
+    assert len(seen) <= row.version + 1  # at most one edit per move (several when the herald is behind: one)
 
 
 async def test_turn_lines_ping_the_next_player_and_the_board_follows_every_move(bots, users):
