@@ -32,8 +32,10 @@ exposing `draw(view, viewer, names, highlight, focus, lang) -> PIL.Image`, named
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,9 +43,9 @@ from PIL import Image
 
 import engine
 from i18n import words
-from render._draw import encode_png, placeholder_png
+from render._draw import Palette, encode_png, fixed_palette, placeholder_png, unobserved
 
-__all__ = ["render_image", "render_png", "render_state", "renderer_ready"]
+__all__ = ["palette", "render_image", "render_png", "render_state", "renderer_ready"]
 
 
 def _module(game: str) -> Any | None:
@@ -107,7 +109,7 @@ def render_png(
                 _("Use the text summary and the buttons to play meanwhile."),
             ]
         )
-    return encode_png(img, getattr(_module(game), "PALETTE", ()))
+    return encode_png(img, palette=palette(game))
 
 
 def render_state(
@@ -124,3 +126,46 @@ def render_state(
     rules = engine.get_rules(game)
     view = rules.view(rules.from_json(json.loads(state_json)), viewer)
     return render_png(game, view, viewer, names, lang=lang)
+
+
+def palette(game: str) -> Palette | None:
+    """The colours every image of `game` is stored with (None without a renderer): its renderer's key colours
+    (`PALETTE`) exactly, then the shades of sample boards (`_samples`), found once per process and module (~0.1 s
+    the first time; kept: 256 colours and Pillow's ~0.5 MiB lookup table per game)."""
+    name = engine.entry(game).render
+    return _palette(game, name) if name else None
+
+
+@functools.cache
+def _palette(game: str, module: str) -> Palette:
+    with unobserved():
+        samples = _samples(game)
+    return fixed_palette(samples, getattr(importlib.import_module(module), "PALETTE", ()))
+
+
+def _samples(game: str) -> list[Image.Image]:
+    """Boards holding every kind of thing a board of `game` shows: one seeded game of random legal moves at the
+    largest player count with every yes/no option it allows, public boards a third and two thirds in and at the end (the
+    results), a player's private board, and the smallest player count's board two thirds in (Alhambra: Dirk)."""
+    rules = engine.get_rules(game)
+    options = {name: True for name, opt in rules.options.items() if not opt.choices and isinstance(opt.default, bool)}
+    images: list[Image.Image] = []
+    for n, picks in ((rules.player_counts[-1], (1 / 3, 2 / 3, 1)), (rules.player_counts[0], (2 / 3,))):
+        players = [str(1000 + i) for i in range(n)]
+        try:
+            state = rules.new_game(players, options, 1)
+        except ValueError:  # an option not for this player count (Gardens' two-colours game: 2 players)
+            state = rules.new_game(players, {}, 1)
+        rnd = random.Random(1)
+        states = [state]
+        while not rules.is_over(state) and len(states) < 5000:
+            player = rnd.choice(rules.to_move(state))
+            state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
+            states.append(state)
+        for at in picks:
+            chosen = states[min(len(states) - 1, int(at * len(states)))]
+            images.append(render_image(game, rules.view(chosen, None), None, lang="en") or Image.new("RGB", (1, 1)))
+        viewer = players[0]
+        private = rules.view(states[2 * len(states) // 3], viewer)
+        images.append(render_image(game, private, viewer, lang="en") or Image.new("RGB", (1, 1)))
+    return images
