@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import queens_garden as QG
 from engine.queens_garden import components as QC
@@ -384,38 +384,62 @@ def garden_extent(r: float) -> tuple[float, float, float, float]:
 def _garden(
     img: Image.Image,
     g: Garden,
-    ox: float,
-    oy: float,
+    ox: int,
+    oy: int,
     r: float,
     last: frozenset[str],
     extra: frozenset[str],
     _: Words = ENGLISH,
+    bg: D.RGB = D.PANEL,
 ) -> None:
-    """A garden drawn with its top-left extent corner at (ox, oy); areas and spaces named in the reader's letters."""
+    """A garden drawn with its top-left extent corner at (ox, oy) on a plain `bg` area; areas and spaces named in
+    the reader's letters. The spaces as they are before anything is placed on them come from `_garden_base` (one
+    paste), then each tile, printed hexagon and element is stamped over its space (the same hexagon: it covers
+    the free one's every pixel)."""
     x0, y0, _x1, _y1 = garden_extent(r)
     dx, dy = ox - x0, oy - y0
-    name_size = max(11, round(r * 0.42))
-    for space in GEO.SPACES:
+    base, (bx, by) = _garden_base(r, frozenset(g.areas), ox & 1, oy & 1, bg, _)
+    img.paste(base, (ox + bx, oy + by))
+    for space in (*g.hexes, *(s for s in g.elements if s not in g.hexes)):
         area = GEO.area_of(space)
-        cx, cy = GEO.pixel(space, r)
-        cx, cy = cx + dx, cy + dy
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
-            # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
-            label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
-            D.stamp(
-                img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED), cx, cy
-            )
-        elif space in g.hexes:
-            _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed, _=_)
-        elif space in g.elements:
-            D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
+            continue  # (never in a game: a space of an area not placed holds nothing)
+        cx, cy = GEO.pixel(space, r)
+        if space in g.hexes:
+            _draw_kind(img, cx + dx, cy + dy, r - 1, g.hexes[space], printed=space in g.printed, _=_)
         else:
-            name = _.text(GEO.space_text(space))
-            D.stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, name, name_size, D.MUTED), cx, cy)
+            D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx + dx, cy + dy)
     for space in sorted(last | extra):
         if space in GEO.SPACE_COORD:
             cx, cy = GEO.pixel(space, r)
             D.stamp(img, hex_sprite(r + 1, None, D.HIGHLIGHT, 4), cx + dx, cy + dy)
+
+
+@functools.lru_cache(maxsize=16)  # ~0.8 MiB each (a 434x483 garden at R_GARDEN): 13 MiB at most
+def _garden_base(
+    r: float, areas: frozenset[str], px: int, py: int, bg: D.RGB, _: Words
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The spaces of a garden whose placed expansion areas are `areas` as drawn before anything is on them (a
+    free space, its name; an area still free, its name in the middle), on `bg`, drawn from the corner parity
+    (px, py) as `D.part` does, cropped to what it drew: (image, its offset from the extent's corner). Kept per
+    areas and language: boards of every game share them."""
+    x0, y0, x1, y1 = garden_extent(r)
+    m = 2 * (int(r) // 2 + 6)  # an even margin: every sprite stays inside, positions round as on the board
+    canvas, _d = D.canvas(int(x1 - x0) + 2 * m, int(y1 - y0) + 2 * m, bg)
+    dx, dy = m + px - x0, m + py - y0
+    name_size = max(11, round(r * 0.42))
+    for space in GEO.SPACES:
+        area = GEO.area_of(space)
+        cx, cy = GEO.pixel(space, r)
+        if area != GEO.FOUNTAIN_BOARD and area not in areas:
+            # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
+            label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
+            sprite = hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED)
+        else:
+            sprite = hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, _.text(GEO.space_text(space)), name_size, D.MUTED)
+        D.stamp(canvas, sprite, cx + dx, cy + dy)
+    box = ImageChops.difference(canvas, Image.new("RGB", canvas.size, bg)).getbbox() or (0, 0, 1, 1)
+    return canvas.crop(box), (box[0] - m - px, box[1] - m - py)
 
 
 # --------------------------------------------------------------------------------------------- sections
