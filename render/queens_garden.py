@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from engine import queens_garden as QG
 from engine.queens_garden import components as QC
@@ -393,13 +393,15 @@ def _garden(
     bg: D.RGB = D.PANEL,
 ) -> None:
     """A garden drawn with its top-left extent corner at (ox, oy) on a plain `bg` area; areas and spaces named in
-    the reader's letters. The spaces as they are before anything is placed on them come from `_garden_base` (one
-    paste), then each tile, printed hexagon and element is stamped over its space (the same hexagon: it covers
+    the reader's letters. The spaces as they are before anything is placed on them come from `_area_base` (a
+    paste per area), then each tile, printed hexagon and element is stamped over its space (the same hexagon: it covers
     the free one's every pixel)."""
     x0, y0, _x1, _y1 = garden_extent(r)
     dx, dy = ox - x0, oy - y0
-    base, (bx, by) = _garden_base(r, frozenset(g.areas), ox & 1, oy & 1, bg, _)
-    img.paste(base, (ox + bx, oy + by))
+    for area in AREAS:
+        placed = area == GEO.FOUNTAIN_BOARD or area in g.areas
+        base, mask, (bx, by) = _area_base(r, area, placed, ox & 1, oy & 1, bg, _)
+        img.paste(base, (ox + bx, oy + by), mask)
     for space in (*g.hexes, *(s for s in g.elements if s not in g.hexes)):
         area = GEO.area_of(space)
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
@@ -415,31 +417,37 @@ def _garden(
             D.stamp(img, hex_sprite(r + 1, None, D.HIGHLIGHT, 4), cx + dx, cy + dy)
 
 
-@functools.lru_cache(maxsize=16)  # ~0.8 MiB each (a 434x483 garden at R_GARDEN): 13 MiB at most
-def _garden_base(
-    r: float, areas: frozenset[str], px: int, py: int, bg: D.RGB, _: Words
-) -> tuple[Image.Image, tuple[int, int]]:
-    """The spaces of a garden whose placed expansion areas are `areas` as drawn before anything is on them (a
-    free space, its name; an area still free, its name in the middle), on `bg`, drawn from the corner parity
-    (px, py) as `D.part` does, cropped to what it drew: (image, its offset from the extent's corner). Kept per
-    areas and language: boards of every game share them."""
+AREAS = tuple(dict.fromkeys(GEO.area_of(space) for space in GEO.SPACES))  # in the order their spaces are drawn
+
+
+@functools.lru_cache(maxsize=64)  # ~0.1-0.2 MiB each (an area of 7-13 hexagons at R_GARDEN): ~10 MiB at most
+def _area_base(
+    r: float, area: str, placed: bool, px: int, py: int, bg: D.RGB, _: Words
+) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """One area's spaces as drawn before anything is on them (placed: each free space and its name; not placed
+    yet: faint outlines, the area's name in the middle), on `bg`, from the corner parity (px, py) as `D.part`
+    draws (positions round as on the board): (pixels, the mask of what the hexagons cover, the offset from the
+    garden's extent corner). Kept per area, state and language: boards of every game share them."""
     x0, y0, x1, y1 = garden_extent(r)
-    m = 2 * (int(r) // 2 + 6)  # an even margin: every sprite stays inside, positions round as on the board
-    canvas, _d = D.canvas(int(x1 - x0) + 2 * m, int(y1 - y0) + 2 * m, bg)
+    m = 2 * (int(r) // 2 + 6)  # an even margin: every sprite inside, positions round as on the board
+    size = (int(x1 - x0) + 2 * m, int(y1 - y0) + 2 * m)
+    canvas, mask = Image.new("RGB", size, bg), Image.new("L", size, 0)
     dx, dy = m + px - x0, m + py - y0
-    name_size = max(11, round(r * 0.42))
     for space in GEO.SPACES:
-        area = GEO.area_of(space)
-        cx, cy = GEO.pixel(space, r)
-        if area != GEO.FOUNTAIN_BOARD and area not in areas:
-            # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
+        if GEO.area_of(space) != area:
+            continue
+        if placed:
+            label = _.text(GEO.space_text(space))
+            sprite = hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, label, max(11, round(r * 0.42)), D.MUTED)
+        else:  # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
             label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
             sprite = hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED)
-        else:
-            sprite = hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, _.text(GEO.space_text(space)), name_size, D.MUTED)
+        cx, cy = GEO.pixel(space, r)
         D.stamp(canvas, sprite, cx + dx, cy + dy)
-    box = ImageChops.difference(canvas, Image.new("RGB", canvas.size, bg)).getbbox() or (0, 0, 1, 1)
-    return canvas.crop(box), (box[0] - m - px, box[1] - m - py)
+        at = (round(cx + dx - sprite.width / 2), round(cy + dy - sprite.height / 2))
+        mask.paste(255, at, sprite.getchannel("A").point(lambda v: 255 if v else 0))
+    box = mask.getbbox() or (0, 0, 1, 1)
+    return canvas.crop(box), mask.crop(box), (box[0] - m - px, box[1] - m - py)
 
 
 # --------------------------------------------------------------------------------------------- sections
