@@ -32,7 +32,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from i18n import ENGLISH, Words
+from i18n import ENGLISH, Words, words
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
@@ -562,6 +562,23 @@ def results_sheet(
 
 
 # --------------------------------------------------------------------------------------------- images
+
+
+def entry_point(model: Callable[..., Any], board: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """A game renderer's `draw(view, viewer, names, highlight, focus, lang)` (render/__init__.py), from its two
+    halves: `model(view, viewer, names, words)` reads the view, `board(model, highlight=, focus=)` draws it."""
+
+    def draw(
+        view: Any,
+        viewer: str | None = None,
+        names: Mapping[str, str] | None = None,
+        highlight: Any = None,
+        focus: bool = False,
+        lang: str = "en",
+    ) -> Image.Image:
+        return board(model(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+
+    return draw
 
 
 def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:

@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine import gardens as G
-from i18n import ENGLISH, N_, Words, words
+from i18n import ENGLISH, N_, Words
 from render import _draw as D
 
 KIND_COLOURS: dict[str, D.RGB] = {  # G2/G7: the four tree kinds = the players' colours
@@ -625,13 +625,4 @@ def _draw_focus(b: Board, extra: str | None) -> Image.Image:
     return img
 
 
-def draw(
-    view: Any,
-    viewer: str | None = None,
-    names: Mapping[str, str] | None = None,
-    highlight: Any = None,
-    focus: bool = False,
-    lang: str = "en",
-) -> Image.Image:
-    """The render entry point for the Gardens (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+draw = D.entry_point(model_from_view, draw_board)  # the render entry point for the Gardens (see render.render_png)

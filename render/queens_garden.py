@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 from engine import queens_garden as QG
 from engine.queens_garden import components as QC
 from engine.queens_garden import geometry as GEO
-from i18n import ENGLISH, N_, Words, words
+from i18n import ENGLISH, N_, Words
 from render import _draw as D
 
 Kind = tuple[int, int]
@@ -875,13 +875,4 @@ def _draw_focus(b: Board, extra: frozenset[str]) -> Image.Image:
     return img
 
 
-def draw(
-    view: Any,
-    viewer: str | None = None,
-    names: Mapping[str, str] | None = None,
-    highlight: Any = None,
-    focus: bool = False,
-    lang: str = "en",
-) -> Image.Image:
-    """The render entry point for Queen's Garden (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+draw = D.entry_point(model_from_view, draw_board)  # the render entry point for Queen's Garden (see render.render_png)
