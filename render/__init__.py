@@ -144,18 +144,20 @@ def _palette(game: str, module: str) -> Palette:
 
 
 def _samples(game: str) -> list[Image.Image]:
-    """Boards holding every kind of thing a board of `game` shows: one seeded game of random legal moves at the
-    largest player count with every yes/no option it allows, public boards a third and two thirds in and at the end (the
-    results), a player's private board, and the smallest player count's board two thirds in (Alhambra: Dirk)."""
+    """Boards holding every kind of thing a board of `game` shows: seeded games of random legal moves, at the
+    largest player count with every yes/no option it allows (public boards a third and two thirds in and at the
+    end, the results; a player's private board), and at the smallest without options and with every one (two
+    thirds in: Alhambra's Dirk, Gardens' two-colours game)."""
     rules = engine.get_rules(game)
-    options = {name: True for name, opt in rules.options.items() if not opt.choices and isinstance(opt.default, bool)}
+    every = {name: True for name, opt in rules.options.items() if not opt.choices and isinstance(opt.default, bool)}
+    few, most = rules.player_counts[0], rules.player_counts[-1]
     images: list[Image.Image] = []
-    for n, picks in ((rules.player_counts[-1], (1 / 3, 2 / 3, 1)), (rules.player_counts[0], (2 / 3,))):
+    for n, options, picks in ((most, every, (1 / 3, 2 / 3, 1)), (few, {}, (2 / 3,)), (few, every, (2 / 3,))):
         players = [str(1000 + i) for i in range(n)]
         try:
             state = rules.new_game(players, options, 1)
         except ValueError:  # an option not for this player count (Gardens' two-colours game: 2 players)
-            state = rules.new_game(players, {}, 1)
+            continue
         rnd = random.Random(1)
         states = [state]
         while not rules.is_over(state) and len(states) < 5000:
