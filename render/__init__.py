@@ -14,9 +14,13 @@ Boards are composed of parts (a player's panel and, inside it, the Alhambra or g
 the side panels...) kept in a per-process cache (`render._draw.PARTS`, at most 64 MiB of pixels) keyed by exactly
 the data each part shows, and by the viewer for a private image's own parts (a hand, a preview): a move redraws
 what it changed and pastes the rest. The bytes are the same whether the cache is cold or warm (tests/render/
-test_parts.py). A 6-player Alhambra with every module, decoded, drawn and encoded, takes ~9 ms of CPU for the
-next move of a game the same process drew before, ~12 ms with a cold part cache (bench/render.py), ~5.5 ms of
-either the PNG encoding.
+test_parts.py). What no position changes is drawn once per process and shared by every game: tile and hex
+sprites, chips, glyph masks and text sizes, a Queen's Garden's free spaces per area (`queens_garden._area_base`),
+and each game's PNG palette (`palette`: its key colours exactly and the shades of sample boards, so no image
+looks for its own colours). Drawn cold, as a worker meets boards under load (positions of many games in turn,
+`bench/render.py --cold 6`, machine shared, load ~4), median / p95 CPU per image: a 6-player Alhambra with every
+module 22-25 / 27-32 ms (30-31 / 38-39 before these were shared), a 4-player Queen's Garden 25-28 / 28-34 ms,
+a 4-player Gardens 12-14 / 16-18 ms; of which the PNG encoding 6.4-6.9, 6.2-6.8 and 2.9-3.6 ms.
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
