@@ -23,6 +23,7 @@ import functools
 import math
 import struct
 import types
+import weakref
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -746,8 +747,32 @@ def _draw_part(
 
 
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
-    """Paste a (cached, transparent) sprite centred on (cx, cy)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+    """Paste a (cached, transparent) sprite centred on (cx, cy): through its alpha, or through a 1-bit mask of it
+    when every pixel is either opaque or clear (hexagons, octagons...: the same pixels, ~3x quicker)."""
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), _stamp_mask(sprite))
+
+
+# id of a sprite -> (a weak reference to it, its 1-bit mask or None when its alpha has shades): one entry per
+# live sprite (the sprite caches bound them), dropped with the sprite
+_STAMP_MASKS: dict[int, tuple[weakref.ref[Image.Image], Image.Image | None]] = {}
+
+
+def _stamp_mask(sprite: Image.Image) -> Image.Image:
+    key = id(sprite)
+    found = _STAMP_MASKS.get(key)
+    if found is not None and found[0]() is sprite:
+        return found[1] or sprite
+    mask = None
+    if sprite.mode == "RGBA":
+        alpha = sprite.getchannel("A")
+        if not any(alpha.histogram()[1:255]):
+            mask = alpha.convert("1", dither=Image.Dither.NONE)
+
+    def forget(_ref: weakref.ref[Image.Image]) -> None:
+        _STAMP_MASKS.pop(key, None)
+
+    _STAMP_MASKS[key] = (weakref.ref(sprite, forget), mask)
+    return mask or sprite
 
 
 BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, TURN, GOOD)

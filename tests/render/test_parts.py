@@ -352,3 +352,24 @@ def test_a_garden_from_its_area_drawings_is_the_garden_stamped_space_by_space():
                 ]  # a handful per occupied space at most
                 assert all(b in (_draw.INK, _draw.GOOD) for a, b in changed), changed[:5]  # an outline, a check mark
                 assert len(changed) <= 4 * (len(g.hexes) + len(g.elements))
+
+
+def test_stamping_through_a_one_bit_mask_gives_the_pixels_of_pasting_through_alpha():
+    """`stamp` pastes a sprite that is only opaque or clear through a 1-bit mask (issue #27: ~3x quicker): the
+    same pixels as through its alpha; a sprite with shades of alpha, and a copy drawn on after its original was
+    stamped (Queen's Garden's element sprites), each through its own alpha."""
+    from render import queens_garden as RQ
+
+    hexagon = RQ.hex_sprite(30, RQ.FREE, _draw.PANEL_EDGE, 2, "N3", 13, _draw.MUTED)
+    shaded = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
+    ImageDraw.Draw(shaded).ellipse((2, 2, 37, 37), fill=(200, 40, 40, 140))
+    element = RQ.element_sprite("bench", True, 30)  # a copy of a hexagon, a check mark past its edge
+    for sprite in (hexagon, shaded, element, hexagon):
+        for cx, cy in ((50.5, 40), (61, 47.5)):
+            mine, plain = Image.new("RGB", (120, 100), _draw.BG), Image.new("RGB", (120, 100), _draw.BG)
+            ImageDraw.Draw(mine).rectangle((40, 30, 80, 70), fill=_draw.TURN)
+            ImageDraw.Draw(plain).rectangle((40, 30, 80, 70), fill=_draw.TURN)
+            _draw.stamp(mine, sprite, cx, cy)
+            plain.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+            assert mine.tobytes() == plain.tobytes()
+    assert _draw._stamp_mask(hexagon).mode == "1" and _draw._stamp_mask(shaded) is shaded
