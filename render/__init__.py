@@ -18,9 +18,10 @@ test_parts.py). What no position changes is drawn once per process and shared by
 sprites, chips, glyph masks and text sizes, a Queen's Garden's free spaces per area (`queens_garden._area_base`),
 and each game's PNG palette (`palette`: its key colours exactly and the shades of sample boards, so no image
 looks for its own colours). Drawn cold, as a worker meets boards under load (positions of many games in turn,
-`bench/render.py --cold 6`, machine shared, load ~4), median / p95 CPU per image: a 6-player Alhambra with every
-module 22-25 / 27-32 ms (30-31 / 38-39 before these were shared), a 4-player Queen's Garden 25-28 / 28-34 ms,
-a 4-player Gardens 12-14 / 16-18 ms; of which the PNG encoding 6.4-6.9, 6.2-6.8 and 2.9-3.6 ms.
+`bench/render.py --cold 6`, machine shared, load 2-4), median / p95 CPU per image: a 6-player Alhambra with every
+module 22-28 / 27-35 ms (30-39 / 38-54 before these were shared, in the same runs), a 4-player Queen's Garden
+25-28 / 28-34 ms (32-36 / 37-43), a 4-player Gardens 11-14 / 16-18 ms (15-17 / 20-22); of which the PNG encoding
+6.4-7.6, 6.2-6.8 and 2.9-3.6 ms. Finding a game's palette costs ~0.15-0.5 s once per process (its sample boards).
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
