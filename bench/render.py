@@ -28,8 +28,9 @@ meet the same machine: median and p95 per image of each and LANG's median agains
 (hu, cs, es, de: their catalogs), `long` (a made-up language whose every word is 60% longer, more than German or
 Hungarian: the most measuring, shrinking and wrapping) or `qps` (the tests' pseudo-language). Aim: within 10%.
 
-Encoders: the PNG encoder of `render` ("new") beside the one it replaced ("old", kept here only for this
-comparison) on three states (mid-game, late, the end), as before.
+Encoders: the PNG encoder of `render` with the game's fixed palette ("new", as `render_png`), with a palette
+found per image ("own", until issue #27) and the one before it ("old", kept here only for this comparison) on
+three states (mid-game, late, the end).
 
 Times are this thread's CPU time, which stays meaningful when the machine is busy (wall time then includes
 waiting for a core). Aim: <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
@@ -52,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageDraw  # noqa: E402
 
+import render  # noqa: E402
 from engine import GAMES, get_rules  # noqa: E402
 from render import _draw, render_image  # noqa: E402
 from scripts.gallery import install_made_up, names_for, playthrough  # noqa: E402
@@ -77,9 +79,15 @@ def encode_png_old(img: Image.Image, key_colours: Iterable[_draw.RGB] = ()) -> b
     return buf.getvalue()
 
 
-ENCODERS: dict[str, Callable[[Image.Image, Iterable[_draw.RGB]], bytes]] = {
-    "old": encode_png_old,
-    "new": _draw.encode_png,  # exactly what render_png does
+def keys(game: str) -> tuple[_draw.RGB, ...]:
+    """The key colours of `game`'s renderer."""
+    return tuple(getattr(importlib.import_module(f"render.{game}"), "PALETTE", ()))
+
+
+ENCODERS: dict[str, Callable[[Image.Image, str], bytes]] = {
+    "old": lambda img, game: encode_png_old(img, keys(game)),
+    "own": lambda img, game: _draw.encode_png(img, keys(game)),  # a palette found per image (until #27)
+    "new": lambda img, game: _draw.encode_png(img, palette=render.palette(game)),  # exactly what render_png does
 }
 
 
@@ -112,11 +120,13 @@ def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
     rules = get_rules(game)
     n, texts = game_states(game, options)
     names = names_for(n)
-    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    palette = render.palette(game)  # the game's fixed palette, as render_png uses it
     label = f"{game} {n}p" + (" all modules" if options else "")
     print(f"{label}: {len(texts)} states in order, x{repeats}")
     for text in texts[:: max(1, len(texts) // 20)]:  # warm-up: fonts, glyphs, sprites (not parts)
-        _draw.encode_png(render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette)
+        _draw.encode_png(
+            render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette=palette
+        )
     for case in ("warm", "cold"):
         steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
         held = 0
@@ -130,7 +140,7 @@ def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
                 before = (parts.hits, parts.misses) if parts is not None else (0, 0)
                 t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
                 t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
-                t3, _ = cpu_ms(lambda img=img: _draw.encode_png(img, palette))  # = render_png
+                t3, _ = cpu_ms(lambda img=img: _draw.encode_png(img, palette=palette))  # = render_png
                 for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):
                     steps[k].append(v)
                 if parts is not None:
@@ -150,13 +160,13 @@ def languages(game: str, options: dict[str, Any] | None, repeats: int, lang: str
     rules = get_rules(game)
     n, texts = game_states(game, options)
     names = names_for(n)
-    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    palette = render.palette(game)  # the game's fixed palette, as render_png uses it
     label = f"{game} {n}p" + (" all modules" if options else "")
     print(f"{label}: {len(texts)} states, English and {lang} alternately, x{repeats}")
     for code in ("en", lang):  # warm-up: fonts, glyphs, sprites (not parts) of each language
         for text in texts[:: max(1, len(texts) // 20)]:
             view = rules.view(rules.from_json(json.loads(text)), None)
-            _draw.encode_png(render_image(game, view, None, names, lang=code), palette)
+            _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
     medians = {}
     for case in ("warm", "cold"):
         times: dict[str, list[float]] = {"en": [], lang: []}
@@ -169,7 +179,7 @@ def languages(game: str, options: dict[str, Any] | None, repeats: int, lang: str
 
                     def image(text: str = text, code: str = code) -> bytes:
                         view = rules.view(rules.from_json(json.loads(text)), None)
-                        return _draw.encode_png(render_image(game, view, None, names, lang=code), palette)
+                        return _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
 
                     times[code].append(cpu_ms(image)[0])
         en, other = statistics.median(times["en"]), statistics.median(times[lang])
@@ -189,17 +199,16 @@ def encoders(game: str, repeats: int) -> None:
     picks = [states[len(states) // 2], states[(len(states) * 4) // 5], states[-1]]
     views = [rules.view(s, None) for s in picks]
     names = names_for(n)
-    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
     imgs = [render_image(game, v, names=names) for v in views]
     sizes_wh = {img.size for img in imgs}
     print(f"{game} {n}p encoders ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * 3} images each")
     for name, encode in ENCODERS.items():  # one encoder at a time: interleaved, each slows the other (memory)
         for img in imgs:  # warm-up
-            encode(img, palette)
+            encode(img, game)
         times, sizes = [], []
         for _ in range(repeats):
             for img in imgs:
-                e, png = cpu_ms(lambda img=img, encode=encode: encode(img, palette))
+                e, png = cpu_ms(lambda img=img, encode=encode: encode(img, game))
                 times.append(e)
                 sizes.append(len(png))  # type: ignore[arg-type]
         print(
@@ -221,14 +230,16 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
     rules = get_rules(game)
     n = rules.player_counts[-1]
     names = names_for(n)
-    palette = getattr(importlib.import_module(f"render.{game}"), "PALETTE", ())
+    palette = render.palette(game)  # the game's fixed palette, as render_png uses it
     runs = [
         [json.dumps(rules.to_json(s)) for s in playthrough(game, n, seed=100 + g, options=options)][::3]
         for g in range(games)
     ]
     texts = [run[k] for k in range(max(map(len, runs))) for run in runs if k < len(run)]
     for text in texts[:: max(1, len(texts) // 10)]:  # warm-up: fonts, glyphs, sprites
-        _draw.encode_png(render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette)
+        _draw.encode_png(
+            render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette=palette
+        )
     steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
     sizes = []
     prof = cProfile.Profile() if profile else None
@@ -237,7 +248,7 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
             prof.enable()
         t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
         t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
-        t3, png = cpu_ms(lambda img=img: _draw.encode_png(img, palette))
+        t3, png = cpu_ms(lambda img=img: _draw.encode_png(img, palette=palette))
         if prof is not None:
             prof.disable()
         for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):

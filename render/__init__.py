@@ -14,9 +14,14 @@ Boards are composed of parts (a player's panel and, inside it, the Alhambra or g
 the side panels...) kept in a per-process cache (`render._draw.PARTS`, at most 64 MiB of pixels) keyed by exactly
 the data each part shows, and by the viewer for a private image's own parts (a hand, a preview): a move redraws
 what it changed and pastes the rest. The bytes are the same whether the cache is cold or warm (tests/render/
-test_parts.py). A 6-player Alhambra with every module, decoded, drawn and encoded, takes ~9 ms of CPU for the
-next move of a game the same process drew before, ~12 ms with a cold part cache (bench/render.py), ~5.5 ms of
-either the PNG encoding.
+test_parts.py). What no position changes is drawn once per process and shared by every game: tile and hex
+sprites, chips, glyph masks and text sizes, a Queen's Garden's free spaces per area (`queens_garden._area_base`),
+and each game's PNG palette (`palette`: its key colours exactly and the shades of sample boards, so no image
+looks for its own colours). Drawn cold, as a worker meets boards under load (positions of many games in turn,
+`bench/render.py --cold 6`, machine shared, load 2-4), median / p95 CPU per image: a 6-player Alhambra with every
+module 22-28 / 27-35 ms (30-39 / 38-54 before these were shared, in the same runs), a 4-player Queen's Garden
+25-28 / 28-34 ms (32-36 / 37-43), a 4-player Gardens 11-14 / 16-18 ms (15-17 / 20-22); of which the PNG encoding
+6.4-7.6, 6.2-6.8 and 2.9-3.6 ms. Finding a game's palette costs ~0.15-0.5 s once per process (its sample boards).
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
@@ -32,8 +37,10 @@ exposing `draw(view, viewer, names, highlight, focus, lang) -> PIL.Image`, named
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,9 +48,9 @@ from PIL import Image
 
 import engine
 from i18n import words
-from render._draw import encode_png, placeholder_png
+from render._draw import Palette, encode_png, fixed_palette, placeholder_png, unobserved
 
-__all__ = ["render_image", "render_png", "render_state", "renderer_ready"]
+__all__ = ["palette", "render_image", "render_png", "render_state", "renderer_ready"]
 
 
 def _module(game: str) -> Any | None:
@@ -107,7 +114,7 @@ def render_png(
                 _("Use the text summary and the buttons to play meanwhile."),
             ]
         )
-    return encode_png(img, getattr(_module(game), "PALETTE", ()))
+    return encode_png(img, palette=palette(game))
 
 
 def render_state(
@@ -124,3 +131,48 @@ def render_state(
     rules = engine.get_rules(game)
     view = rules.view(rules.from_json(json.loads(state_json)), viewer)
     return render_png(game, view, viewer, names, lang=lang)
+
+
+def palette(game: str) -> Palette | None:
+    """The colours every image of `game` is stored with (None without a renderer): its renderer's key colours
+    (`PALETTE`) exactly, then the shades of sample boards (`_samples`), found once per process and module (~0.1 s
+    the first time; kept: 256 colours and Pillow's ~0.5 MiB lookup table per game)."""
+    name = engine.entry(game).render
+    return _palette(game, name) if name else None
+
+
+@functools.cache
+def _palette(game: str, module: str) -> Palette:
+    with unobserved():
+        samples = _samples(game)
+    return fixed_palette(samples, getattr(importlib.import_module(module), "PALETTE", ()))
+
+
+def _samples(game: str) -> list[Image.Image]:
+    """Boards holding every kind of thing a board of `game` shows: seeded games of random legal moves, at the
+    largest player count with every yes/no option it allows (public boards a third and two thirds in and at the
+    end, the results; a player's private board), and at the smallest without options and with every one (two
+    thirds in: Alhambra's Dirk, Gardens' two-colours game)."""
+    rules = engine.get_rules(game)
+    every = {name: True for name, opt in rules.options.items() if not opt.choices and isinstance(opt.default, bool)}
+    few, most = rules.player_counts[0], rules.player_counts[-1]
+    images: list[Image.Image] = []
+    for n, options, picks in ((most, every, (1 / 3, 2 / 3, 1)), (few, {}, (2 / 3,)), (few, every, (2 / 3,))):
+        players = [str(1000 + i) for i in range(n)]
+        try:
+            state = rules.new_game(players, options, 1)
+        except ValueError:  # an option not for this player count (Gardens' two-colours game: 2 players)
+            continue
+        rnd = random.Random(1)
+        states = [state]
+        while not rules.is_over(state) and len(states) < 5000:
+            player = rnd.choice(rules.to_move(state))
+            state = rules.apply(state, player, rnd.choice(rules.legal_actions(state, player)))
+            states.append(state)
+        for at in picks:
+            chosen = states[min(len(states) - 1, int(at * len(states)))]
+            images.append(render_image(game, rules.view(chosen, None), None, lang="en") or Image.new("RGB", (1, 1)))
+        viewer = players[0]
+        private = rules.view(states[2 * len(states) // 3], viewer)
+        images.append(render_image(game, private, viewer, lang="en") or Image.new("RGB", (1, 1)))
+    return images

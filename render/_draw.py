@@ -23,6 +23,7 @@ import functools
 import math
 import struct
 import types
+import weakref
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
 
-from i18n import ENGLISH, Words
+from i18n import ENGLISH, Words, words
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
@@ -98,12 +99,18 @@ def fit_text(text: str, max_width: int, size: int, bold: bool = False, min_size:
 def fits(text: str, max_width: int, size: int, bold: bool = False, min_size: int = 12) -> bool:
     """True if `fit_text` would show `text` whole (shrunk at most to `min_size`): for a layout that tries
     narrower forms of a label before one is cut (a try is not a cut)."""
-    return _fit_text(text, max_width, size, bold, min_size)[0] == text
+    return text_size(text, _fit_size(text, max_width, size, bold, min_size), bold)[0] <= max_width
+
+
+def _fit_size(text: str, max_width: int, size: int, bold: bool, min_size: int) -> int:
+    """The largest size from `size` down to `min_size` at which `text` fits `max_width`, else `min_size`."""
+    while size > min_size and text_size(text, size, bold)[0] > max_width:
+        size -= 1
+    return size
 
 
 def _fit_text(text: str, max_width: int, size: int, bold: bool, min_size: int) -> tuple[str, int]:
-    while size > min_size and text_size(text, size, bold)[0] > max_width:
-        size -= 1
+    size = _fit_size(text, max_width, size, bold, min_size)
     if text_size(text, size, bold)[0] <= max_width:
         return text, size
     while len(text) > 1 and text_size(text + "…", size, bold)[0] > max_width:
@@ -182,6 +189,18 @@ def recording() -> Iterator[list[str]]:
         yield _RECORD
     finally:
         _RECORD = saved
+
+
+@contextmanager
+def unobserved() -> Iterator[None]:
+    """Nothing drawn inside is noted by `recording()` or `shortened()`: for the sample boards a palette is found
+    from (`render.palette`), drawn whenever the first board of a game is encoded."""
+    global _RECORD, _SHORTENED
+    saved, _RECORD, _SHORTENED = (_RECORD, _SHORTENED), None, None
+    try:
+        yield
+    finally:
+        _RECORD, _SHORTENED = saved
 
 
 def text(
@@ -546,6 +565,23 @@ def results_sheet(
 # --------------------------------------------------------------------------------------------- images
 
 
+def entry_point(model: Callable[..., Any], board: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """A game renderer's `draw(view, viewer, names, highlight, focus, lang)` (render/__init__.py), from its two
+    halves: `model(view, viewer, names, words)` reads the view, `board(model, highlight=, focus=)` draws it."""
+
+    def draw(
+        view: Any,
+        viewer: str | None = None,
+        names: Mapping[str, str] | None = None,
+        highlight: Any = None,
+        focus: bool = False,
+        lang: str = "en",
+    ) -> Image.Image:
+        return board(model(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+
+    return draw
+
+
 def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (int(width), int(height)), colour)
     return img, ImageDraw.Draw(img)
@@ -689,10 +725,11 @@ def part(
     px, py = x0 & 1, y0 & 1
     key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, freeze(args))
     found = PARTS.lookup(key)
-    if found is None:
-        found = _draw_part(box, section, args, bg)
-        PARTS.store(key, found)
-    elif PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
+    if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
+        section(img, ImageDraw.Draw(img), x0, y0, *args)
+        PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
+        return
+    if PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
         raise AssertionError(f"the part cache served {section.__qualname__} a part drawn for other data")
     img.paste(found, (x0 - px, y0 - py))
 
@@ -710,8 +747,32 @@ def _draw_part(
 
 
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
-    """Paste a (cached, transparent) sprite centred on (cx, cy)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+    """Paste a (cached, transparent) sprite centred on (cx, cy): through its alpha, or through a 1-bit mask of it
+    when every pixel is either opaque or clear (hexagons, octagons...: the same pixels, ~3x quicker)."""
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), _stamp_mask(sprite))
+
+
+# id of a sprite -> (a weak reference to it, its 1-bit mask or None when its alpha has shades): one entry per
+# live sprite (the sprite caches bound them), dropped with the sprite
+_STAMP_MASKS: dict[int, tuple[weakref.ref[Image.Image], Image.Image | None]] = {}
+
+
+def _stamp_mask(sprite: Image.Image) -> Image.Image:
+    key = id(sprite)
+    found = _STAMP_MASKS.get(key)
+    if found is not None and found[0]() is sprite:
+        return found[1] or sprite
+    mask = None
+    if sprite.mode == "RGBA":
+        alpha = sprite.getchannel("A")
+        if not any(alpha.histogram()[1:255]):
+            mask = alpha.convert("1", dither=Image.Dither.NONE)
+
+    def forget(_ref: weakref.ref[Image.Image]) -> None:
+        _STAMP_MASKS.pop(key, None)
+
+    _STAMP_MASKS[key] = (weakref.ref(sprite, forget), mask)
+    return mask or sprite
 
 
 BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, TURN, GOOD)
@@ -728,12 +789,11 @@ except ImportError:  # pragma: no cover - depends on the environment
 DEFLATE = "isal" if _isal_zlib is not None else "zlib"  # which library `encode_png` compresses with
 
 
-def _deflate(data: bytes) -> bytes:
-    """zlib stream of `data`: ISA-L level 2 when installed (bench/render.py), else zlib level 3."""
-    if _isal_zlib is not None:
-        out: bytes = _isal_zlib.compress(data, 2)
-        return out
-    return zlib.compress(data, 3)
+def _deflate(*pieces: bytes | memoryview) -> bytes:
+    """zlib stream of the pieces one after the other: ISA-L level 2 when installed (bench/render.py), else zlib
+    level 3."""
+    packer = _isal_zlib.compressobj(2) if _isal_zlib is not None else zlib.compressobj(3)
+    return b"".join((*map(packer.compress, pieces), packer.flush()))
 
 
 def png_palette(img: Image.Image, key_colours: Iterable[RGB] = ()) -> list[RGB]:
@@ -787,30 +847,61 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
 
 
-def encode_png(img: Image.Image, key_colours: Iterable[RGB] = ()) -> bytes:
-    """PNG bytes, small and quick to make: 8-bit indexed colour (`png_palette`), no filter, one IDAT chunk.
+class Palette:
+    """The <= 256 colours an image is stored with, ready to map pixels onto (`encode_png`): a palette found for one
+    image, or one fixed for every image of a game (`fixed_palette`). A fixed one is kept and reused, which saves
+    finding the colours of each image (~1.2 ms for a 6-player Alhambra) and lets Pillow keep what it learnt
+    mapping the shades of earlier boards (~1 ms more): its 256 colours and Pillow's lookup table of ~0.5 MiB."""
+
+    __slots__ = ("colours", "image", "plte")
+
+    def __init__(self, colours: Sequence[RGB]) -> None:
+        self.colours = tuple(colours)[:256]
+        self.plte = bytes(v for c in self.colours for v in c)
+        self.image = Image.new("P", (1, 1))
+        self.image.putpalette(self.plte)
+
+
+def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (), size: int = 256) -> Palette:
+    """One palette for many images (every board of a game, every frame of a replay): the key colours exactly, then
+    the shades found in `samples` (`png_palette` of them stacked), so each image is mapped without looking for
+    its own colours. A colour no sample has is stored as the nearest one the palette has (the samples hold
+    every sprite, text and mark a board can have: tests/render/test_encode.py checks boards drawn after). `size`:
+    at most that many colours (a replay keeps an index for its transparent pixels)."""
+    width = max(s.width for s in samples)
+    sheet = Image.new("RGB", (width, sum(s.height for s in samples)), BG)
+    y = 0
+    for s in samples:
+        sheet.paste(s.convert("RGB") if s.mode != "RGB" else s, (0, y))
+        y += s.height
+    return Palette(png_palette(sheet, key_colours)[:size])
+
+
+def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palette | None = None) -> bytes:
+    """PNG bytes, small and quick to make: 8-bit indexed colour, no filter, one IDAT chunk. The colours: `palette`
+    (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`).
 
     Boards are flat colours plus anti-aliased text, so 256 colours without dithering look the same as RGB and
-    make the file ~2x smaller. Per 6-player Alhambra board (1460x1532-1804, bench/render.py): the palette
-    ~0.7-1 ms, mapping every pixel to its nearest entry (Pillow) ~2.2-3 ms, scanlines + deflate ~1 ms with ISA-L,
-    ~5 ms in all and ~83 KiB (zlib would take ~4 ms to deflate to the same size, which is why the file is written
-    here rather than by Pillow's PNG plugin). Deterministic: same pixels, same bytes (for a given `DEFLATE`).
+    make the file ~2x smaller. Per 6-player Alhambra board (1460x1532-1804, bench/render.py): mapping every pixel
+    to its nearest entry (Pillow) ~2.7 ms with a fixed palette (~4 ms and ~1.2 ms to find the palette without),
+    the scanlines ~0.4 ms (each row followed by a zero, by Pillow's raw encoder: the zero is the next row's filter
+    byte), deflate ~1 ms with ISA-L, ~4.5 ms in all and ~90 KiB (zlib would take ~4 ms to deflate to the same
+    size, which is why the file is written here rather than by Pillow's PNG plugin). Deterministic: same pixels,
+    same bytes (for a given `DEFLATE` and palette).
     """
     if img.mode != "RGB":
         img = img.convert("RGB")
-    colours = png_palette(img, key_colours)
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for c in colours for v in c])
-    indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    if palette is None:
+        palette = Palette(png_palette(img, key_colours))
+    indexed = img.quantize(palette=palette.image, dither=Image.Dither.NONE)
     w, h = img.size
-    scanlines = Image.new("P", (w + 1, h), 0)  # each row after its filter type byte: 0, none (filters gain nothing)
-    scanlines.paste(indexed, (1, 0))
+    rows = memoryview(indexed.tobytes("raw", "P", w + 1))  # each row then a zero (Pillow pads a row to its stride)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
-            _chunk(b"PLTE", bytes(v for c in colours for v in c)),
-            _chunk(b"IDAT", _deflate(scanlines.tobytes())),
+            _chunk(b"PLTE", palette.plte),
+            _chunk(b"IDAT", _deflate(b"\x00", rows[:-1])),  # filter type 0 (none) before each row
             _chunk(b"IEND", b""),
         )
     )

@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw
 from engine.alhambra import components as C
 from engine.alhambra import geometry as geo
 from engine.alhambra.scoring import bonus_counts, hut_counts
-from i18n import ENGLISH, N_, Words, words
+from i18n import ENGLISH, N_, Words
 from render import _draw as D
 
 # --------------------------------------------------------------------------------------------- colours
@@ -1295,13 +1295,4 @@ def _draw_focus(b: Board, extra: frozenset[tuple[int, int]]) -> Image.Image:
     return img
 
 
-def draw(
-    view: Any,
-    viewer: str | None = None,
-    names: Mapping[str, str] | None = None,
-    highlight: Any = None,
-    focus: bool = False,
-    lang: str = "en",
-) -> Image.Image:
-    """The render entry point for Alhambra (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+draw = D.entry_point(model_from_view, draw_board)  # the render entry point for Alhambra (see render.render_png)

@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine import gardens as G
-from i18n import ENGLISH, N_, Words, words
+from i18n import ENGLISH, N_, Words
 from render import _draw as D
 
 KIND_COLOURS: dict[str, D.RGB] = {  # G2/G7: the four tree kinds = the players' colours
@@ -70,8 +70,11 @@ TYPE_TITLES = {  # the same as column titles of the results
     "tower": N_("Tower"),
 }
 
+DIM_COLOURS = {k: D.mix(c, (200, 196, 190), 0.7) for k, c in KIND_COLOURS.items()}  # a kind nobody plays (G7)
+
 PALETTE = (
     *KIND_COLOURS.values(),
+    *DIM_COLOURS.values(),
     EMPTY,
     OPEN,
     PLANTED,
@@ -262,7 +265,7 @@ def tile_sprite(
     kinds = G.facing_kinds(tile, rotation)
     size = max(13, round(16 * scale))
     for (vx, vy), k in zip(DIR_VEC, kinds, strict=True):
-        col = D.mix(KIND_COLOURS[k], (200, 196, 190), 0.7) if k in dim else KIND_COLOURS[k]
+        col = DIM_COLOURS[k] if k in dim else KIND_COLOURS[k]
         # a coloured wedge along the long side, then the chip just inside it
         mid = (h + a) / 2
         p1 = (c + vx * a, c + vy * h)
@@ -625,13 +628,4 @@ def _draw_focus(b: Board, extra: str | None) -> Image.Image:
     return img
 
 
-def draw(
-    view: Any,
-    viewer: str | None = None,
-    names: Mapping[str, str] | None = None,
-    highlight: Any = None,
-    focus: bool = False,
-    lang: str = "en",
-) -> Image.Image:
-    """The render entry point for the Gardens (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+draw = D.entry_point(model_from_view, draw_board)  # the render entry point for the Gardens (see render.render_png)

@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 from engine import queens_garden as QG
 from engine.queens_garden import components as QC
 from engine.queens_garden import geometry as GEO
-from i18n import ENGLISH, N_, Words, words
+from i18n import ENGLISH, N_, Words
 from render import _draw as D
 
 Kind = tuple[int, int]
@@ -384,38 +384,70 @@ def garden_extent(r: float) -> tuple[float, float, float, float]:
 def _garden(
     img: Image.Image,
     g: Garden,
-    ox: float,
-    oy: float,
+    ox: int,
+    oy: int,
     r: float,
     last: frozenset[str],
     extra: frozenset[str],
     _: Words = ENGLISH,
+    bg: D.RGB = D.PANEL,
 ) -> None:
-    """A garden drawn with its top-left extent corner at (ox, oy); areas and spaces named in the reader's letters."""
+    """A garden drawn with its top-left extent corner at (ox, oy) on a plain `bg` area; areas and spaces named in
+    the reader's letters. The spaces as they are before anything is placed on them come from `_area_base` (a
+    paste per area), then each tile, printed hexagon and element is stamped over its space (the same hexagon: it covers
+    the free one's every pixel)."""
     x0, y0, _x1, _y1 = garden_extent(r)
     dx, dy = ox - x0, oy - y0
-    name_size = max(11, round(r * 0.42))
-    for space in GEO.SPACES:
+    for area in AREAS:
+        placed = area == GEO.FOUNTAIN_BOARD or area in g.areas
+        base, mask, (bx, by) = _area_base(r, area, placed, ox & 1, oy & 1, bg, _)
+        img.paste(base, (ox + bx, oy + by), mask)
+    for space in (*g.hexes, *(s for s in g.elements if s not in g.hexes)):
         area = GEO.area_of(space)
-        cx, cy = GEO.pixel(space, r)
-        cx, cy = cx + dx, cy + dy
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
-            # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
-            label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
-            D.stamp(
-                img, hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED), cx, cy
-            )
-        elif space in g.hexes:
-            _draw_kind(img, cx, cy, r - 1, g.hexes[space], printed=space in g.printed, _=_)
-        elif space in g.elements:
-            D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
+            continue  # (never in a game: a space of an area not placed holds nothing)
+        cx, cy = GEO.pixel(space, r)
+        if space in g.hexes:
+            _draw_kind(img, cx + dx, cy + dy, r - 1, g.hexes[space], printed=space in g.printed, _=_)
         else:
-            name = _.text(GEO.space_text(space))
-            D.stamp(img, hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, name, name_size, D.MUTED), cx, cy)
+            D.stamp(img, element_sprite(g.elements[space], space in g.rewarded, r - 1), cx + dx, cy + dy)
     for space in sorted(last | extra):
         if space in GEO.SPACE_COORD:
             cx, cy = GEO.pixel(space, r)
             D.stamp(img, hex_sprite(r + 1, None, D.HIGHLIGHT, 4), cx + dx, cy + dy)
+
+
+AREAS = tuple(dict.fromkeys(GEO.area_of(space) for space in GEO.SPACES))  # in the order their spaces are drawn
+
+
+@functools.lru_cache(maxsize=64)  # ~0.1-0.2 MiB each (an area of 7-13 hexagons at R_GARDEN): ~10 MiB at most
+def _area_base(
+    r: float, area: str, placed: bool, px: int, py: int, bg: D.RGB, _: Words
+) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """One area's spaces as drawn before anything is on them (placed: each free space and its name; not placed
+    yet: faint outlines, the area's name in the middle), on `bg`, from the corner parity (px, py) as `D.part`
+    draws (positions round as on the board): (pixels, the mask of what the hexagons cover, the offset from the
+    garden's extent corner). Kept per area, state and language: boards of every game share them."""
+    x0, y0, x1, y1 = garden_extent(r)
+    m = 2 * (int(r) // 2 + 6)  # an even margin: every sprite inside, positions round as on the board
+    size = (int(x1 - x0) + 2 * m, int(y1 - y0) + 2 * m)
+    canvas, mask = Image.new("RGB", size, bg), Image.new("L", size, 0)
+    dx, dy = m + px - x0, m + py - y0
+    for space in GEO.SPACES:
+        if GEO.area_of(space) != area:
+            continue
+        if placed:
+            label = _.text(GEO.space_text(space))
+            sprite = hex_sprite(r - 1, FREE, D.PANEL_EDGE, 2, label, max(11, round(r * 0.42)), D.MUTED)
+        else:  # an expansion area still free: a faint outline, its name in the middle (Q28 names areas)
+            label = _.text(GEO.area_text(area)) if space == f"{area}0" else ""
+            sprite = hex_sprite(r - 1, AREA_FREE, (206, 198, 182), 1, label, max(13, round(r * 0.55)), D.MUTED)
+        cx, cy = GEO.pixel(space, r)
+        D.stamp(canvas, sprite, cx + dx, cy + dy)
+        at = (round(cx + dx - sprite.width / 2), round(cy + dy - sprite.height / 2))
+        mask.paste(255, at, sprite.getchannel("A").point(lambda v: 255 if v else 0))
+    box = mask.getbbox() or (0, 0, 1, 1)
+    return canvas.crop(box), mask.crop(box), (box[0] - m - px, box[1] - m - py)
 
 
 # --------------------------------------------------------------------------------------------- sections
@@ -843,13 +875,4 @@ def _draw_focus(b: Board, extra: frozenset[str]) -> Image.Image:
     return img
 
 
-def draw(
-    view: Any,
-    viewer: str | None = None,
-    names: Mapping[str, str] | None = None,
-    highlight: Any = None,
-    focus: bool = False,
-    lang: str = "en",
-) -> Image.Image:
-    """The render entry point for Queen's Garden (see render.render_png)."""
-    return draw_board(model_from_view(view, viewer, names, words(lang)), highlight=highlight, focus=focus)
+draw = D.entry_point(model_from_view, draw_board)  # the render entry point for Queen's Garden (see render.render_png)

@@ -125,15 +125,9 @@ class Animation:
     def use_palette(self, *samples: Image.Image) -> None:
         """Fix the shared colours from sample frames (the first and the last board): the renderer's key colours
         exactly, then the shades found in the samples. Otherwise the first frame added sets them."""
-        width = max(s.width for s in samples)
-        sheet = Image.new("RGB", (width, sum(s.height for s in samples)), _draw.BG)
-        y = 0
-        for s in samples:
-            sheet.paste(s, (0, y))
-            y += s.height
-        self._colours = _draw.png_palette(sheet, self.keys)[:CLEAR]
-        self._palette = Image.new("P", (1, 1))
-        self._palette.putpalette([v for c in self._colours for v in c])
+        fixed = _draw.fixed_palette(samples, self.keys, size=CLEAR)
+        self._colours = list(fixed.colours)
+        self._palette = fixed.image
         self._bg = self._colours.index(_draw.BG) if _draw.BG in self._colours else 0
 
     def add(self, view: Any, ms: int) -> None:

@@ -305,3 +305,71 @@ def test_text_masks_are_what_imagedraw_stamps():
                     (dx, dy), mask, outer = _draw._text_masks(s, size, bold, anchor, 0)
                     assert (dx, dy) == (left, top) and outer is None
                     assert mask.size == ref.size and mask.tobytes() == ref.tobytes(), (s, size, bold, anchor)
+
+
+def test_a_garden_from_its_area_drawings_is_the_garden_stamped_space_by_space():
+    """Queen's Garden: the free spaces of a garden are pasted per area (`_area_base`, shared by every game), then
+    the tiles and elements stamped over them. The same pixels as stamping every space in turn (as before issue
+    #27) but where a tile's outline corner meets a free neighbour's (the tile's dark outline is whole now) or an
+    element's check mark passes its hexagon's edge (drawn over the neighbour's outline now)."""
+    from engine.queens_garden import geometry as GEO
+    from i18n import ENGLISH
+    from render import queens_garden as RQ
+
+    rules = get_rules("queens_garden")
+    states = playthrough("queens_garden", 4, 5)
+    r = RQ.R_GARDEN
+    x0, y0, x1, y1 = RQ.garden_extent(r)
+    size = (int(x1 - x0) + 40, int(y1 - y0) + 40)
+    for state in states[10 :: max(1, len(states) // 6)]:
+        board = RQ.model_from_view(rules.view(state, None), None, None)
+        for p in board.players:
+            g = p.garden
+            for ox, oy in ((20, 20), (21, 19)):
+                new = Image.new("RGB", size, _draw.PANEL)
+                RQ._garden(new, g, ox, oy, r, frozenset(), frozenset())
+                old = Image.new("RGB", size, _draw.PANEL)
+                dx, dy = ox - x0, oy - y0
+                for space in GEO.SPACES:  # the loop before issue #27
+                    area = GEO.area_of(space)
+                    cx, cy = GEO.pixel(space, r)
+                    cx, cy = cx + dx, cy + dy
+                    if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
+                        label = ENGLISH.text(GEO.area_text(area)) if space == f"{area}0" else ""
+                        sprite = RQ.hex_sprite(r - 1, RQ.AREA_FREE, (206, 198, 182), 1, label, 17, _draw.MUTED)
+                        _draw.stamp(old, sprite, cx, cy)
+                    elif space in g.hexes:
+                        RQ._draw_kind(old, cx, cy, r - 1, g.hexes[space], printed=space in g.printed)
+                    elif space in g.elements:
+                        _draw.stamp(old, RQ.element_sprite(g.elements[space], space in g.rewarded, r - 1), cx, cy)
+                    else:
+                        sprite = RQ.hex_sprite(
+                            r - 1, RQ.FREE, _draw.PANEL_EDGE, 2, ENGLISH.text(GEO.space_text(space)), 13, _draw.MUTED
+                        )
+                        _draw.stamp(old, sprite, cx, cy)
+                changed = [
+                    (a, b) for a, b in zip(old.get_flattened_data(), new.get_flattened_data(), strict=True) if a != b
+                ]  # a handful per occupied space at most
+                assert all(b in (_draw.INK, _draw.GOOD) for a, b in changed), changed[:5]  # an outline, a check mark
+                assert len(changed) <= 4 * (len(g.hexes) + len(g.elements))
+
+
+def test_stamping_through_a_one_bit_mask_gives_the_pixels_of_pasting_through_alpha():
+    """`stamp` pastes a sprite that is only opaque or clear through a 1-bit mask (issue #27: ~3x quicker): the
+    same pixels as through its alpha; a sprite with shades of alpha, and a copy drawn on after its original was
+    stamped (Queen's Garden's element sprites), each through its own alpha."""
+    from render import queens_garden as RQ
+
+    hexagon = RQ.hex_sprite(30, RQ.FREE, _draw.PANEL_EDGE, 2, "N3", 13, _draw.MUTED)
+    shaded = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
+    ImageDraw.Draw(shaded).ellipse((2, 2, 37, 37), fill=(200, 40, 40, 140))
+    element = RQ.element_sprite("bench", True, 30)  # a copy of a hexagon, a check mark past its edge
+    for sprite in (hexagon, shaded, element, hexagon):
+        for cx, cy in ((50.5, 40), (61, 47.5)):
+            mine, plain = Image.new("RGB", (120, 100), _draw.BG), Image.new("RGB", (120, 100), _draw.BG)
+            ImageDraw.Draw(mine).rectangle((40, 30, 80, 70), fill=_draw.TURN)
+            ImageDraw.Draw(plain).rectangle((40, 30, 80, 70), fill=_draw.TURN)
+            _draw.stamp(mine, sprite, cx, cy)
+            plain.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+            assert mine.tobytes() == plain.tobytes()
+    assert _draw._stamp_mask(hexagon).mode == "1" and _draw._stamp_mask(shaded) is shaded
