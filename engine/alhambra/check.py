@@ -7,23 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine._common import Text
+from engine.alhambra import actions as move
 from engine.alhambra import geometry
-from engine.alhambra.actions import (
-    FREE_ACTIONS,
-    BuyTile,
-    GiveToDirk,
-    Pass,
-    PlaceTile,
-    ReactivateVizier,
-    RedesignAdd,
-    RedesignRemove,
-    RedesignSwap,
-    ReserveTile,
-    SetBonusAutoplay,
-    TakeHut,
-    TakeMoney,
-    VizierBuy,
-)
 from engine.alhambra.components import (
     EXCHANGE_PAIRS,
     HUT_LIMIT,
@@ -57,10 +42,10 @@ def check(state: GameState, player: str, action: Any) -> Text | None:
     if player not in state.players:
         return Text("You are not playing in this game.")
     kind = type(action)
-    if kind in FREE_ACTIONS:  # V62/V66: not turn actions, so whose move it is does not matter
+    if kind in move.FREE_ACTIONS:  # V62/V66: not turn actions, so whose move it is does not matter
         return _check_free(state, player, action)
     if player not in to_move(state):
-        if kind is VizierBuy:
+        if kind is move.VizierBuy:
             return _vizier_unavailable(state, player, action)
         if state.phase == FINAL:
             return Text("You have no leftover tiles to place; waiting for the others (A51).")
@@ -68,45 +53,45 @@ def check(state: GameState, player: str, action: Any) -> Text | None:
             return Text("Wait a moment: a player is placing the tile they bought with their vizier (V6).")
         return Text("It is not your turn.")
     seat = state.seat(player)
-    if kind is VizierBuy:
+    if kind is move.VizierBuy:
         return _check_vizier(state, seat, action)
     if state.phase == ACTION and player != state.players[state.current]:
         return Text(
             "It is not your turn: until the next player acts you may only use your vizier to buy a tile "
             "at the exact price (V4, V12)."
         )
-    if kind in (PlaceTile, RedesignAdd) and not _is_cell(action.cell):
+    if kind in (move.PlaceTile, move.RedesignAdd) and not _is_cell(action.cell):
         return Text("That is not a position on the grid; name a cell like N12 (the fountain is M13).")
     if state.phase == ACTION:
-        if kind in (PlaceTile, ReserveTile, GiveToDirk):
+        if kind in (move.PlaceTile, move.ReserveTile, move.GiveToDirk):
             if state.bonus:
                 return Text(
                     "Bought tiles are placed at the end of your turn (A27): finish your actions first (pass to skip "
                     "your extra action)."
                 )
             return Text("Bought tiles are placed at the end of your turn (A27): finish your actions first.")
-        if kind is TakeMoney:
+        if kind is move.TakeMoney:
             return _check_take(state, action)
-        if kind is BuyTile:
+        if kind is move.BuyTile:
             return _check_buy(state, seat, action)
-        if kind is Pass:
+        if kind is move.Pass:
             return _check_pass(state, player)
-        if kind is TakeHut:
+        if kind is move.TakeHut:
             return _check_hut(state, seat, action)
-        if kind is ReactivateVizier:
+        if kind is move.ReactivateVizier:
             if not state.options.get("vizier"):
                 return Text("This game is played without the Vizier's Favour module (V1).")
             return Text("Your vizier is already active (V8).") if seat.vizier else None
         return _check_redesign(seat, action)
     # PLACE, VIZIER or FINAL: only placing the waiting tiles
-    if kind not in (PlaceTile, ReserveTile, GiveToDirk):
+    if kind not in (move.PlaceTile, move.ReserveTile, move.GiveToDirk):
         if state.phase == FINAL:
             return Text("The game has ended: only the leftover market tiles are placed now (A51).")
         if state.phase == VIZIER:
             return Text("Place the tile you bought with your vizier first, in your Alhambra or on the reserve (V6).")
         return Text("Your actions are over: place the tiles you bought, in your Alhambra or on the reserve (A24, A27).")
     if action.tile not in seat.pending:
-        if action.tile in seat.reserve and kind is GiveToDirk:
+        if action.tile in seat.reserve and kind is move.GiveToDirk:
             return Text("Only tiles bought this turn can be given to Dirk, not reserve tiles (A66).")
         if action.tile in seat.reserve:
             return Text(
@@ -114,9 +99,9 @@ def check(state: GameState, player: str, action: Any) -> Text | None:
                 "action on your turn (A33a)."
             )
         return Text("You have no {tile} waiting to be placed (A27).", tile=tile_text(action.tile))
-    if kind is PlaceTile:
+    if kind is move.PlaceTile:
         return geometry.placement_problem(seat.alhambra, action.tile, action.cell)
-    if kind is GiveToDirk:
+    if kind is move.GiveToDirk:
         if not state.two_player:
             return Text("Dirk only plays in the 2-player game (A61).")
         if state.phase == FINAL:
@@ -135,7 +120,7 @@ def _check_free(state: GameState, player: str, action: Any) -> Text | None:
     if not state.options.get("bonus"):
         return Text("This game is played without the bonus cards module (V60).")
     seat = state.seat(player)
-    if isinstance(action, SetBonusAutoplay):
+    if isinstance(action, move.SetBonusAutoplay):
         if action.mode not in AUTOPLAY_MODES:
             return Text("Choose one of: {modes} (V66).", modes=", ".join(AUTOPLAY_MODES))
         if action.mode == seat.bonus_auto:
@@ -166,13 +151,13 @@ def _check_free(state: GameState, player: str, action: Any) -> Text | None:
     return None
 
 
-def _vizier_unavailable(state: GameState, player: str, action: VizierBuy) -> Text:
+def _vizier_unavailable(state: GameState, player: str, action: move.VizierBuy) -> Text:
     """Why a player who is not a vizier claimant cannot use the vizier now (V4, V5, V9, V12)."""
     seat = state.seat(player)
     return _check_vizier(state, seat, action) or Text("It is not your turn.")
 
 
-def _check_vizier(state: GameState, seat: PlayerState, action: VizierBuy) -> Text | None:
+def _check_vizier(state: GameState, seat: PlayerState, action: move.VizierBuy) -> Text | None:
     """V3–V7, V10, V11: an active vizier, between two turns, a market tile, the exact price."""
     if not state.options.get("vizier"):
         return Text("This game is played without the Vizier's Favour module (V1).")
@@ -202,7 +187,7 @@ def _check_vizier(state: GameState, seat: PlayerState, action: VizierBuy) -> Tex
     return None
 
 
-def _check_hut(state: GameState, seat: PlayerState, action: TakeHut) -> Text | None:
+def _check_hut(state: GameState, seat: PlayerState, action: move.TakeHut) -> Text | None:
     """V22, V25: a face-up hut, at most 3 per player per game."""
     if not state.options.get("huts"):
         return Text("This game is played without the Worker's Huts module (V20).")
@@ -222,7 +207,7 @@ def _check_hut(state: GameState, seat: PlayerState, action: TakeHut) -> Text | N
     return None
 
 
-def _check_take(state: GameState, action: TakeMoney) -> Text | None:
+def _check_take(state: GameState, action: move.TakeMoney) -> Text | None:
     cards = action.cards
     if not cards:
         return Text("Choose at least one card from the money display (A19).")
@@ -248,7 +233,7 @@ def _check_take(state: GameState, action: TakeMoney) -> Text | None:
     return None
 
 
-def _check_buy(state: GameState, seat: PlayerState, action: BuyTile) -> Text | None:
+def _check_buy(state: GameState, seat: PlayerState, action: move.BuyTile) -> Text | None:
     if action.tile in HUT_TYPE:
         return Text("Huts are not bought: taking a face-up hut is an action of its own (V22, V23).")
     return _check_payment(state, seat, action.tile, action.cards)
@@ -320,25 +305,25 @@ def _check_payment(state: GameState, seat: PlayerState, tile: str, cards: tuple[
 def _check_pass(state: GameState, player: str) -> Text | None:
     if state.bonus:
         return None  # A22: the extra action is an option ("may")
-    if state.display or any(not isinstance(a, Pass) for a in listed(state, player, generous=False)):
+    if state.display or any(not isinstance(a, move.Pass) for a in listed(state, player, generous=False)):
         return Text("You must take one action: take money, buy a tile or redesign your Alhambra (A18, A26).")
     return None  # A26 [U]: nothing is possible, the turn ends without an action
 
 
 def _check_redesign(seat: PlayerState, action: Any) -> Text | None:
-    if isinstance(action, RedesignAdd | RedesignSwap) and action.tile not in seat.reserve:
+    if isinstance(action, move.RedesignAdd | move.RedesignSwap) and action.tile not in seat.reserve:
         if action.tile in seat.pending:
             return Text(
                 "Tiles bought this turn can't be used for a redesign; they are placed at the end of the turn (A28)."
             )
         return Text("The {tile} is not on your reserve (A33).", tile=tile_text(action.tile))
-    if isinstance(action, RedesignAdd):
+    if isinstance(action, move.RedesignAdd):
         return geometry.placement_problem(seat.alhambra, action.tile, action.cell, redesign=True)
-    cell = geometry.cell_of(seat.alhambra, action.tile if isinstance(action, RedesignRemove) else action.replaces)
+    cell = geometry.cell_of(seat.alhambra, action.tile if isinstance(action, move.RedesignRemove) else action.replaces)
     if cell is None:
-        name = action.tile if isinstance(action, RedesignRemove) else action.replaces
+        name = action.tile if isinstance(action, move.RedesignRemove) else action.replaces
         return Text("The {tile} is not in your Alhambra (A33).", tile=tile_text(name))
-    if isinstance(action, RedesignRemove):
+    if isinstance(action, move.RedesignRemove):
         return geometry.removal_problem(seat.alhambra, cell)
     return geometry.swap_problem(seat.alhambra, cell, action.tile)
 

@@ -14,23 +14,8 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
+from engine.alhambra import actions as move
 from engine.alhambra import geometry
-from engine.alhambra.actions import (
-    BuyTile,
-    GiveToDirk,
-    Pass,
-    PlaceTile,
-    PlayBonus,
-    ReactivateVizier,
-    RedesignAdd,
-    RedesignRemove,
-    RedesignSwap,
-    ReserveTile,
-    SetBonusAutoplay,
-    TakeHut,
-    TakeMoney,
-    VizierBuy,
-)
 from engine.alhambra.components import (
     EXCHANGE_PAIRS,
     HUT_LIMIT,
@@ -53,13 +38,13 @@ from engine.alhambra.state import (
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
 # looking it up, and playouts list the same placements and redesigns again and again.
-_place = functools.lru_cache(maxsize=1 << 15)(PlaceTile)
-_reserve = functools.lru_cache(maxsize=1 << 10)(ReserveTile)
-_dirk = functools.lru_cache(maxsize=1 << 10)(GiveToDirk)
-_add = functools.lru_cache(maxsize=1 << 15)(RedesignAdd)
-_remove = functools.lru_cache(maxsize=1 << 10)(RedesignRemove)
-_swap = functools.lru_cache(maxsize=1 << 14)(RedesignSwap)
-PASS = Pass()
+_place = functools.lru_cache(maxsize=1 << 15)(move.PlaceTile)
+_reserve = functools.lru_cache(maxsize=1 << 10)(move.ReserveTile)
+_dirk = functools.lru_cache(maxsize=1 << 10)(move.GiveToDirk)
+_add = functools.lru_cache(maxsize=1 << 15)(move.RedesignAdd)
+_remove = functools.lru_cache(maxsize=1 << 10)(move.RedesignRemove)
+_swap = functools.lru_cache(maxsize=1 << 14)(move.RedesignSwap)
+PASS = move.Pass()
 
 
 def to_move(state: GameState) -> list[str]:
@@ -113,8 +98,8 @@ def free_actions(state: GameState, player: str) -> list[Any]:
         return []
     seat = state.seat(player)
     built = set(seat.alhambra.values())
-    out: list[Any] = [PlayBonus(c) for c in seat.bonus_hand if c in built]
-    out += [SetBonusAutoplay(m) for m in AUTOPLAY_MODES if m != seat.bonus_auto]
+    out: list[Any] = [move.PlayBonus(c) for c in seat.bonus_hand if c in built]
+    out += [move.SetBonusAutoplay(m) for m in AUTOPLAY_MODES if m != seat.bonus_auto]
     return out
 
 
@@ -159,14 +144,14 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
-            out.extend(exchange_buys(state, seat, BuyTile, exact=False))
+            out.extend(exchange_buys(state, seat, move.BuyTile, exact=False))
         if options.get("huts") and seat.huts_taken < HUT_LIMIT:  # V22, V25
-            out.extend(TakeHut(stack[-1]) for stack in state.huts if stack)
+            out.extend(move.TakeHut(stack[-1]) for stack in state.huts if stack)
         if options.get("vizier"):
             if state.window and seat.vizier:  # V4: the next player may use their vizier before acting
                 out.extend(vizier_buys(state, seat))
             if not seat.vizier:  # V8
-                out.append(ReactivateVizier())
+                out.append(move.ReactivateVizier())
     reserve = seat.reserve
     if generous:
         out.extend(_redesigns(alh, reserve, True))
@@ -214,22 +199,22 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _buys(tile: str, own: tuple[int, ...]) -> tuple[BuyTile, ...]:
+def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
-    return tuple(BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+    return tuple(move.BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
 
 
-def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[VizierBuy]:
+def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
     """V5, V11: every exact payment for every market tile (one per multiset of cards), with an exchange card
     where one helps; with `first`, stop at the first (is there any?)."""
-    out: list[VizierBuy] = []
+    out: list[move.VizierBuy] = []
     hand = seat.hand
     for tile, own in market_money(state.market, hand):
-        out.extend(VizierBuy(tile, cards) for cards in exact_payments(own, PRICE[tile]))
+        out.extend(move.VizierBuy(tile, cards) for cards in exact_payments(own, PRICE[tile]))
         if first and out:
             return out
     if hand and hand[-1] > 2000:
-        out.extend(exchange_buys(state, seat, VizierBuy, exact=True))
+        out.extend(exchange_buys(state, seat, move.VizierBuy, exact=True))
     return out
 
 
@@ -324,7 +309,7 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
+def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
     seen: set[tuple[tuple[int, int], ...]] = set()
@@ -339,5 +324,5 @@ def take_options(display: tuple[int, ...]) -> tuple[TakeMoney, ...]:
             key = tuple(sorted(keys[i] for i in combo))
             if key not in seen:
                 seen.add(key)
-                out.append(TakeMoney(tuple(sorted(display[i] for i in combo))))
+                out.append(move.TakeMoney(tuple(sorted(display[i] for i in combo))))
     return tuple(out)

@@ -172,55 +172,33 @@ def free_areas(seat: Seat) -> list[str]:
 
 def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> Text | None:
     """Q26 (a) and (b) for a hexagon of `kind` on free `space`: None if allowed, else why not (player's words)."""
-    code = placement_code(hexmap, space, kind)
-    if code == FITS:
-        return None
-    if code == NO_MATCH:
-        return Text("a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)")
-    if code == NOT_ALL_MATCH:
-        return Text("a hexagon must share its colour or its pattern with every neighbour (Q26a)")
-    if code == COLOUR_TWICE:
-        return Text("its colour group would hold two identical hexagons (Q26b)")
-    return Text("its pattern group would hold two identical hexagons (Q26b)")
-
-
-FITS, NO_MATCH, NOT_ALL_MATCH, COLOUR_TWICE, PATTERN_TWICE = range(5)  # placement_code's verdicts
-
-
-def neighbour_kinds(hexmap: dict[str, Kind], space: str) -> list[Kind]:
-    """The hexagons next to `space`."""
-    get = hexmap.get
-    return [k for n in NEIGHBOURS[space] if (k := get(n)) is not None]
-
-
-def placement_code(hexmap: dict[str, Kind], space: str, kind: Kind, near: list[Kind] | None = None) -> int:
-    """Q26 (a) and (b) as a verdict code: FITS, or which rule a hexagon of `kind` on free `space` breaks (the
-    listing's fast test; placement_problem words it). `near`: neighbour_kinds(hexmap, space), if known."""
     colour, pattern = kind
     count = matching = 0
     same_colour = same_pattern = False
-    for k in neighbour_kinds(hexmap, space) if near is None else near:
+    for n in NEIGHBOURS[space]:
+        k = hexmap.get(n)
+        if k is None:
+            continue
         count += 1
         if k[0] == colour:
             same_colour = True
-            matching += 1
-        elif k[1] == pattern:
-            matching += 1
         if k[1] == pattern:
             same_pattern = True
+        if k[0] == colour or k[1] == pattern:
+            matching += 1
     if not count:
-        return FITS  # (a) allows it, and a lone hexagon joins no group
-    if matching == 0 and components.ADJACENCY == "any":
-        return NO_MATCH
-    if matching < count and components.ADJACENCY == "all":
-        return NOT_ALL_MATCH
+        return None  # (a) allows it, and a lone hexagon joins no group
+    if components.ADJACENCY == "any" and matching == 0:
+        return Text("a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)")
+    if components.ADJACENCY == "all" and matching < count:
+        return Text("a hexagon must share its colour or its pattern with every neighbour (Q26a)")
     # Q26b: the colour group and the pattern group it would join (joining groups together) must not hold two
     # identical hexagons. Walk each group outwards from the new space.
     if same_colour and _duplicate_in_group(hexmap, space, 0, colour, 1, pattern):
-        return COLOUR_TWICE
+        return Text("its colour group would hold two identical hexagons (Q26b)")
     if same_pattern and _duplicate_in_group(hexmap, space, 1, pattern, 0, colour):
-        return PATTERN_TWICE
-    return FITS
+        return Text("its pattern group would hold two identical hexagons (Q26b)")
+    return None
 
 
 def _duplicate_in_group(hexmap: dict[str, Kind], start: str, same: int, key: int, other: int, own: int) -> bool:

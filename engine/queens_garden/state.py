@@ -84,13 +84,8 @@ class QGState:
 
 def display_tiles(state: QGState) -> dict[int, int]:
     """Every tile in the display -> its source: -2 for the stack's top, else the display expansion's id."""
-    return tile_sources(state.stack_tiles, state.display)
-
-
-def tile_sources(stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> dict[int, int]:
-    """display_tiles from the stack's top tiles and the display pieces."""
-    out = {t: -2 for t in stack_tiles}
-    for p in display:
+    out = {t: -2 for t in state.stack_tiles}
+    for p in state.display:
         for t in p.tiles:
             out[t] = p.expansion
     return out
