@@ -115,18 +115,25 @@ def game_states(game: str, options: dict[str, Any] | None) -> tuple[int, list[st
     return n, [json.dumps(rules.to_json(s)) for s in playthrough(game, n, seed=7, options=options)]
 
 
-def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
-    """Every state in order, drawn as a render worker draws it: warm (part cache kept) and cold (emptied)."""
+def prepared(game: str, options: dict[str, Any] | None, langs: tuple[str, ...] = ("en",)) -> tuple[Any, ...]:
+    """(rules, player count, states' JSON texts, names, the game's fixed palette, label), with the fonts, glyphs
+    and sprites of each of `langs` loaded by drawing a twentieth of the states (the parts are not kept)."""
     rules = get_rules(game)
     n, texts = game_states(game, options)
     names = names_for(n)
     palette = render.palette(game)  # the game's fixed palette, as render_png uses it
-    label = f"{game} {n}p" + (" all modules" if options else "")
+    for code in langs:
+        for text in texts[:: max(1, len(texts) // 20)]:
+            view = rules.view(rules.from_json(json.loads(text)), None)
+            _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
+    clear_parts()
+    return rules, n, texts, names, palette, f"{game} {n}p" + (" all modules" if options else "")
+
+
+def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
+    """Every state in order, drawn as a render worker draws it: warm (part cache kept) and cold (emptied)."""
+    rules, n, texts, names, palette, label = prepared(game, options)
     print(f"{label}: {len(texts)} states in order, x{repeats}")
-    for text in texts[:: max(1, len(texts) // 20)]:  # warm-up: fonts, glyphs, sprites (not parts)
-        _draw.encode_png(
-            render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette=palette
-        )
     for case in ("warm", "cold"):
         steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
         held = 0
@@ -157,16 +164,8 @@ def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
 def languages(game: str, options: dict[str, Any] | None, repeats: int, lang: str) -> tuple[float, float]:
     """English and `lang` over the same states, alternately in one run, warm and cold (as `moves`): CPU ms per
     image (decode + view + draw + encode). Returns the warm medians (English, lang)."""
-    rules = get_rules(game)
-    n, texts = game_states(game, options)
-    names = names_for(n)
-    palette = render.palette(game)  # the game's fixed palette, as render_png uses it
-    label = f"{game} {n}p" + (" all modules" if options else "")
+    rules, n, texts, names, palette, label = prepared(game, options, ("en", lang))
     print(f"{label}: {len(texts)} states, English and {lang} alternately, x{repeats}")
-    for code in ("en", lang):  # warm-up: fonts, glyphs, sprites (not parts) of each language
-        for text in texts[:: max(1, len(texts) // 20)]:
-            view = rules.view(rules.from_json(json.loads(text)), None)
-            _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
     medians = {}
     for case in ("warm", "cold"):
         times: dict[str, list[float]] = {"en": [], lang: []}

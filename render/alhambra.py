@@ -327,15 +327,7 @@ def _walls(d: ImageDraw.ImageDraw, walls: int, x0: float, y0: float, size: float
                     d.rectangle((nx0, a, nx0 + t / 2.5, a + step - 1), fill=WALL_LIGHT)
 
 
-TYPE_WORDS = {  # A2: the building types' names (the engine's TYPE_NAMES), and the fountain
-    "pavilion": N_("Pavilion"),
-    "seraglio": N_("Seraglio"),
-    "arcades": N_("Arcades"),
-    "chambers": N_("Chambers"),
-    "garden": N_("Garden"),
-    "tower": N_("Tower"),
-    C.FOUNTAIN: N_("Fountain"),
-}
+TYPE_WORDS = {**C.TYPE_NAMES, C.FOUNTAIN: N_("Fountain")}  # A2: the building types' names, and the fountain
 SHORT = {  # the same, short enough for a small tile (about 6 letters)
     # i18n: Pavilion, abbreviated to fit a small tile
     "pavilion": N_("Pavil."),

@@ -299,24 +299,10 @@ BONUS_DEAL: dict[int, int] = {int(n): k for n, k in VIZIER_DATA["bonus_cards"]["
 # --------------------------------------------------------------------------------------------- scoring table
 
 # A2/A45: points for 1st, 2nd, 3rd place per type in rounds 1, 2 and 3.
-POINTS: dict[int, dict[str, tuple[int, ...]]] = {
-    1: {"pavilion": (1,), "seraglio": (2,), "arcades": (3,), "chambers": (4,), "garden": (5,), "tower": (6,)},
-    2: {
-        "pavilion": (8, 1),
-        "seraglio": (9, 2),
-        "arcades": (10, 3),
-        "chambers": (11, 4),
-        "garden": (12, 5),
-        "tower": (13, 6),
-    },
-    3: {
-        "pavilion": (16, 8, 1),
-        "seraglio": (17, 9, 2),
-        "arcades": (18, 10, 3),
-        "chambers": (19, 11, 4),
-        "garden": (20, 12, 5),
-        "tower": (21, 13, 6),
-    },
+POINTS: dict[int, dict[str, tuple[int, ...]]] = {  # per round, the types in table order (TYPES)
+    1: dict(zip(TYPES, [(1,), (2,), (3,), (4,), (5,), (6,)], strict=True)),
+    2: dict(zip(TYPES, [(8, 1), (9, 2), (10, 3), (11, 4), (12, 5), (13, 6)], strict=True)),
+    3: dict(zip(TYPES, [(16, 8, 1), (17, 9, 2), (18, 10, 3), (19, 11, 4), (20, 12, 5), (21, 13, 6)], strict=True)),
 }
 
 

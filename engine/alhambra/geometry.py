@@ -247,6 +247,17 @@ def has_hole(alh: Alhambra) -> bool:
 # --------------------------------------------------------------------------------------------- placing
 
 
+def _meeting(name: Text | str, where: str, side: int, other: str, other_cell: Cell) -> dict[str, Any]:
+    """The words of a refusal where the tile's `side` would meet `other` on `other_cell` unmatched (A31.2)."""
+    return {
+        "tile": name,
+        "cell": where,
+        "side": Text.marked(SIDE_WORDS[side]),
+        "other": tile_text(other),
+        "other_cell": cell_name(other_cell),
+    }
+
+
 def placement_problem(alh: Alhambra, tile: str, cell: Cell, redesign: bool = False) -> Text | None:
     """A31: why `tile` may not go on `cell`, or None if it may; with `redesign`, the refusal of a redesign that
     moves it there from the reserve (A33a)."""
@@ -271,13 +282,7 @@ def placement_problem(alh: Alhambra, tile: str, cell: Cell, redesign: bool = Fal
         mine = bool(walls & side)
         theirs = bool(WALLS[other] & back)
         if mine != theirs:
-            fields = {
-                "tile": name,
-                "cell": where,
-                "side": Text.marked(SIDE_WORDS[side]),
-                "other": tile_text(other),
-                "other_cell": cell_name((x + dx, y + dy)),
-            }
+            fields = _meeting(name, where, side, other, (x + dx, y + dy))
             if mine and redesign:
                 return Text(
                     "You can't place the {tile} at {cell}: its {side} wall would meet an open side of the {other} "
@@ -530,13 +535,7 @@ def swap_problem(alh: Alhambra, cell: Cell, tile_in: str) -> Text | None:
             continue
         mine = bool(walls & side)
         if mine != bool(WALLS[other] & back):
-            fields = {
-                "tile": name,
-                "cell": where,
-                "side": Text.marked(SIDE_WORDS[side]),
-                "other": tile_text(other),
-                "other_cell": cell_name((x + dx, y + dy)),
-            }
+            fields = _meeting(name, where, side, other, (x + dx, y + dy))
             if mine:
                 return Text(
                     "You can't exchange the {tile} into {cell}: its {side} wall would meet an open side of the "

@@ -132,19 +132,9 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         seat = replace(
             seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,), vizier=False
         )
-        market = tuple(None if t == action.tile else t for t in state.market)
         if not quiet:
             log += (_vizier_event(player, action, space),)
-        return replace(
-            state,
-            market=market,
-            discard=state.discard + tuple(sorted(action.cards)),
-            seats=_set(state.seats, idx, seat),
-            phase=VIZIER,
-            claimant=idx,
-            log=log,
-            marks=marks,
-        )
+        return _bought(state, idx, seat, action, phase=VIZIER, claimant=idx, log=log, marks=marks)
     if kind is TakeHut:  # V22: the face-up hut; the next one of its stack turns up; placed at turn end (V24)
         k = TYPES.index(HUT_TYPE[action.hut])
         stack = state.huts[k][:-1]
@@ -187,6 +177,15 @@ def _hut_event(player: str, action: TakeHut, stack: tuple[str, ...]) -> Event:
     )
 
 
+def _bought(state: GameState, idx: int, seat: Any, action: Any, **fields: Any) -> GameState:
+    """`state` after the seat at `idx` (already holding the tile among its pending ones: `seat`) paid
+    `action.cards` for the market's `action.tile`: its market space left empty (A23: no refill yet), the cards
+    discarded, and `fields` set."""
+    market = tuple(None if t == action.tile else t for t in state.market)
+    discard = state.discard + tuple(sorted(action.cards))
+    return replace(state, market=market, discard=discard, seats=_set(state.seats, idx, seat), **fields)
+
+
 def _step_rest(
     state: GameState,
     idx: int,
@@ -213,17 +212,8 @@ def _step_rest(
     if kind is BuyTile:  # A21, A22
         paid = set(action.cards)
         seat = replace(seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,))
-        market = tuple(None if t == action.tile else t for t in state.market)  # A23: no refill yet
         exact = sum(value_of(c) for c in action.cards if c < 108) == PRICE[action.tile]  # A22, V45
-        state = replace(
-            state,
-            market=market,
-            discard=state.discard + tuple(sorted(action.cards)),
-            seats=_set(state.seats, idx, seat),
-            bonus=exact,
-            log=log,
-            marks=marks,
-        )
+        state = _bought(state, idx, seat, action, bonus=exact, log=log, marks=marks)
         return state if exact else _finish_actions(state)
     if kind is Pass:
         return _finish_actions(replace(state, log=log, marks=marks))
