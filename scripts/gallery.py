@@ -68,7 +68,9 @@ def names_for(n: int) -> dict[str, str]:
     return {str(1000 + i): sample[i] for i in range(n)}
 
 
-def playthrough(game: str, n_players: int, seed: int, options: dict | None = None, max_steps: int = 5000) -> list[Any]:
+def playthrough(
+    game: str, n_players: int, seed: int, options: dict[str, Any] | None = None, max_steps: int = 5000
+) -> list[Any]:
     """Every state of one seeded random game, from new_game to the end (legal actions only)."""
     rules = get_rules(game)
     players = [str(1000 + i) for i in range(n_players)]

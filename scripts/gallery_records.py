@@ -16,6 +16,7 @@ import asyncio
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import ai
 import engine
@@ -34,7 +35,7 @@ SERIES = [("gardens", 12), ("alhambra", 3), ("queens_garden", 3)]  # games of ea
 CHARTS = [("alhambra", 6), ("gardens", 4), ("queens_garden", 4)]
 
 
-def playthrough(game: str, players: list[str], seed: int) -> tuple[list[tuple[str, dict]], object]:
+def playthrough(game: str, players: list[str], seed: int) -> tuple[list[tuple[str, dict[str, Any]]], object]:
     """A whole game played by the normal AI for every seat: the move log (player, action JSON) and the end."""
     rules = engine.get_rules(game)
     state = rules.new_game(players, {}, seed)
