@@ -34,7 +34,11 @@ import discord.webhook.async_
 from discord import app_commands
 
 from bot import GameBot, Settings
-from tests.bot import schema
+
+try:
+    from tests.bot import schema
+except ImportError:  # the container's own environment (tests/ops/test_container.py boots it) has no test packages
+    schema = None  # type: ignore[assignment]
 
 APP_ID = 900000000000000001
 BOT_ID = APP_ID
@@ -418,7 +422,7 @@ class FakeDiscord:
         if f"{method} {path}" in self.fail_routes:
             raise discord.HTTPException(_FakeResponse(500), "injected failure")
         body = self._body(kwargs, form)
-        if method in ("POST", "PUT", "PATCH"):  # every body as Discord's own API description says it must be
+        if schema is not None and method in ("POST", "PUT", "PATCH"):  # as Discord's own API description says
             self.violations.extend(schema.problems(method, path, body))
         if method == "GET" and path == "/users/@me":
             return bot_user(BOT_ID)
@@ -522,7 +526,7 @@ class FakeDiscord:
                 if part.get("name") == "payload_json":
                     body = json.loads(part["value"])
         body = body or {}
-        if method in ("POST", "PATCH"):
+        if schema is not None and method in ("POST", "PATCH"):
             self.violations.extend(schema.problems(method, route.path, body))
         token = route.webhook_token
         ia = self.interactions.get(token)
