@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from cogs import _table
+from cogs._moving import _table_view
 from cogs._session import Session
 from cogs._text import clip, name_of, title_of
 from i18n import ENGLISH, Words
@@ -132,6 +133,4 @@ async def show(
 
 async def post_turn(client: discord.Client, row: GameRow, text: str, nonce: str, _: Words) -> discord.Message:
     """The turn line, with the table's Play and Board buttons (the same custom ids as under every post)."""
-    from cogs._moving import _table_view  # (it builds on the session, as this module)
-
     return await _table.post_public(client, row, text, None, _table_view(row, _), nonce=nonce)
