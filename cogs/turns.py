@@ -87,6 +87,7 @@ class TurnsCog(commands.Cog):
         while True:
             claimed = await self.session.storage.claim_reminders(now, shards=self.herald.shards, limit=batch)
             for game_id in claimed:
+                await asyncio.sleep(0)  # one game's check per step of the loop: a click never waits for the batch
                 if await self._all_away(game_id, now):
                     continue
                 self.herald.notify(game_id, background=True)

@@ -34,11 +34,7 @@ import discord.webhook.async_
 from discord import app_commands
 
 from bot import GameBot, Settings
-
-try:
-    from tests.bot import schema
-except ImportError:  # the container's own environment (tests/ops/test_container.py boots it) has no test packages
-    schema = None  # type: ignore[assignment]
+from tests.bot import schema
 
 APP_ID = 900000000000000001
 BOT_ID = APP_ID
@@ -317,6 +313,10 @@ def _check_commands(commands: list[dict[str, Any]], out: list[str]) -> None:
 class FakeDiscord:
     """Discord's side: the REST API and the interaction webhooks, in memory."""
 
+    # every request body checked against Discord's published API description (tests/bot/schema.py): ~40 ms a
+    # request, so only in the tests that turn it on (tests/bot/test_discord_schema.py, by `monkeypatch`)
+    check_schema = False
+
     def __init__(self) -> None:
         self._ids = itertools.count(1_000_000)
         self.messages: dict[int, Msg] = {}
@@ -422,7 +422,7 @@ class FakeDiscord:
         if f"{method} {path}" in self.fail_routes:
             raise discord.HTTPException(_FakeResponse(500), "injected failure")
         body = self._body(kwargs, form)
-        if schema is not None and method in ("POST", "PUT", "PATCH"):  # as Discord's own API description says
+        if self.check_schema and method in ("POST", "PUT", "PATCH"):  # as Discord's own API description says
             self.violations.extend(schema.problems(method, path, body))
         if method == "GET" and path == "/users/@me":
             return bot_user(BOT_ID)
@@ -526,7 +526,7 @@ class FakeDiscord:
                 if part.get("name") == "payload_json":
                     body = json.loads(part["value"])
         body = body or {}
-        if schema is not None and method in ("POST", "PATCH"):
+        if self.check_schema and method in ("POST", "PATCH"):
             self.violations.extend(schema.problems(method, route.path, body))
         token = route.webhook_token
         ia = self.interactions.get(token)

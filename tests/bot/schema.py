@@ -17,16 +17,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import jsonschema
-import referencing
-from referencing.jsonschema import DRAFT202012
-
 SPEC_PATH = Path(__file__).resolve().parent.parent / "data" / "discord_openapi.json"
 BASE = "urn:discord-openapi"
 
 
+# jsonschema is imported where it is used: the harness imports this module also where only the bot's own
+# packages are installed (tests/ops/test_container.py boots the image's environment), and checks nothing there
+
+
 @functools.cache
-def _spec() -> tuple[dict[str, Any], referencing.Registry[Any]]:
+def _spec() -> tuple[dict[str, Any], Any]:
+    import referencing
+    from referencing.jsonschema import DRAFT202012
+
     spec = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
     resource = DRAFT202012.create_resource({**spec, "$id": BASE})
     return spec, referencing.Registry().with_resource(BASE, resource)
@@ -39,9 +42,11 @@ def _matches(template: str, path: str) -> bool:
 
 
 @functools.cache
-def validator(method: str, path: str) -> jsonschema.protocols.Validator | None:
+def validator(method: str, path: str) -> Any:
     """The validator of the JSON request body of `method` `path` (discord.py's route template); None if Discord's
     description of the bot's operations has no such operation."""
+    import jsonschema
+
     spec, registry = _spec()
     for template, ops in spec["paths"].items():
         if _matches(template, path) and method.lower() in ops:
