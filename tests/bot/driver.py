@@ -148,6 +148,14 @@ async def panel_at_confirm(h: Harness, user: User, post: Msg, choice: str) -> Ms
     return panel
 
 
+async def dm_turn_at_confirm(h: Harness, ana: User, bo: User) -> Msg:
+    """Bo asks for DM notices (`/prefs dm:turn`); a fake game of the two starts, and Ana's move panel waits at
+    Confirm (her "adds 4" would begin Bo's turn)."""
+    await h.run_command(bo, "prefs", dm="turn")
+    post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
+    return await panel_at_confirm(h, ana, post, "adds 4")
+
+
 async def confirm_and_kill(h: Harness, user: User, panel: Msg, where: str, step: str) -> Harness:
     """`user` clicks Confirm on `panel`; the bot is killed (kill -9) when `where`'s fault hook reaches `step`.
     Returns the harness of the new process, settled: its start-up pass has posted what the outbox held."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bot import schema
-from tests.bot.driver import create_and_start, panel_at_confirm
+from tests.bot.driver import dm_turn_at_confirm
 from tests.bot.harness import FakeDiscord, Harness
 
 MESSAGES = "/channels/{channel_id}/messages"
@@ -47,9 +47,7 @@ async def test_a_game_through_the_fake_sends_only_what_discord_describes(checked
     h = await Harness.start(tmp_path / "games.sqlite3")
     try:
         ana, bo = users[:2]
-        await h.run_command(bo, "prefs", dm="turn")
-        post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
-        panel = await panel_at_confirm(h, ana, post, "adds 4")
+        panel = await dm_turn_at_confirm(h, ana, bo)
         await h.click(ana, panel, "Confirm")
         await h.settle()
         await h.run_command(ana, "game status")

@@ -14,8 +14,8 @@ import pytest
 
 from cogs._quiet import awake_after, parse_quiet, quiet_until
 from storage import Player
-from tests.bot.driver import confirm_and_kill, create_and_start, movers, panel_at_confirm, play_one_action
-from tests.bot.harness import CHANNEL_ID
+from tests.bot.driver import confirm_and_kill, dm_turn_at_confirm, movers, play_one_action
+from tests.bot.harness import CHANNEL_ID, Harness
 from tests.bot.test_tempo import start, table_post
 
 ZONE = "Europe/Budapest"
@@ -314,14 +314,10 @@ async def test_a_player_whose_dms_are_closed_is_told_once_in_the_channel(bots, u
 async def test_a_crash_at_any_step_neither_loses_nor_doubles_a_dm(tmp_path, fake_game, users, where, step):
     """Bo asked for DMs; Ana's Confirm begins his turn, and the bot is killed after the commit, after the post,
     or after the DM was sent but before it was counted: after the start, Bo has exactly one DM of that turn."""
-    from tests.bot.harness import Harness
-
     h = await Harness.start(tmp_path / "games.sqlite3")
     try:
         ana, bo = users[:2]
-        await h.run_command(bo, "prefs", dm="turn")
-        post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
-        panel = await panel_at_confirm(h, ana, post, "adds 4")
+        panel = await dm_turn_at_confirm(h, ana, bo)
         h = await confirm_and_kill(h, ana, panel, where, step)
         dms = h.dms(bo)
         assert len(dms) == 1 and dms[0].content.startswith("🎲 Your turn in"), [m.content for m in dms]
