@@ -421,10 +421,11 @@ async def run(args) -> None:
             moves = moves or len(window)
             bot = (cpu[-1]["bot"] - cpu[0]["bot"]) / moves * 1000
             workers = (cpu[-1]["workers"] - cpu[0]["workers"]) / moves * 1000
+            in_loop = (cpu[-1].get("loop", 0) - cpu[0].get("loop", 0)) / moves * 1000
             span = cpu[-1]["t"] - cpu[0]["t"]
             print(
                 f"{'':>7} CPU per move posted: bot process {bot:.1f} ms ({(cpu[-1]['bot'] - cpu[0]['bot']) / span:.0%} "
-                f"of a core), its worker processes (drawing; AI idle) {workers:.1f} ms "
+                f"of a core; its event loop's thread {in_loop:.1f} ms), its worker processes (drawing; AI idle) {workers:.1f} ms "
                 f"({(cpu[-1]['workers'] - cpu[0]['workers']) / span:.0%}); {moves} moves posted in {span:.0f} s"
             )
         print(

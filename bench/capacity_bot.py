@@ -35,6 +35,8 @@ import bot  # noqa: E402
 from tests.bot.harness import ErrorLog, FakeDiscord, Harness, Msg, ready, replace_network  # noqa: E402
 
 OUT = sys.stdout
+PROFILER: list = [None]  # CAPACITY_PROFILE: the cProfile of the event loop's thread, and when it starts
+PROFILE_START = [0.0]
 
 
 def emit(**event) -> None:
@@ -90,8 +92,12 @@ def install(fake: LightDiscord) -> None:
         state.parsers["GUILD_CREATE"](h.guild_payload())
         await self.wait_until_ready()
         emit(ev="ready", t=time.monotonic())
+        if PROFILER[0] is not None and PROFILE_START[0]:
+            asyncio.get_running_loop().call_later(PROFILE_START[0], PROFILER[0].enable)
         asyncio.create_task(watch_loop(self))
         instrument(self)
+        if os.environ.get("CAPACITY_SQL"):  # count the statements the bot runs, by text, written at exit
+            await count_statements(self, os.environ["CAPACITY_SQL"])
         reader = asyncio.StreamReader(limit=2**24)
         loop = asyncio.get_running_loop()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -150,7 +156,7 @@ async def watch_loop(client: discord.Client) -> None:
         if time.monotonic() - since >= 1.0:
             emit(ev="lag", max=worst, step=STEP[0], gc=GC[0], t=time.monotonic())
             emit(ev="rss", kib=rss_kib())
-            emit(ev="cpu", bot=time.process_time(), workers=workers_cpu(), t=time.monotonic())
+            emit(ev="cpu", bot=time.process_time(), loop=time.thread_time(), workers=workers_cpu(), t=time.monotonic())
             worst, since, STEP[0], GC[0] = 0.0, time.monotonic(), 0.0, 0.0
 
 
@@ -177,6 +183,27 @@ def rss_kib() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+async def count_statements(client, path: str) -> None:
+    """SQLite only: every statement the bot's connection runs from its start-up on, counted by its text, with the
+    number of public posts, dumped as JSON at exit."""
+    import atexit
+    from collections import Counter
+
+    counts: Counter = Counter()
+    posts = [0]
+    await client.storage._db.set_trace_callback(lambda sql: counts.update([sql[:160]]))
+    real = LightDiscord.create
+
+    def create(self, channel_id, data, files, **kwargs):
+        msg = real(self, channel_id, data, files, **kwargs)
+        if not msg.ephemeral:
+            posts[0] += 1
+        return msg
+
+    LightDiscord.create = create
+    atexit.register(lambda: Path(path).write_text(json.dumps({"posts": posts[0], "sql": counts.most_common()})))
 
 
 def instrument(client) -> None:
@@ -210,7 +237,10 @@ if __name__ == "__main__":
         import atexit
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU of the event loop thread, not wall time
         atexit.register(lambda: profiler.dump_stats(os.environ["CAPACITY_PROFILE"]))
-        profiler.enable()
+        PROFILE_START[0] = float(os.environ.get("CAPACITY_PROFILE_AFTER", "0"))  # seconds after ready: steady state
+        PROFILER[0] = profiler
+        if not PROFILE_START[0]:
+            profiler.enable()
     bot.main([])

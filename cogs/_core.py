@@ -45,7 +45,8 @@ class Core:
         self._states: collections.OrderedDict[Position, Any] = collections.OrderedDict()  # by position's name
         self._state_cache_size = state_cache_size
         # called with a game id after each committed move or start (the herald posts, the AI looks)
-        self.listeners: list[Callable[[int], None]] = []
+        # (and the row as just committed, when the caller has it: None otherwise)
+        self.listeners: list[Callable[[int, GameRow | None], None]] = []
 
     @staticmethod
     def rules(game: str) -> engine.Rules[Any, Any]:
@@ -95,11 +96,12 @@ class Core:
         while len(self._states) > self._state_cache_size:
             self._states.popitem(last=False)
 
-    def changed(self, game_id: int) -> None:
-        """Tell the listeners that `game_id` moved on. They only schedule work; never raises."""
+    def changed(self, game_id: int, row: GameRow | None = None) -> None:
+        """Tell the listeners that `game_id` moved on (`row`: the game as this change committed it, if known).
+        They only schedule work; never raises."""
         for listener in list(self.listeners):
             try:
-                listener(game_id)
+                listener(game_id, row)
             except Exception:
                 log.exception("a listener failed for game %s", game_id)
 

@@ -109,7 +109,9 @@ class Herald:
         self.dms_held = 0
         self.closed = False  # after `close`: notices stay in the outbox for the next start
 
-    def notify(self, game_id: int, *, force: bool = False, background: bool = False) -> None:
+    def notify(
+        self, game_id: int, row: GameRow | None = None, *, force: bool = False, background: bool = False
+    ) -> None:
         """Post what game `game_id` is owed, soon (a listener of the session: never raises, never waits);
         `force`: a held AI turn too. `background` (a pass's many reminders): at most BACKGROUND of those at a
         time, so that their database writes never queue up in front of the moves players are making."""

@@ -312,7 +312,7 @@ class Session(Core):
         self.remember(position(row), new)
         if self.fault is not None:
             await self.fault("committed")
-        self.changed(game_id)  # the herald posts the notice; an AI seat to move starts thinking
+        self.changed(game_id, row)  # the herald posts the notice; an AI seat to move starts thinking
         return MoveResult(
             row=row,
             player=player,

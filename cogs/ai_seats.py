@@ -153,11 +153,15 @@ class AISeatsCog(commands.Cog):
 
     # -- scheduling --------------------------------------------------------------------------------------
 
-    def kick(self, game_id: int) -> None:
-        """Make sure the game's AI seats get to move (if any is to move). Cheap; safe to call any time."""
+    def kick(self, game_id: int, row: GameRow | None = None) -> None:
+        """Make sure the game's AI seats get to move (if any is to move). Cheap; safe to call any time. `row`: the
+        game as a move just committed it; if its flag says no AI has a decision there (`Due.ai`, written with the
+        move), nothing is looked at: no load, no query."""
         task = self._workers.get(game_id)
         if task is not None and not task.done():
             self._again.add(game_id)
+            return
+        if row is not None and not row.ai_due:
             return
         task = asyncio.create_task(self._work(game_id), name=f"ai-game-{game_id}")
         self._workers[game_id] = task

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -344,6 +345,9 @@ SQL: dict[str, str] = {
     "WHERE game_id = :id ORDER BY undone_at, move_number",
     "last_move_of": "SELECT max(move_number) FROM moves WHERE game_id = :id AND player IN (:player, :text)",
     "player": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players WHERE player_id = :id",
+    # several at once, the ids as one JSON array (one statement whatever their number; each an indexed lookup)
+    "players": f"SELECT {_rows.columns(_rows.PLAYER_COLUMNS)} FROM players "
+    "WHERE player_id IN (SELECT value FROM json_each(:ids))",
     "set_player": "INSERT INTO players (player_id, away_until, away_ai, skip_confirm, locale, prefs) "
     "VALUES (:id, :away_until, :away_ai, :skip_confirm, :locale, :prefs) ON CONFLICT (player_id) DO UPDATE SET "
     "away_until = excluded.away_until, away_ai = excluded.away_ai, skip_confirm = excluded.skip_confirm, "
@@ -458,8 +462,7 @@ class SQLiteStorage(Storage):
         if shards is not None:
             sql, extra = _shard_sql(sql, shards)
             params = {**params, **extra}
-        async with self._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._db.execute_fetchall(sql, params))  # one trip to the database's thread, not three
 
     async def _game(self, name: str, params: dict[str, Any]) -> GameRow | None:
         rows = await self._all(name, params)
@@ -896,10 +899,13 @@ class SQLiteStorage(Storage):
         return _rows.player_of(rows[0]) if rows else Player(player_id)
 
     async def players(self, player_ids: Sequence[str]) -> dict[str, Player]:
-        found = {}
-        for pid in dict.fromkeys(player_ids):  # a handful per game: one indexed lookup each
-            found[pid] = await self.player(pid)
-        return found
+        ids = list(dict.fromkeys(player_ids))
+        if not ids:
+            return {}
+        if len(ids) == 1:
+            return {ids[0]: await self.player(ids[0])}
+        found = {p.id: p for p in map(_rows.player_of, await self._all("players", {"ids": json.dumps(ids)}))}
+        return {pid: found.get(pid, Player(pid)) for pid in ids}
 
     async def set_player(self, player: Player) -> None:
         async with self._write:
