@@ -8,7 +8,7 @@ import functools
 import json
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine._text import Text
@@ -71,86 +71,145 @@ def action_to_json(action: Any) -> dict[str, Any]:
 
 def from_jsonable(tp: Any, data: Any) -> Any:
     """The inverse of `to_jsonable`, guided by the type annotation `tp`. Raises ValueError on a mismatch."""
-    if tp is Any:
-        return data
-    if tp is str or tp is int or tp is bool:  # the commonest leaves first: states hold thousands of them
-        if type(data) is not tp:
-            raise ValueError(f"expected {tp.__name__}, got {data!r}")
-        return data
+    return decoder(tp)(data)
+
+
+Decoder = Callable[[Any], Any]
+
+
+@functools.cache
+def decoder(tp: Any) -> Decoder:
+    """The function decoding JSON of type `tp` (`from_jsonable`), built once per type from its annotation: a
+    state is decoded on every move a bot serves (thousands of values), so the type is read once, not per value.
+    A dataclass's fields are resolved at its first decoding (a type may refer to itself)."""
+    if tp is Any or tp is dict:
+        return _plain if tp is dict else _same
+    if tp in (str, int, bool, type(None)):
+        return functools.partial(_exact, tp)
+    if tp is float:
+        return _number
     if tp is Text:
-        return Text.from_json(data)
+        return Text.from_json
     origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        errors = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return from_jsonable(arg, data)
-            except (ValueError, TypeError, KeyError) as exc:
-                errors.append(exc)
-        raise ValueError(f"value {data!r} fits none of {tp}")
+        return _union(tp, [decoder(a) for a in args if a is not type(None)], type(None) in args)
     if origin is typing.Literal:
-        if data not in typing.get_args(tp):
-            raise ValueError(f"{data!r} is not one of {typing.get_args(tp)}")
-        return data
+        return functools.partial(_literal, args)
     if origin is tuple:
-        args = typing.get_args(tp)
-        if not isinstance(data, list):
-            raise ValueError(f"expected a list for {tp}, got {data!r}")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_jsonable(args[0], x) for x in data)
-        if len(args) != len(data):
-            raise ValueError(f"expected {len(args)} items for {tp}, got {len(data)}")
-        return tuple(from_jsonable(a, x) for a, x in zip(args, data, strict=True))
+            return functools.partial(_sequence, tp, tuple, decoder(args[0]))
+        return functools.partial(_fixed, tp, tuple(decoder(a) for a in args))
     if origin is frozenset:
-        (arg,) = typing.get_args(tp)
-        if not isinstance(data, list):
-            raise ValueError(f"expected a list for {tp}")
-        return frozenset(from_jsonable(arg, x) for x in data)
+        return functools.partial(_sequence, tp, frozenset, decoder(args[0]))
     if origin is list:
-        (arg,) = typing.get_args(tp)
-        if not isinstance(data, list):
-            raise ValueError(f"expected a list for {tp}")
-        return [from_jsonable(arg, x) for x in data]
+        return functools.partial(_sequence, tp, list, decoder(args[0]))
     if origin in (dict, Mapping, typing.Mapping):
-        key_t, val_t = typing.get_args(tp)
-        if isinstance(data, dict):
-            return {from_jsonable(key_t, k): from_jsonable(val_t, v) for k, v in data.items()}
-        if isinstance(data, list):
-            return {from_jsonable(key_t, k): from_jsonable(val_t, v) for k, v in data}
-        raise ValueError(f"expected an object for {tp}")
+        return functools.partial(_mapping, tp, decoder(args[0]), decoder(args[1]))
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass(tp)
+    raise TypeError(f"cannot decode type {tp!r}")
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+def _plain(data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise ValueError(f"expected an object, got {data!r}")
+    return data
+
+
+def _exact(tp: type, data: Any) -> Any:
+    if type(data) is not tp:
+        raise ValueError(f"expected {tp.__name__}, got {data!r}")
+    return data
+
+
+def _number(data: Any) -> float:
+    if isinstance(data, bool) or not isinstance(data, (int, float)):
+        raise ValueError(f"expected a number, got {data!r}")
+    return float(data)
+
+
+def _literal(allowed: tuple[Any, ...], data: Any) -> Any:
+    if data not in allowed:
+        raise ValueError(f"{data!r} is not one of {allowed}")
+    return data
+
+
+def _union(tp: Any, options: list[Decoder], optional: bool) -> Decoder:
+    def decode(data: Any) -> Any:
+        if data is None and optional:
+            return None
+        for option in options:
+            try:
+                return option(data)
+            except (ValueError, TypeError, KeyError):
+                continue
+        raise ValueError(f"value {data!r} fits none of {tp}")
+
+    return decode
+
+
+def _sequence(tp: Any, kind: type, item: Decoder, data: Any) -> Any:
+    if not isinstance(data, list):
+        raise ValueError(f"expected a list for {tp}, got {data!r}")
+    return kind([item(x) for x in data])
+
+
+def _fixed(tp: Any, items: tuple[Decoder, ...], data: Any) -> tuple[Any, ...]:
+    if not isinstance(data, list):
+        raise ValueError(f"expected a list for {tp}, got {data!r}")
+    if len(items) != len(data):
+        raise ValueError(f"expected {len(items)} items for {tp}, got {len(data)}")
+    return tuple(d(x) for d, x in zip(items, data, strict=True))
+
+
+def _mapping(tp: Any, key: Decoder, value: Decoder, data: Any) -> dict[Any, Any]:
+    if isinstance(data, dict):
+        return {key(k): value(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return {key(k): value(v) for k, v in data}
+    raise ValueError(f"expected an object for {tp}")
+
+
+def _dataclass(tp: type) -> Decoder:
+    # per field: its name, its decoder, the exact type of a str/int/bool field (checked inline: the commonest
+    # leaves), and whether it must be present
+    spec: tuple[tuple[str, Decoder, type | None, bool], ...] | None = None
+
+    def decode(data: Any) -> Any:
+        nonlocal spec
+        if spec is None:  # built whole, then set at once (a drawing thread may decode at the same time)
+            hints = _hints(tp)
+            spec = tuple(
+                (
+                    f.name,
+                    decoder(hints[f.name]),
+                    hints[f.name] if hints[f.name] in (str, int, bool) else None,
+                    f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+                )
+                for f in _fields(tp)
+            )
         if not isinstance(data, dict):
             raise ValueError(f"expected an object for {tp.__name__}, got {data!r}")
-        hints = _hints(tp)
         kwargs = {}
-        for f in _fields(tp):
-            if f.name in data:
-                kwargs[f.name] = from_jsonable(hints[f.name], data[f.name])
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise ValueError(f"{tp.__name__} is missing '{f.name}'")
+        for name, decode_field, leaf, required in spec:
+            if name in data:
+                v = data[name]
+                if leaf is not None:
+                    if type(v) is not leaf:
+                        raise ValueError(f"expected {leaf.__name__}, got {v!r}")
+                    kwargs[name] = v
+                else:
+                    kwargs[name] = decode_field(v)
+            elif required:
+                raise ValueError(f"{tp.__name__} is missing '{name}'")
         return tp(**kwargs)
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise ValueError(f"expected a number, got {data!r}")
-        return float(data)
-    if tp in (int, str, bool):
-        if type(data) is not tp:
-            raise ValueError(f"expected {tp.__name__}, got {data!r}")
-        return data
-    if tp is type(None):
-        if data is not None:
-            raise ValueError(f"expected null, got {data!r}")
-        return None
-    if tp is dict:
-        if not isinstance(data, dict):
-            raise ValueError(f"expected an object, got {data!r}")
-        return data
-    raise TypeError(f"cannot decode type {tp!r}")
+
+    return decode
 
 
 _FIELDS: dict[type, tuple[dataclasses.Field[Any], ...]] = {}
