@@ -187,10 +187,14 @@ class GameBot(commands.AutoShardedBot):
     herald: Herald
 
     def __init__(self, settings: Settings):
-        # No privileged intents: slash commands and components need none.
+        # Only the guilds intent (the servers' and channels' cache: a server's language, threads). Slash commands
+        # and components arrive as interactions whatever the intents, and the bot reads no messages, typing,
+        # reactions or presences: the chatter of the servers it is in never reaches this process. Nor does it
+        # keep discord.py's cache of messages: it never looks one up.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
             help_command=None,
             # the shards this process connects (SHARD_COUNT/SHARD_IDS); None: all, as many as Discord recommends
             shard_count=settings.shard_count,

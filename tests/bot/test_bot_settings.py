@@ -76,3 +76,14 @@ def test_every_extension_has_setup():
 
     for name in EXTENSIONS:
         assert callable(importlib.import_module(name).setup), name
+
+
+async def test_the_bot_asks_discord_only_for_the_guilds_intent(env):
+    """Interactions (slash commands, buttons, menus) come whatever the intents: the bot identifies with the guilds
+    intent alone (no messages, typing, reactions or presences of the servers it is in reach it) and keeps no
+    message cache."""
+    env.setenv("DISCORD_TOKEN", "abc")
+    b = bot.GameBot(bot.Settings.from_env())
+    assert b.intents.value == discord.Intents(guilds=True).value
+    assert not b.intents.guild_messages and not b.intents.typing and not b.intents.message_content
+    assert b._connection.max_messages is None
