@@ -106,10 +106,10 @@ class Panel:
         self.rules = session.rules(row.game)
         self.words = present.for_game(row.game)
         self.state = session.check_player(row, player)
-        self.actions = session.legal_actions(row, player)
+        # the key is in every custom_id: a click is served only at this key
+        self.actions, self.key = session.listing(row, player)
         self.kinds = _menus.kinds(self.actions)
         self.lead = _menus.lead(self.actions, self.kinds)  # the kind the panel opens on, if any
-        self.key = session.position(row, self.actions)  # in every custom_id: a click is served only at this key
         self.preview_of: int | None = None  # set when the panel shows a placement to confirm
 
     def button(

@@ -15,6 +15,7 @@ calls its `listeners` with the game id: that is how the herald and the AI seats 
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import json
 import logging
@@ -26,7 +27,7 @@ from typing import Any
 import engine
 from cogs._core import Core
 from cogs._locale import Languages
-from cogs._seating import GameError, encode, is_ai, position, undos_of
+from cogs._seating import GameError, Position, encode, is_ai, position, undos_of
 from cogs._seats import Seating
 from cogs._tempo import Tempo
 from cogs._undo import Undo
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 # The log kind the engines write for every turn action (for the images' last-move mark): the bot prints the
 # action's own text instead, so such entries never become lines.
 MOVE_EVENT = "move"
+
+
+LISTINGS = 64  # listings kept (`Session.listing`): the positions players are looking at right now
 
 
 class StaleMove(GameError):
@@ -97,6 +101,10 @@ class Session(Core):
         self.languages = Languages(storage)  # each server's language for public posts (cogs/_locale.py)
         self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
         self._busy = 0
+        # the legal actions of a player at a position, and their fingerprint (`listing`): most recent last
+        self._listings: collections.OrderedDict[tuple[Position, str], tuple[tuple[Any, ...], str]] = (
+            collections.OrderedDict()
+        )
         self._idle = asyncio.Event()
         self._idle.set()
         # test hook: awaited at a named step ("committed"); a test stops the bot there to simulate a crash
@@ -149,9 +157,24 @@ class Session(Core):
 
     def legal_actions(self, row: GameRow, player: str) -> list[Any]:
         """Every legal action for `player` now (empty if they may not act)."""
+        return self.listing(row, player)[0]
+
+    def listing(self, row: GameRow, player: str) -> tuple[list[Any], str]:
+        """`player`'s legal actions now and the panel key of that list (`position`): listed once per position
+        and player, then served from a small cache, as a move panel's every click and the /move suggestions
+        (asked at every key a player types) list the same position again and again."""
         if row.status != "active" or player not in row.player_ids:
-            return []
-        return self.rules(row.game).legal_actions(self.state_of(row), player)
+            return [], self.position(row, [])
+        key = (position(row), player)
+        hit = self._listings.get(key)
+        if hit is None:
+            actions = tuple(self.rules(row.game).legal_actions(self.state_of(row), player))
+            hit = self._listings[key] = (actions, self.position(row, actions))
+            while len(self._listings) > LISTINGS:
+                self._listings.popitem(last=False)
+        else:
+            self._listings.move_to_end(key)
+        return list(hit[0]), hit[1]
 
     def position(self, row: GameRow, actions: Sequence[Any]) -> str:
         """What a move panel (or a /move suggestion) was built on, as a short token for its custom_ids: the

@@ -42,13 +42,12 @@ class MoveCog(CommandErrors, commands.Cog):
         row = await self.session.in_channel(interaction.channel_id or 0)  # 0: none (a guild-only command)
         player = str(interaction.user.id)
         self.session.check_player(row, player)  # not seated / not your turn / over: said plainly
-        actions = self.session.legal_actions(row, player)
+        actions, pos = self.session.listing(row, player)
         rules = self.session.rules(row.game)
         chosen: Any = None
         origin = None
         m = MOVE_VALUE.fullmatch(action.strip())
         if m:
-            pos = self.session.position(row, actions)
             origin = f"{m['pos']}:{m['i']}"
             if int(m["gid"]) != row.id or m["pos"] != pos:
                 done = await self.session.played(row.id, player, origin, latest=True)
@@ -94,9 +93,8 @@ class MoveCog(CommandErrors, commands.Cog):
             self.session.check_player(row, str(interaction.user.id))
         except GameError as exc:  # say why there is nothing to choose, instead of an empty list
             return [app_commands.Choice(name=fit(said(exc, _)), value="none")]
-        actions = self.session.legal_actions(row, str(interaction.user.id))
+        actions, pos = self.session.listing(row, str(interaction.user.id))
         rules = self.session.rules(row.game)
-        pos = self.session.position(row, actions)
         wanted = _words(current)
         out = []
         for i, a in enumerate(actions):

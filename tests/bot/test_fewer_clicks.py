@@ -133,3 +133,32 @@ async def test_real_game_panels_open_as_the_rule_says(harness, users):
         if "Game over" in post.content or min(seen.values()) >= 5:
             break
     assert min(seen.values()) >= 5, seen
+
+
+async def test_a_panel_lists_its_position_once_for_all_its_clicks(harness, users, monkeypatch):
+    """Every click of a move panel (pages, a move, Back) is served from the one listing of that position and
+    player (`Session.listing`): the rules list the legal actions once, not at every click; after the move, the
+    next position is listed anew."""
+    h, (ana, bo) = harness, users[:2]
+    post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
+    calls = []
+    original = fakegame.FakeRules.legal_actions
+
+    def counted(self, s, player):
+        calls.append(player)
+        return original(self, s, player)
+
+    monkeypatch.setattr(fakegame.FakeRules, "legal_actions", counted)
+    panel = (await h.click(ana, post, "Play my turn")).message
+    assert panel.labels() == ["Add", "Play"]
+    await h.click(ana, panel, "Add")
+    await h.click(ana, panel, "Next ▶")
+    await h.click(ana, panel, "◀ Previous")
+    await h.click(ana, panel, "Back")
+    assert panel.labels() == ["Add", "Play"]
+    assert calls.count(str(ana.id)) == 1, calls  # five clicks, one listing
+    await play_one_action(h, ana, post, random.Random(1), page_chance=0.5)  # and the move itself
+    assert calls.count(str(ana.id)) == 1
+    before = calls.count(str(bo.id))
+    await h.click(bo, post, "Play my turn")  # Bo's turn: a new position, listed anew
+    assert calls.count(str(bo.id)) == before + 1
