@@ -150,7 +150,7 @@ def split(order: Sequence[str], sizes: Sequence[int], met: Mapping[Pair, int]) -
     sizes = sorted(sizes, reverse=True)
 
     def repeats(group: Sequence[str]) -> int:
-        return sum(met.get(frozenset(pq), 0) for pq in itertools.combinations(group, 2))
+        return sum(1 for pq in itertools.combinations(group, 2) if met.get(frozenset(pq), 0))
 
     def search(left: list[str], k: int, made: list[tuple[str, ...]], rep: int, spread: int) -> None:
         nonlocal best, best_cost, nodes
