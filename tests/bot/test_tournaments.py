@@ -175,3 +175,144 @@ async def test_a_swiss_tournament_of_eight_in_fours_runs_to_the_end_with_pairing
         assert rows == []  # every table's game ended
     signup = next(m for m in h.public(CHANNEL_ID) if "Tournament #1" in m.content)
     assert "is over" in signup.content and not signup.buttons()
+
+
+async def test_a_round_robin_of_four_in_twos_pairs_everyone_once(harness):
+    """4 players, 2-player Gardens: 3 rounds by the circle method, every pair exactly once, two tables a round;
+    the final standings' points are the wins (computed here from the games)."""
+    h, people, rnd = harness, players(4), random.Random(5)
+    await sign_up(h, people, game="gardens", format="round_robin", players_per_table=2)
+    await h.settle()
+    for n in range(1, 4):
+        t = await tournament(h)
+        assert len(t.data["history"]) == n and len(current_tables(t)) == 2
+        await play_round(h, people, rnd)
+    t = await tournament(h)
+    assert t.status == "finished"
+    pairs = [frozenset(x["players"]) for r in t.data["history"] for x in r["tables"]]
+    everyone = {frozenset(pq) for pq in itertools.combinations([p.sid for p in people], 2)}
+    assert len(pairs) == 6 and set(pairs) == everyone  # each pair once
+    want = table_standings([p.sid for p in people], await results_of(h, t))
+    final = h.last_public(CHANNEL_ID)
+    assert "final standings" in final.content and "Buchholz" not in final.content
+    names = {p.sid: p.name for p in people}
+    assert [line.split("**")[1] for line in final.content.splitlines()[1:]] == [names[r[0]] for r in want]
+    assert sum(r[1] for r in want) == 6  # one point per game (a draw: a half each)
+
+
+async def test_a_knockout_of_four_is_seeded_by_rating_and_started_by_a_manager(harness):
+    """Ratings put Dee first, then Cyd, Bo, Ana: the semi-finals are Dee–Ana and Cyd–Bo (1 v 4, 2 v 3); only
+    the organiser or *Manage Server* may start (Bo may not; a moderator may); the final is between the two
+    winners, and its winner tops the final standings with two wins."""
+    from storage import Rating, RatingRow
+
+    h, people, rnd = harness, players(4), random.Random(11)
+    ana, bo, cyd, dee = people
+    rated = [(dee, 30.0), (cyd, 28.0), (bo, 26.0)]  # Ana is unrated: the last seed
+    await h.bot.storage.import_records(
+        [], [RatingRow(h.guild_id, "gardens", u.sid, u.name, Rating(mu, 1.0, 5), 1.0) for u, mu in rated]
+    )
+    await h.run_command(ana, "tournament create", game="gardens", format="knockout", players_per_table=2)
+    post = next(m for m in reversed(h.public(CHANNEL_ID)) if "Tournament #" in m.content)
+    for p in people[1:]:
+        await h.click(p, post, "Join")
+    refused = await h.click(bo, post, "Start")
+    assert "Only the organiser" in refused.message.content and (await tournament(h)).status == "signup"
+    started = await h.click(MOD, post, "Start")
+    assert "has started" in started.message.content
+    await h.settle()
+    t = await tournament(h)
+    assert t.data["seeds"] == [dee.sid, cyd.sid, bo.sid, ana.sid]
+    assert [set(x["players"]) for x in current_tables(t)] == [{dee.sid, ana.sid}, {cyd.sid, bo.sid}]
+    await play_round(h, people, rnd)
+    t = await tournament(h)
+    semis = t.data["history"][0]["tables"]
+    winners = {max(x["players"], key=lambda p, x=x: (x["scores"][p], -x["players"].index(p))) for x in semis}
+    assert len(t.data["history"]) == 2 and set(current_tables(t)[0]["players"]) == winners
+    await play_round(h, people, rnd)
+    t = await tournament(h)
+    assert t.status == "finished" and len(t.data["history"]) == 2
+    final = current_tables(t)[0]
+    champion = max(final["players"], key=lambda p: (final["scores"][p], -final["players"].index(p)))
+    text = h.last_public(CHANNEL_ID).content
+    names = {p.sid: p.name for p in people}
+    assert text.splitlines()[1].startswith(f"1. **{names[champion]}**: 2 points")
+
+
+async def test_at_the_time_limit_a_running_game_is_scored_as_it_stands_and_a_leaver_is_dropped(tmp_path, fake_game):
+    """A Swiss of 4 in 2-player Gardens: one table finishes, the other is mid-game when the round's time limit
+    passes: it is cancelled (never rated), its scores as they stood count, its thread says so, and round 2 is
+    paired. Then Cyd leaves the tournament: their running game goes to the AI (their seat in the table's
+    `left`), and round 3 pairs the other three (one bye, never twice to the same player while avoidable)."""
+    h, people, rnd = await Harness.start(tmp_path / "games.sqlite3", ai_processes=0), players(4), random.Random(2)
+    try:
+        await time_limit_and_leaving(h, people, rnd)
+    finally:
+        await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+async def time_limit_and_leaving(h: Harness, people: list[User], rnd: random.Random) -> None:
+    post = await sign_up(h, people, game="gardens", format="swiss", rounds=3, players_per_table=2)
+    await h.settle()
+    t = await tournament(h)
+    by_id = {p.sid: p for p in people}
+    done, slow = current_tables(t)
+    await play_to_end(
+        h, [by_id[p] for p in done["players"]], h.last_public(int(done["thread"])), rnd, channel_id=int(done["thread"])
+    )
+    from tests.bot.driver import movers, play_one_action
+
+    thread = int(slow["thread"])
+    for _i in range(3):
+        last = h.last_public(thread)
+        await play_one_action(h, by_id[str(movers(last, people)[0])], last, rnd)
+    await h.settle()
+    t = await tournament(h)
+    assert len(t.data["history"]) == 1 and t.due_at == t.data["history"][0]["ends"]
+    running = await h.bot.storage.load_game(int(slow["game"]))
+    rules = engine.get_rules("gardens")
+    standing = rules.scores(rules.from_json(running.state))
+    cog = h.bot.get_cog("TournamentCog")
+    assert await cog.pass_tournaments(now=t.due_at - 1) == 0  # not yet
+    assert await cog.pass_tournaments(now=t.due_at + 1) == 1
+    await h.settle()
+    t = await tournament(h)
+    first = t.data["history"][0]["tables"][1]
+    assert first["how"] == "limit" and first["scores"] == {p: standing[p] for p in slow["players"]}
+    assert (await h.bot.storage.load_game(int(slow["game"]))).status == "cancelled"
+    assert "scored as it stands" in h.last_public(thread).content
+    assert len(t.data["history"]) == 2
+    # Cyd leaves: dropped from pairings, their game goes to the AI
+    cyd = people[2]
+    r = await h.click(cyd, post, "Leave the tournament")
+    assert "You left the tournament" in r.message.content
+    await h.settle()
+    t = await tournament(h)
+    assert cyd.sid in t.data["dropped"]
+    table = next(x for x in current_tables(t) if cyd.sid in x["players"])
+    game = await h.bot.storage.load_game(int(table["game"]))
+    assert cyd.sid in game.table["left"]
+    for x in current_tables(t):  # the AI plays Cyd's turns; the others play theirs
+        where, seated = int(x["thread"]), [by_id[p] for p in x["players"] if p != cyd.sid]
+        for _i in range(500):
+            last = next(
+                m for m in reversed(h.public(where)) if set(movers(m, people)) - {cyd.id} or "Game over" in m.content
+            )
+            if "Game over" in last.content:
+                break
+            ids = [i for i in movers(last, people) if i != cyd.id]
+            if ids:
+                await play_one_action(h, by_id[str(ids[0])], last, rnd)
+            await h.settle()
+        assert any("Game over" in m.content for m in h.public(where)), [s.name for s in seated]
+    await h.settle()
+    t = await tournament(h)
+    assert len(t.data["history"]) == 3
+    third = t.data["history"][2]
+    assert cyd.sid not in [p for x in third["tables"] for p in x["players"]] + third["byes"]
+    assert len(third["byes"]) == 1 and len(third["tables"]) == 1
+    earlier_byes = [p for r in t.data["history"][:2] for p in r["byes"]]
+    assert third["byes"][0] not in earlier_byes
+    left_table = next(x for x in t.data["history"][1]["tables"] if cyd.sid in x["players"])
+    assert left_table["left"] == [cyd.sid]  # placed last at that table whatever the AI scored
