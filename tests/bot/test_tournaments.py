@@ -316,3 +316,78 @@ async def time_limit_and_leaving(h: Harness, people: list[User], rnd: random.Ran
     assert third["byes"][0] not in earlier_byes
     left_table = next(x for x in t.data["history"][1]["tables"] if cyd.sid in x["players"])
     assert left_table["left"] == [cyd.sid]  # placed last at that table whatever the AI scored
+
+
+async def kill_at(h: Harness, step: str, trigger) -> Harness:
+    """Start a round change with `trigger()`; the bot is killed (kill -9) when the tournament reaches `step`.
+    Returns the harness of the new process, settled (its start-up pass went on with the tournament)."""
+    reached = asyncio.Event()
+
+    async def die_here(name: str) -> None:
+        if name == step:
+            reached.set()
+            await asyncio.Event().wait()  # the process is killed while it stands here
+
+    h.bot.get_cog("TournamentCog").fault = die_here
+    task = asyncio.ensure_future(trigger())
+    await asyncio.wait_for(reached.wait(), 10)
+    h = await h.kill()
+    assert task.done()
+    await h.settle()
+    return h
+
+
+async def check_round(h: Harness, n: int, people: list[User]) -> None:
+    """Round `n` has every table it was paired with, each with one game of its own in a thread of its own, and
+    nothing more: no game twice, none missing, no thread without its game, the round's post once."""
+    t = await tournament(h)
+    assert len(t.data["history"]) == n and t.status == "running"
+    tables = current_tables(t)
+    assert len(tables) == 2 and sorted(p for x in tables for p in x["players"]) == sorted(p.sid for p in people)
+    games = [await h.bot.storage.load_game(i) for i in await h.bot.storage.all_game_ids()]
+    mine = [g for g in games if g.table["tournament"][1] == n]
+    assert sorted(g.id for g in mine) == sorted(int(x["game"]) for x in tables)
+    for x in tables:
+        g = next(g for g in mine if g.id == int(x["game"]))
+        assert g.status == "active" and g.channel_id == int(x["thread"]) and list(g.player_ids) == x["players"]
+    assert len(games) == len(h.fake.threads) == 2 * n  # every thread has its game, every game its thread
+    posts = [m for m in h.public(CHANNEL_ID) if f"round {n} of 3: the tables" in m.content]
+    assert len(posts) == 1
+
+
+@pytest.mark.parametrize("step", ["paired", "thread", "game"])
+async def test_a_tournament_survives_kill_9_at_each_round_change(tmp_path, fake_game, step):
+    """A round robin of 4 in twos (the test game): the bot is killed at `step` of every round change (the round's
+    pairings stored; a table's thread opened; a table's game made and started but not yet recorded), and the
+    new process goes on from there: every round has exactly its tables, and the tournament ends."""
+    h, people, rnd = await Harness.start(tmp_path / "games.sqlite3"), players(4), random.Random(8)
+    try:
+        await h.run_command(
+            people[0],
+            "tournament create",
+            game="fake",
+            format="round_robin",
+            players_per_table=2,
+            options="target=30, no-claps",
+        )
+        post = next(m for m in reversed(h.public(CHANNEL_ID)) if "Tournament #" in m.content)
+        for p in people[1:]:
+            await h.click(p, post, "Join")
+        payload, ia = h.component_payload(people[0], post, h.button(post, "Start")["custom_id"], 2)
+        h = await kill_at(h, step, lambda: asyncio.sleep(0, h.send(payload, ia)))
+        await check_round(h, 1, people)
+        for n in (2, 3):
+            cog = h.bot.get_cog("TournamentCog")
+            cog.session.listeners.remove(cog.kick)  # the round changes when the pass runs, not at the last move
+            await play_round(h, people, rnd)
+            due = (await tournament(h)).due_at
+            h = await kill_at(h, step, lambda cog=cog, due=due: cog.pass_tournaments(now=due + 1))
+            await check_round(h, n, people)
+        await play_round(h, people, rnd)
+        t = await tournament(h)
+        assert t.status == "finished" and sum(len(r["tables"]) for r in t.data["history"]) == 6
+        assert len(await h.bot.storage.all_game_ids()) == 6
+        assert sum("final standings" in m.content for m in h.public(CHANNEL_ID)) == 1
+    finally:
+        await h.close()
+    assert h.fake.violations == [] and h.unexpected_errors == []
