@@ -532,7 +532,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         if not current.get("ready"):  # every table plays: the round's post, then the round waits for its games
             _ = await self.session.languages.public(row.guild_id)
             await self._send(row, round_text(row, current, _), f"t{row.id}r{current['n']}")
-            return await self._with_round(row, {**current, "ready": True}, due_at=current["ends"])
+            new = await self._with_round(row, {**current, "ready": True}, due_at=current["ends"])
+            await self.refresh_signup(row.id)  # "round n of N"
+            return new
         changed = await self._results(row, now)
         if changed is not None:
             return changed
