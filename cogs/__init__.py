@@ -1,4 +1,4 @@
-"""The Discord layer: extensions loaded by bot.py (`games`, `moves`, `turns`, `ai_seats`, `records`, `replays`)
+"""The Discord layer: extensions loaded by bot.py (`games`, `moves`, `turns`, `ai_seats`, `records`, `replays`, `tournaments`)
 and their private modules (the underscore keeps them out of the extension list): `_session` (the service every
 change goes through: a core, `_core`, built from the parts `_seats`, `_tempo`, `_undo`; `_seating` their shared
 words), `_herald` (the outbox's posts), `_images`, `_items` (the custom_id grammar and the registry the features
@@ -12,4 +12,5 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.ai_seats",
     "cogs.records",
     "cogs.replays",
+    "cogs.tournaments",
 )

@@ -16,6 +16,7 @@ what its custom_id holds, so posts from before a restart keep working and nothin
     r:<game>:open                   ReplayOpen (cogs.replays): the replay viewer under the final post
     r:<game>:<n>:<op>               ReplayStep (cogs.replays): its steps (first, prev, next, last, gif)
     lb:<type>:<page>:<op>           LeaderboardButton (cogs.records): the leaderboard's pages (p, n)
+    t:<tournament>:<op>             TournamentButton (cogs.tournaments): a tournament's sign-up (join, leave, start)
 
 <pos> is `Session.position` (turn actions so far + a fingerprint of the listed actions). A custom_id is user
 input: numbers are bounded here, indices are checked against the current lists by the handlers, panel items act

@@ -30,6 +30,7 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    TournamentRow,
 )
 from storage.results import Finish, Rater, Rating, RatingRow, ResultRow
 
@@ -55,6 +56,7 @@ __all__ = [
     "StaleVersion",
     "Storage",
     "StorageError",
+    "TournamentRow",
     "is_postgres_url",
     "open_storage",
 ]

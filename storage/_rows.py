@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from storage.base import GameRow, Guild, MoveRow, Notice, Player, Seat, pack_state, unpack_state
+from storage.base import GameRow, Guild, MoveRow, Notice, Player, Seat, TournamentRow, pack_state, unpack_state
 from storage.results import Move, Rater, Rating, RatingRow, Recent, ResultRow, SeatRecord, Summary
 
 Row = Any  # a row that reads its columns by name: sqlite3.Row, asyncpg.Record
@@ -47,6 +47,7 @@ MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "ori
 NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
 PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale", "prefs")
 GUILD_COLUMNS = ("guild_id", "language")
+TOURNAMENT_COLUMNS = ("id", "guild_id", "channel_id", "status", "data", "version", "due_at", "created_at", "updated_at")
 RECENT_COLUMNS = ("score", "place", "turn_median", "figures")
 HISTORY_COLUMNS = ("finished_at", "mu", "sigma", "games")
 
@@ -93,6 +94,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "shares": (("game_id", "channel_id", "lang", "message_id", "claimed_at"), ("game_id", "channel_id", "lang")),
     "leases": (("game_id", "owner", "until"), ("game_id",)),
     "boards": (("game_id", "message_id"), ("game_id",)),
+    "tournaments": (TOURNAMENT_COLUMNS, ("id",)),
 }
 COPIED_TABLES = tuple(t for t in TABLES if t != "seats")  # the seats are written by import_game
 _FLAGS = frozenset({"away_ai", "skip_confirm"})  # booleans (SQLite stores 0/1)
@@ -212,6 +214,11 @@ def prefs_json(player: Player) -> str:
 
 def guild_of(r: Row) -> Guild:
     return Guild(r["guild_id"], r["language"])
+
+
+def tournament_of(r: Row) -> TournamentRow:
+    """A `tournaments` row (TOURNAMENT_COLUMNS) as the TournamentRow the bot reads."""
+    return TournamentRow(**{c: r[c] for c in TOURNAMENT_COLUMNS if c != "data"}, data=json.loads(r["data"]))
 
 
 def summary_of(r: Row) -> Summary:

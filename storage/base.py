@@ -251,6 +251,26 @@ class Guild:
 
 NOT_DUE = Due()
 
+TOURNAMENT_STATUSES = ("signup", "running", "finished", "cancelled")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """One stored tournament of a server: its `status` (signup, running, finished, cancelled), its `data` (the
+    Discord layer's own JSON: the settings, the players, each round's tables and results; cogs/tournaments.py),
+    changed only by compare-and-set on `version`; `due_at`: when the background pass should look at it next
+    (the round's time limit, or at once while a round is being set up; None when nothing is due)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    data: dict[str, Any]
+    version: int
+    due_at: float | None
+    created_at: float
+    updated_at: float
+
 
 class Storage(abc.ABC):
     """Games, their move logs and their pending announcements. Open a backend with `storage.open_storage`."""
@@ -525,6 +545,38 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def set_guild(self, guild: Guild) -> None:
         """Store a server's settings."""
+
+    # -- tournaments (cogs/tournaments.py) ------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_tournament(
+        self, *, guild_id: int, channel_id: int, data: dict[str, Any], now: float | None = None
+    ) -> TournamentRow:
+        """A new tournament in sign-up (version 0, nothing due)."""
+
+    @abc.abstractmethod
+    async def load_tournament(self, tournament_id: int) -> TournamentRow | None:
+        """The tournament with this id; None if there is none (ids out of range included)."""
+
+    @abc.abstractmethod
+    async def update_tournament(
+        self,
+        row: TournamentRow,
+        *,
+        data: dict[str, Any],
+        status: str,
+        due_at: float | None,
+        now: float | None = None,
+    ) -> TournamentRow | None:
+        """Replace the tournament's data, status and due time in one statement, only if it is still at
+        `row.version` (compare-and-set: of two bots or two clicks, the first wins); the stored row (version + 1),
+        or None if it changed meanwhile."""
+
+    @abc.abstractmethod
+    async def tournaments_due(
+        self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[TournamentRow]:
+        """Tournaments (of guilds on these shards) whose `due_at` has come, the earliest first."""
 
     # -- results and ratings (records/) -------------------------------------------------------------------
 

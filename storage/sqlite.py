@@ -34,6 +34,7 @@ from storage.base import (
     StaleVersion,
     Storage,
     StorageError,
+    TournamentRow,
     final_log,
     pack_moves,
     pack_player,
@@ -262,6 +263,22 @@ MIGRATIONS: tuple[str, ...] = (
         message_id INTEGER NOT NULL
     );
     """,
+    # 13: tournaments (cogs/tournaments.py): a server's tournament, its rounds and tables as the bot's JSON,
+    # changed by compare-and-set on its version; `due_at` for the background pass (a round's time limit)
+    """
+    CREATE TABLE tournaments (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        status     TEXT    NOT NULL,
+        data       TEXT    NOT NULL,
+        version    INTEGER NOT NULL,
+        due_at     REAL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -386,6 +403,14 @@ SQL: dict[str, str] = {
     "all_ratings": f"SELECT {_RATING} FROM ratings WHERE (guild_id, game, player) > (:guild, :game, :player) "
     "ORDER BY guild_id, game, player LIMIT :limit",
     "outbox_stats": "SELECT count(*) AS depth, min(created_at) AS oldest FROM notices",
+    # -- tournaments
+    "create_tournament": "INSERT INTO tournaments (guild_id, channel_id, status, data, version, due_at, created_at, "
+    "updated_at) VALUES (:guild, :channel, 'signup', :data, 0, NULL, :now, :now)",
+    "load_tournament": f"SELECT {_rows.columns(_rows.TOURNAMENT_COLUMNS)} FROM tournaments WHERE id = :id",
+    "update_tournament": "UPDATE tournaments SET data = :data, status = :status, due_at = :due, "
+    "version = version + 1, updated_at = :now WHERE id = :id AND version = :version",
+    "tournaments_due": f"SELECT {_rows.columns(_rows.TOURNAMENT_COLUMNS)} FROM tournaments "
+    "WHERE due_at <= :now AND {shard} ORDER BY due_at LIMIT :limit",
 }
 
 
@@ -928,6 +953,54 @@ class SQLiteStorage(Storage):
     async def set_guild(self, guild: Guild) -> None:
         async with self._write:
             await self._run("set_guild", {"id": guild.id, "language": guild.language})
+
+    # -- tournaments ---------------------------------------------------------------------------------------
+
+    async def create_tournament(
+        self, *, guild_id: int, channel_id: int, data: dict[str, Any], now: float | None = None
+    ) -> TournamentRow:
+        now = time.time() if now is None else now
+        async with self._write:
+            cur = await self._db.execute(
+                SQL["create_tournament"],
+                {"guild": guild_id, "channel": channel_id, "data": _rows.dumps(data), "now": now},
+            )
+            tid = cur.lastrowid
+        row = await self.load_tournament(int(tid or 0))
+        assert row is not None
+        return row
+
+    async def load_tournament(self, tournament_id: int) -> TournamentRow | None:
+        if not 0 < tournament_id <= MAX_ID:
+            return None
+        rows = await self._all("load_tournament", {"id": tournament_id})
+        return _rows.tournament_of(rows[0]) if rows else None
+
+    async def update_tournament(
+        self,
+        row: TournamentRow,
+        *,
+        data: dict[str, Any],
+        status: str,
+        due_at: float | None,
+        now: float | None = None,
+    ) -> TournamentRow | None:
+        now = time.time() if now is None else now
+        text = _rows.dumps(data)
+        params = {"data": text, "status": status, "due": due_at, "now": now}
+        async with self._write:
+            done = await self._run("update_tournament", params | {"id": row.id, "version": row.version})
+        if done != 1:
+            return None
+        return dataclasses.replace(
+            row, data=json.loads(text), status=status, due_at=due_at, version=row.version + 1, updated_at=now
+        )
+
+    async def tournaments_due(
+        self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100
+    ) -> list[TournamentRow]:
+        rows = await self._all("tournaments_due", {"now": now, "limit": limit}, shards)
+        return [_rows.tournament_of(r) for r in rows]
 
     # -- results and ratings (records/) -------------------------------------------------------------------
 

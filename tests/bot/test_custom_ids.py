@@ -7,6 +7,7 @@ import pytest
 
 from cogs._items import LobbyButton, TableButton
 from cogs.games import FAMILIES  # every family is registered once the cog module is loaded
+from cogs.tournaments import TournamentButton
 from tests.bot.driver import create_and_start
 from tests.bot.harness import CHANNEL_ID, OTHER_CHANNEL_ID, Msg
 
@@ -67,6 +68,9 @@ def test_no_custom_id_is_claimed_by_two_families():
         "s:1:ai:rm",
         "f:1:abc:s:",
         "f:1:abc:c:1",
+        "t:1:join",
+        "t:1:leave",
+        "t:1:start",
     ]
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
@@ -120,6 +124,8 @@ async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_
         ("f:1:zz:s:", 3, panel, ana),  # a free-actions menu drawn at another position
         ("f:1:zz:c:2", 2, panel, ana),
         ("f:2:zz:c:0", 2, panel, ana),  # another channel's game
+        ("t:1:join", 2, post, ana),  # a tournament that does not exist
+        (f"t:{HUGE}:start", 2, post, ana),
         (f"g:1:p:{pos}:k:0", 2, post, ana),  # a panel button on a public post
         (f"s:1:{pos}:a:0.0", 3, post, ana),  # a panel menu on a public post
     ]
@@ -157,3 +163,11 @@ async def test_free_action_ids_on_a_game_without_free_actions(harness, users, ga
         assert any(p in text for p in POLITE), (custom_id, text)
     assert (await h.bot.session.storage.game_in_channel(CHANNEL_ID)).version == 0
     assert h.unexpected_errors == []
+
+
+def test_the_tournament_buttons_keep_their_custom_ids():
+    """The sign-up post's buttons as posted before a restart still parse (t:<tournament>:<op>)."""
+    for op in ("join", "leave", "start"):
+        assert TournamentButton(7, op).custom_id == f"t:7:{op}"
+        assert TournamentButton.__discord_ui_compiled_template__.fullmatch(f"t:7:{op}")
+    assert ("cogs.tournaments", "TournamentButton") in {(f.__module__, f.__qualname__) for f in FAMILIES}

@@ -343,12 +343,16 @@ INSERT INTO results SELECT g.id, g.guild_id, 'fake', 9e8 + g.id, g.id, k - 1, ((
 FROM games g, generate_series(1, 3) k WHERE g.status = 'finished';
 INSERT INTO ratings SELECT DISTINCT ON (guild_id, player) guild_id, 'fake', player, 'P', 26, 7, 5, 1, 9e8
 FROM results;
+INSERT INTO tournaments (guild_id, channel_id, status, data, version, due_at, created_at, updated_at)
+SELECT (i % 50) + 1, i, CASE WHEN i % 10 = 0 THEN 'running' ELSE 'finished' END, repeat('x', 2000), 3,
+    CASE WHEN i % 10 = 0 THEN 9e8 + i END, 9e8, 9e8
+FROM generate_series(1, 2000) i;
 ANALYZE;
 """
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, the archived logs of the ended ones, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, 2,000 tournaments, the archived logs of the ended ones, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
@@ -359,9 +363,9 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
     plans = await db_pg.query_plans(seqscan=True)
     assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
     for name, plan in plans.items():
-        assert not db_pg.full_scan(plan, ("games", "moves", "move_archive", "seats", "results", "ratings")), (
-            f"{name}:\n{plan}"
-        )
+        assert not db_pg.full_scan(
+            plan, ("games", "moves", "move_archive", "seats", "results", "ratings", "tournaments")
+        ), f"{name}:\n{plan}"
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
     assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
 
@@ -483,6 +487,10 @@ async def source_database(path):
         await db.claim_share(2, 91, "en", now=1_700_000_001.5)
         assert await db.lease(four.id, "bot-a", 30.0, now=1_700_000_002.0)
         await db.set_board_message(four.id, 1_234_567_890_123_456_789)  # a compact table's living board
+        # a tournament running (its round due) and one in sign-up
+        cup = await db.create_tournament(guild_id=GUILD, channel_id=90, data={"game": "gardens"}, now=1_700_000_003.0)
+        await db.update_tournament(cup, data={"game": "gardens", "round": 1}, status="running", due_at=1.8e9, now=1.7e9)
+        await db.create_tournament(guild_id=GUILD + 1, channel_id=91, data={"game": "fake"}, now=1_700_000_004.0)
         # a move logged when 19-digit ids were stored as text (they read as before)
         await db._db.execute(
             "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)
@@ -556,6 +564,8 @@ async def test_copy_sqlite_to_postgresql_and_back_is_identical(tmp_path, pg_url)
                 engine.get_rules(row.game).from_json(json.loads(row.state_json))
         new = await pg.create_game(guild_id=GUILD, channel_id=999, game="gardens", options={}, seed=1, creator=ANA)
         assert new.id == max(original) + 1
+        cup = await pg.create_tournament(guild_id=GUILD, channel_id=999, data={})
+        assert cup.id == 3 and [t.id for t in await pg.tournaments_due(1.9e9)] == [1]
         running = [i for i, (row, _, _) in original.items() if row.status == "active"]
         assert set(await pg.ai_due()) == {i for i in running if original[i][0].ai_due}
         assert set(await pg.claim_reminders(1e12)) == {i for i in running if original[i][0].remind_at is not None}

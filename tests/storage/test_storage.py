@@ -196,9 +196,9 @@ async def test_no_query_scans_a_table_that_grows_with_the_games(db):
     plans = await db.query_plans()
     assert plans
     for name, plan in plans.items():
-        assert not db.full_scan(plan, ("games", "moves", "move_archive", "seats", "results", "ratings")), (
-            f"{name}:\n{plan}"
-        )
+        assert not db.full_scan(
+            plan, ("games", "moves", "move_archive", "seats", "results", "ratings", "tournaments")
+        ), f"{name}:\n{plan}"
 
 
 async def test_the_table_changes_only_by_compare_and_set_with_its_notice(db):
@@ -359,3 +359,22 @@ async def test_games_that_ended_before_the_archive_keep_their_rows_and_read_as_b
         assert await other.load_game(g.id) == row
     finally:
         await other.close()
+
+
+async def test_a_tournament_changes_by_compare_and_set_and_is_due_on_its_servers_shard(db):
+    """A tournament is created in sign-up, read back as stored; of two updates from the same version the first
+    wins (a round is set up once, even by two bots); the due pass sees only what is due, of its own shards."""
+    a_guild, b_guild = 1 << 22, 2 << 22  # shard 1 and shard 0 of 2
+    cup = await db.create_tournament(guild_id=a_guild, channel_id=5, data={"game": "gardens", "players": []}, now=10.0)
+    assert (cup.status, cup.version, cup.due_at, cup.data) == ("signup", 0, None, {"game": "gardens", "players": []})
+    assert await db.load_tournament(cup.id) == cup and await db.load_tournament(2**70) is None
+    first = await db.update_tournament(cup, data={"round": 1}, status="running", due_at=100.0, now=11.0)
+    assert first is not None and first.version == 1 and await db.load_tournament(cup.id) == first
+    assert await db.update_tournament(cup, data={"round": 9}, status="running", due_at=1.0) is None
+    assert (await db.load_tournament(cup.id)).data == {"round": 1}
+    other = await db.create_tournament(guild_id=b_guild, channel_id=6, data={}, now=12.0)
+    await db.update_tournament(other, data={}, status="running", due_at=50.0, now=12.0)
+    assert [t.id for t in await db.tournaments_due(99.0)] == [other.id]
+    assert [t.id for t in await db.tournaments_due(200.0)] == [other.id, cup.id]
+    assert [t.id for t in await db.tournaments_due(200.0, shards=Shards(2, (1,)))] == [cup.id]
+    assert [t.id for t in await db.tournaments_due(200.0, shards=Shards(2, (0,)))] == [other.id]
