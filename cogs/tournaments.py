@@ -316,9 +316,12 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             await self.advance(row.id, now=now if limits else time.time())
         return seen
 
-    def kick(self, game_id: int) -> None:
-        """A session listener: a game moved on; if it is a tournament's and it ended, its round may advance."""
+    def kick(self, game_id: int, row: GameRow | None = None) -> None:
+        """A session listener: a game moved on; if it is a tournament's and it ended, its round may advance. With
+        the row as the move committed it, a game still running or of no tournament costs nothing (no load)."""
         if self.session.closing:
+            return
+        if row is not None and (row.status == "active" or "tournament" not in row.table):
             return
         task = asyncio.create_task(self._game_moved(game_id), name=f"tournament-game-{game_id}")
         self._tasks.add(task)
