@@ -12,4 +12,5 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.ai_seats",
     "cogs.records",
     "cogs.replays",
+    "cogs.seasons",
 )

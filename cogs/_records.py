@@ -18,7 +18,7 @@ from cogs._images import Images
 from cogs._text import esc
 from i18n import Words
 from render.charts import number, progression_png
-from storage import GameRow, Storage
+from storage import GameRow, Season, Storage
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,19 @@ def signed(value: float) -> str:
 def rating_number(value: float) -> str:
     """A shown rating: "21.4", "−1.8", "0.0" (a true minus sign, like the changes; never on a zero)."""
     return number(value)
+
+
+def season_name(season: Season, _: Words) -> str:
+    """ "Season 3" or "Season 3 · Spring" (cogs/seasons.py)."""
+    # i18n: a rating season's name: its number in the server (the name the admin gave it follows, if any)
+    number = _("Season {number}", number=season.number)
+    return f"{number} · {esc(season.name)}" if season.name else number
+
+
+async def current_season(storage: Storage, guild_id: int) -> Season | None:
+    """The server's running rating season, if one runs."""
+    seasons = await storage.seasons(guild_id, limit=1)
+    return seasons[0] if seasons and seasons[0].ended_at is None else None
 
 
 async def results_line(storage: Storage, row: GameRow, _: Words) -> str:

@@ -55,6 +55,7 @@ ALL_MEMBER = discord.Permissions(
     embed_links=True,
 ).value
 MANAGER = ALL_MEMBER | discord.Permissions(manage_channels=True).value
+SERVER_ADMIN = ALL_MEMBER | discord.Permissions(manage_guild=True).value  # Manage Server
 
 
 @dataclasses.dataclass
