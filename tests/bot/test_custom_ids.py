@@ -67,6 +67,9 @@ def test_no_custom_id_is_claimed_by_two_families():
         "s:1:ai:rm",
         "f:1:abc:s:",
         "f:1:abc:c:1",
+        "g:1:seat",
+        "ts:1:2:yes",
+        "ts:1:2:no",
     ]
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
@@ -79,7 +82,7 @@ def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_featu
     custom_ids are those posted before (an old post's buttons still dispatch), and an op the template does not
     name, or a second handler for one, is refused when it is registered (the same handler again, as when its
     module is loaded again, replaces itself)."""
-    table = {"play", "hand", "free", "board", "rules", "rematch", "back"}
+    table = {"play", "hand", "free", "board", "rules", "rematch", "back", "seat"}
     for family, ops in ((TableButton, table), (LobbyButton, {"join", "leave", "ai", "start", "cancel"})):
         assert set(family.actions) == ops
         for op in ops:
@@ -122,6 +125,9 @@ async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_
         ("f:2:zz:c:0", 2, panel, ana),  # another channel's game
         (f"g:1:p:{pos}:k:0", 2, post, ana),  # a panel button on a public post
         (f"s:1:{pos}:a:0.0", 3, post, ana),  # a panel menu on a public post
+        ("g:1:seat", 2, post, eve),  # Take this seat where no seat is vacant
+        ("ts:1:7:yes", 2, post, ana),  # the answer to a substitute's request that was never made
+        (f"ts:{HUGE}:1:no", 2, post, ana),
     ]
     before = await state_of(h)
     for custom_id, kind, source, user in cases:
