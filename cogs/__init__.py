@@ -13,4 +13,5 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.records",
     "cogs.replays",
     "cogs.seasons",
+    "cogs.lfg",
 )
