@@ -152,7 +152,16 @@ def settle(
             counts[m.player][0] += 1
             counts[m.player][1] += int(m.standin)
     results = [
-        SeatResult(s.player, s.score, s.winner, s.ai_level, s.abandoned, *counts[s.player], s.substitute)
+        SeatResult(
+            s.player,
+            s.score,
+            s.winner,
+            s.ai_level,
+            s.abandoned,
+            moves=counts[s.player][0],
+            standin_moves=counts[s.player][1],
+            substitute=s.substitute,
+        )
         for s in finish.seats
     ]
     where = places(results)

@@ -106,8 +106,9 @@ async def test_two_servers_in_the_shared_queue_match_by_filters_and_ignored_matc
     assert await cog.pass_matches(now=match.expires_at + 1) == 1
     await h.settle()
     timed_out = [m.content for m in h.public(CH_B[0]) if m.content.startswith("⌛")]
-    assert timed_out == ["⌛ The table of The Gardens of the Alhambra timed out: **Bo** did not accept.\n"
-                         "Back in the queue: **Bo**."]
+    assert timed_out == [
+        "⌛ The table of The Gardens of the Alhambra timed out: **Bo** did not accept.\nBack in the queue: **Bo**."
+    ]
     # the queue goes on: Fay and Bo wait again and are matched again at once; Bo ignores that one too and leaves
     second = (await storage.matches_due(1e12))[0]
     assert second.id != match.id and {m["player"] for m in second.data["members"]} == {fay.sid, bo.sid}

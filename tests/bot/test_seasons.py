@@ -79,6 +79,8 @@ async def test_a_season_rates_its_games_ends_with_its_podium_and_the_next_starts
     await play_to_end(h, [ana, bo], post, random.Random(5))
     assert [r.rating.games for r in await storage.leaderboard(GUILD_ID, "gardens")] == [1, 1]
     archive = (await h.run_command(bo, "seasons")).message.content
-    assert archive.index("Season 3 · Autumn**: running since") < archive.index("Season 2 · Summer") < archive.index(
-        "Season 1 · Spring"
+    assert (
+        archive.index("Season 3 · Autumn**: running since")
+        < archive.index("Season 2 · Summer")
+        < archive.index("Season 1 · Spring")
     )
