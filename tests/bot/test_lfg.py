@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from storage import Rating, RatingRow, ResultRow
+from storage import QueueEntry, Rating, RatingRow, ResultRow
 from storage.results import SeatRecord
 from tests.bot.harness import CHANNEL_ID, GUILD_ID, SERVER_ADMIN, User
 
@@ -131,3 +131,33 @@ async def test_two_servers_in_the_shared_queue_match_by_filters_and_ignored_matc
     assert (await h.run_command(cyd, "lfg_leave", channel_id=CH_B[0])).ephemeral_text == "You left the queue."
     await h.close()
     assert h.fake.violations == [] and h.unexpected_errors == []
+
+
+def test_a_group_is_the_largest_table_that_suitable_players_fill_the_longest_waiting_first():
+    """`find_group` on its own: every filter holds both ways, a table size asked for is kept, the longest
+    waiting come first, and one player waiting in two servers' queues takes one seat."""
+    from cogs.lfg import find_group, pace_of
+
+    def e(player, since, guild=GUILD_ID, **kw):
+        return QueueEntry(guild, player, "gardens", player, since, True, **kw)
+
+    assert (pace_of(0, 0.0), pace_of(4, 3600.0), pace_of(2, 7200.0), pace_of(1, 86400.0)) == (
+        None,
+        "fast",
+        "normal",
+        "slow",
+    )
+    waiting = [
+        e("a", 1, rating=20.0, band=5.0),  # suits only those rated 15 to 25
+        e("b", 2, pace="slow"),
+        e("c", 3, players=2),
+        e("b", 4, guild=GUILD_B),  # b again, from another server
+        e("d", 5),
+        e("e", 6, rating=18.0),
+    ]
+    seed = e("n", 7, speed="slow")
+    group = find_group([*waiting, seed], seed, [2, 3, 4])
+    assert [g.player for g in group] == ["b", "d", "e", "n"]  # a: rating; c: wants two; b once; e: no pace yet
+    assert [g.player for g in find_group(waiting, e("m", 8, players=2), [2, 3, 4])] == ["b", "m"]
+    assert find_group(waiting, e("x", 9, players=5), [2, 3, 4]) is None
+    assert [g.player for g in find_group(waiting, e("y", 9, rating=19.0, band=1.0), [2, 3])] == ["a", "e", "y"]
