@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import cogs.lfg  # noqa: F401 (its Accept/Decline family: registered when the extension module is loaded)
 from cogs._items import LobbyButton, TableButton
 from cogs.games import FAMILIES  # every family is registered once the cog module is loaded
 from tests.bot.driver import create_and_start
@@ -70,6 +71,8 @@ def test_no_custom_id_is_claimed_by_two_families():
         "g:1:seat",
         "ts:1:2:yes",
         "ts:1:2:no",
+        "lfg:1:yes",
+        "lfg:1:no",
     ]
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
@@ -128,6 +131,8 @@ async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_
         ("g:1:seat", 2, post, eve),  # Take this seat where no seat is vacant
         ("ts:1:7:yes", 2, post, ana),  # the answer to a substitute's request that was never made
         (f"ts:{HUGE}:1:no", 2, post, ana),
+        ("lfg:99:yes", 2, post, ana),  # a match that never was
+        (f"lfg:{HUGE}:no", 2, post, ana),
     ]
     before = await state_of(h)
     for custom_id, kind, source, user in cases:
