@@ -325,6 +325,8 @@ class LfgCog(CommandErrors, commands.Cog):
             if everyone:
                 await interaction.response.defer(ephemeral=True, thinking=True)
                 thread = await self._open_table(done)
+                if thread is None:  # the queue channel's post says why
+                    raise GameError(Text("I could not open a thread for the matched table (I need **Create Public Threads**)."))  # fmt: skip
                 # i18n: the answer to the last Accept: where the table is
                 await reply(interaction, _("✅ Everyone accepted: the table is in <#{thread}>.", thread=thread))
             else:

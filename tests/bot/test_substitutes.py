@@ -85,6 +85,8 @@ async def test_a_substitute_takes_a_vacant_seat_after_consent_and_finishes_with_
         await h.settle()
         post = table_post(h)
     assert "Game over" in post.content, post.content
+    assert "\nNot rated (substitutes for this game): **Eve**" in post.content, post.content
+    assert "**Eve** " not in post.content.split("📈")[1].splitlines()[0]  # not in the ratings line
     row = await storage.last_game_in_channel(CHANNEL_ID)
     moves = await storage.moves(row.id)
     assert any(m.player == eve.sid and not m.standin for m in moves)
