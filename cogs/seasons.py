@@ -35,7 +35,7 @@ ARCHIVE_PAGE = 5  # past seasons per page of /seasons
 
 
 def podium_lines(season: Season, _: Words) -> list[str]:
-    """A past season's podium, one line per game: "**The Gardens**: 🥇 Ana 12.3 · 🥈 Bo 4.1"."""
+    """A past season's podium, one line per game: "**<its title>**: 🥇 Ana 12.3 · 🥈 Bo 4.1"."""
     lines = []
     for game, places in season.podium.items():
         title = title_of(game, _) if game in engine.GAMES else game

@@ -35,6 +35,7 @@ from typing import Any
 import asyncpg
 
 from storage import _rows
+from storage._pg_clubs import CLUB_SAMPLES, CLUB_SQL, Clubs
 from storage.base import (
     ALL_SHARDS,
     NOT_DUE,
@@ -42,12 +43,9 @@ from storage.base import (
     Due,
     GameRow,
     Guild,
-    Match,
     MoveRow,
     Notice,
     Player,
-    QueueEntry,
-    Season,
     Seat,
     Shards,
     StaleVersion,
@@ -419,46 +417,6 @@ SQL: dict[str, str] = {
     "set_guild": "INSERT INTO guilds (guild_id, language, lfg_channel, lfg_shared) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language, lfg_channel = excluded.lfg_channel, "
     "lfg_shared = excluded.lfg_shared",
-    # -- seasons, the looking-for-game queue, substitutes (issue #24)
-    # guild, before, limit
-    "seasons": f"SELECT {_rows.columns(_rows.SEASON_COLUMNS)} FROM seasons WHERE guild_id = $1 AND number < $2 "
-    "ORDER BY number DESC LIMIT $3",
-    "reset_since": "SELECT max(started_at) FROM seasons WHERE guild_id = $1 AND reset",  # guild
-    # guild, number, name, now, reset
-    "insert_season": "INSERT INTO seasons (guild_id, number, name, started_at, reset) VALUES ($1, $2, $3, $4, $5)",
-    # guild, number, now, podium
-    "end_season": "UPDATE seasons SET ended_at = $3, podium = $4 WHERE guild_id = $1 AND number = $2 "
-    "AND ended_at IS NULL",
-    "reset_ratings": "DELETE FROM ratings WHERE guild_id = $1",  # guild
-    # guild, game, player, since, shared, entry
-    "queue_put": "INSERT INTO lfg_queue (guild_id, game, player, since, shared, entry) VALUES ($1, $2, $3, $4, $5, $6) "
-    "ON CONFLICT (guild_id, game, player) DO UPDATE SET since = excluded.since, shared = excluded.shared, "
-    "entry = excluded.entry",
-    "queue_drop": "DELETE FROM lfg_queue WHERE guild_id = $1 AND player = $2 AND game = $3",  # guild, player, game
-    "queue_drop_all": "DELETE FROM lfg_queue WHERE guild_id = $1 AND player = $2",  # guild, player
-    # guild, game, player, since
-    "queue_take": "DELETE FROM lfg_queue WHERE guild_id = $1 AND game = $2 AND player = $3 AND since = $4",
-    # guild, game, limit
-    "queue_local": f"SELECT {_rows.columns(_rows.QUEUE_COLUMNS)} FROM lfg_queue WHERE guild_id = $1 AND game = $2 "
-    "ORDER BY since LIMIT $3",
-    # game, limit
-    "queue_shared": f"SELECT {_rows.columns(_rows.QUEUE_COLUMNS)} FROM lfg_queue WHERE shared AND game = $1 "
-    "ORDER BY since LIMIT $2",
-    # guild, game, now, expires, data
-    "insert_match": "INSERT INTO lfg_matches (guild_id, game, status, created_at, expires_at, data) "
-    "VALUES ($1, $2, 'open', $3, $4, $5) RETURNING id",
-    "load_match": f"SELECT {_rows.columns(_rows.MATCH_COLUMNS)} FROM lfg_matches WHERE id = $1",  # id
-    # id, expected data, data, status
-    "update_match": f"UPDATE lfg_matches SET data = $3, status = $4 WHERE id = $1 AND data = $2 AND status = 'open' "
-    f"RETURNING {_rows.columns(_rows.MATCH_COLUMNS)}",
-    # now, limit, shard count, shard ids
-    "matches_due": f"SELECT {_rows.columns(_rows.MATCH_COLUMNS)} FROM lfg_matches WHERE status = 'open' "
-    f"AND expires_at <= $1 AND {_shard(3, 4)} ORDER BY expires_at LIMIT $2",
-    "advance_matches": "SELECT setval('lfg_matches_id_seq', $1) FROM lfg_matches_id_seq "  # id
-    "WHERE last_value < $1 OR NOT is_called",
-    # id, version, expected table, seats, state, table, now
-    "replace_seat": "UPDATE games SET seats = $4, state = $5, table_state = $6, updated_at = $7 WHERE id = $1 "
-    f"AND version = $2 AND table_state = $3 AND status = 'active' RETURNING {_COLUMNS}",
     # now, limit, shard count, shard ids, payload
     "claim_reminders": "WITH due AS (SELECT id, remind_at FROM games "
     f"WHERE remind_at <= $1 AND {_shard(3, 4)} ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED), "
@@ -554,6 +512,7 @@ SQL: dict[str, str] = {
     "identify_wait": "SELECT taken_at + $2::double precision - extract(epoch FROM clock_timestamp())::double precision "
     "FROM identify_leases WHERE bucket = $1",
 }
+SQL.update({name: sql.replace("{shard}", _shard(3, 4)) for name, sql in CLUB_SQL.items()})  # storage/_pg_clubs.py
 
 # Sample parameters for EXPLAIN (query_plans), in each statement's order.
 _STATE = pack_state('{"s":0}')
@@ -595,23 +554,6 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "set_player": ("1", None, False, False, None, "{}"),
     "guild": (1,),
     "set_guild": (1, "hu", None, False),
-    "seasons": (9, 10, 10),
-    "reset_since": (9,),
-    "insert_season": (9, 1, "Spring", 1e9, True),
-    "end_season": (9, 1, 1e9, "{}"),
-    "reset_ratings": (9,),
-    "queue_put": (9, "game", "1", 1e9, True, "{}"),
-    "queue_drop": (9, "1", "game"),
-    "queue_drop_all": (9, "1"),
-    "queue_take": (9, "game", "1", 1e9),
-    "queue_local": (9, "game", 50),
-    "queue_shared": ("game", 50),
-    "insert_match": (9, "game", 1e9, 1e9, "{}"),
-    "load_match": (1,),
-    "update_match": (1, "{}", "{}", "open"),
-    "matches_due": (1e9, 100, 2, [1]),
-    "advance_matches": (1,),
-    "replace_seat": (1, 1, "{}", _SEATS, _STATE, "{}", 1e9),
     "claim_reminders": (1e9, 100, 2, [1], '{"at":1e9}'),
     "set_ai_due": (1, 0, False),
     "lease": (1, "a", 1e9 + 60, 1e9),
@@ -679,6 +621,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "identify_slot": (0, "host:1", 5.0),
     "identify_wait": (0, 5.0),
 }
+SAMPLES.update(CLUB_SAMPLES)
 
 
 _SCAN = re.compile(
@@ -717,14 +660,6 @@ def _in_range(game_id: int) -> bool:
     return 0 < game_id <= MAX_ID
 
 
-def _queue_args(e: QueueEntry) -> tuple[Any, ...]:
-    return e.guild_id, e.game, e.player, e.since, e.shared, _rows.entry_json(e)
-
-
-class _Undo(Exception):
-    """Raised inside a transaction to roll it back (caught by whoever opened it)."""
-
-
 def _shard_args(shards: Shards) -> tuple[int, list[int]]:
     return shards.count, [int(i) for i in shards.ids]
 
@@ -734,8 +669,10 @@ def redact(url: str) -> str:
     return re.sub(r"^(\w+://[^:/@?]*):[^@/?]*@", r"\1:***@", url)
 
 
-class PostgresStorage(Storage):
+class PostgresStorage(Clubs, Storage):
     """Open with `await PostgresStorage.open(url)`, close with `await storage.close()`."""
+
+    sql = SQL  # the statements of every part (storage/_pg_clubs.py runs on them too)
 
     shared = True
 
@@ -1148,132 +1085,6 @@ class PostgresStorage(Storage):
 
     async def set_guild(self, guild: Guild) -> None:
         await self._pool.execute(SQL["set_guild"], guild.id, guild.language, guild.lfg_channel, guild.lfg_shared)
-
-    # -- seasons, the looking-for-game queue, substitutes (issue #24) ---------------------------------------
-
-    async def seasons(self, guild_id: int, *, before: int | None = None, limit: int = 10) -> list[Season]:
-        rows = await self._fetch("seasons", guild_id, 2**31 - 1 if before is None else before, limit)
-        return [_rows.season_of(r) for r in rows]
-
-    async def start_season(self, guild_id: int, *, name: str, reset: bool, now: float | None = None) -> Season | None:
-        """Under the server's season lock (an advisory lock), so that two starts at once open one season."""
-        now = time.time() if now is None else now
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(SQL["lock"], _rows.stream_key(guild_id, "#seasons"))
-            last = await conn.fetchrow(SQL["seasons"], guild_id, 2**31 - 1, 1)
-            if last is not None and last["ended_at"] is None:
-                return None
-            number = int(last["number"]) + 1 if last is not None else 1
-            await conn.execute(SQL["insert_season"], guild_id, number, name, now, reset)
-            if reset:
-                await conn.execute(SQL["reset_ratings"], guild_id)
-        return Season(guild_id, number, name, now, None, reset)
-
-    async def end_season(
-        self, guild_id: int, *, games: Sequence[str], places: int = 3, now: float | None = None
-    ) -> Season | None:
-        now = time.time() if now is None else now
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(SQL["lock"], _rows.stream_key(guild_id, "#seasons"))
-            last = await conn.fetchrow(SQL["seasons"], guild_id, 2**31 - 1, 1)
-            if last is None or last["ended_at"] is not None:
-                return None
-            season = _rows.season_of(last)
-            podium = {}
-            for game in games:
-                rows = await conn.fetch(SQL["leaderboard"], guild_id, game, places, 0, season.started_at)
-                if rows:
-                    podium[game] = _rows.podium_of([_rows.rating_of(r) for r in rows])
-            await conn.execute(SQL["end_season"], guild_id, season.number, now, _rows.dumps(podium))
-        return dataclasses.replace(season, ended_at=now, podium=podium)
-
-    async def queue_put(self, entry: QueueEntry) -> None:
-        await self._pool.execute(SQL["queue_put"], *_queue_args(entry))
-
-    async def queue_drop(self, guild_id: int, player: str, game: str | None = None) -> int:
-        if game is None:
-            status = await self._pool.execute(SQL["queue_drop_all"], guild_id, player)
-        else:
-            status = await self._pool.execute(SQL["queue_drop"], guild_id, player, game)
-        return int(status.split()[-1])
-
-    async def queue_waiting(self, game: str, guild_id: int, *, shared: bool, limit: int = 50) -> list[QueueEntry]:
-        rows = await self._fetch("queue_local", guild_id, game, limit)
-        if shared:
-            rows += await self._fetch("queue_shared", game, limit)
-        return _rows.waiting(rows)
-
-    async def open_match(
-        self, entries: Sequence[QueueEntry], *, guild_id: int, expires_at: float, data: dict[str, Any], now: float
-    ) -> Match | None:
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                for e in entries:
-                    status = await conn.execute(SQL["queue_take"], e.guild_id, e.game, e.player, e.since)
-                    if status != "DELETE 1":
-                        raise _Undo()  # matched meanwhile (by another process too), or gone: nothing changes
-                match_id = await conn.fetchval(
-                    SQL["insert_match"], guild_id, entries[0].game, now, expires_at, _rows.dumps(data)
-                )
-        except _Undo:
-            return None
-        return Match(int(match_id), guild_id, entries[0].game, "open", now, expires_at, data)
-
-    async def load_match(self, match_id: int) -> Match | None:
-        if not _in_range(match_id):
-            return None
-        r = await self._pool.fetchrow(SQL["load_match"], match_id)
-        return _rows.match_of(r) if r is not None else None
-
-    async def update_match(
-        self,
-        match_id: int,
-        *,
-        expect: dict[str, Any],
-        data: dict[str, Any],
-        status: str = "open",
-        requeue: Sequence[QueueEntry] = (),
-    ) -> Match | None:
-        async with self._pool.acquire() as conn, conn.transaction():
-            r = await conn.fetchrow(SQL["update_match"], match_id, _rows.dumps(expect), _rows.dumps(data), status)
-            if r is None:
-                return None
-            for e in requeue:
-                await conn.execute(SQL["queue_put"], *_queue_args(e))
-        return _rows.match_of(r)
-
-    async def matches_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[Match]:
-        rows = await self._fetch("matches_due", now, limit, *_shard_args(shards))
-        return [_rows.match_of(r) for r in rows]
-
-    async def replace_seat(
-        self,
-        row: GameRow,
-        *,
-        seats: Sequence[Seat],
-        state_json: str,
-        table: dict[str, Any],
-        notice: tuple[str, dict[str, Any]] | None = None,
-        now: float | None = None,
-    ) -> GameRow | None:
-        now = time.time() if now is None else now
-        async with self._pool.acquire() as conn, conn.transaction():
-            r = await conn.fetchrow(
-                SQL["replace_seat"],
-                row.id,
-                row.version,
-                _rows.dumps(row.table),
-                _rows.seats_json(seats),
-                pack_state(state_json),
-                _rows.dumps(table),
-                now,
-            )
-            if r is None:
-                return None
-            await self._set_seats(conn, row.id, seats)
-            if notice is not None:
-                await conn.execute(SQL["insert_notice"], row.id, -1, notice[0], _rows.dumps(notice[1]), now)
-        return _rows.game_of(r)
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         """One statement: the due games are locked (skipping those another process holds), their reminder
