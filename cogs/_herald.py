@@ -393,7 +393,9 @@ class Herald:
                     continue
             elif last.kind in _moving.KINDS:  # deadlines, stand-ins, undo: the table's own lines
                 content, view = _moving.notice_content(row, last, _)
-                image = await self._board(row, last, _.lang) if last.kind == "undo" else None
+                image = await self._board(row, last, _.lang) if last.kind in ("undo", "seat_taken") else None
+                if last.kind == "seat_taken":  # the newcomer's own view is one click away: My hand
+                    view = _table.table_view(self.session, row, _)
             else:
                 quiet_posts = _compact.compact(row)  # its board shows the moves before: no digest
                 digest = await self._digest(row, group, _) if group[0].kind == "move" and not quiet_posts else []

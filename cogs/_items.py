@@ -3,7 +3,7 @@
 Every button and select the bot posts is a `discord.ui.DynamicItem` of one family; the family's template says
 what its custom_id holds, so posts from before a restart keep working and nothing is kept in memory per message:
 
-    g:<game>:<op>                   TableButton (here): play|hand|free|board|rules|rematch|back, the table
+    g:<game>:<op>                   TableButton (here): play|hand|free|board|rules|rematch|back|seat, the table
     g:<game>:<op>                   LobbyButton (here): join|leave|ai|start|cancel, the lobby post
     g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps (h, k) and Confirm (c)
     s:<game>:<pos>:<op>:<arg>       PanelSelect (cogs._panel): the move panel's menus (g, a)
@@ -12,6 +12,8 @@ what its custom_id holds, so posts from before a restart keep working and nothin
     f:<game>:<pos>:c:<arg>          FreeButton (cogs._free): its Confirm
     d:<game>:<turns>:<op>           DecisionButton (cogs._moving): a passed deadline (turn, back, wait)
     u:<game>:<keep>:<op>            UndoButton (cogs._moving): the table's consent to an undo (yes, no)
+    ts:<game>:<n>:<op>              SeatButton (cogs._moving): the table's consent to a substitute (yes, no)
+    lfg:<match>:<op>                MatchButton (cogs.lfg): Accept or Decline a looking-for-game match
     lv:<game>:<op>                  LeaveButton (cogs._leaving): leaving a running game (go, stay)
     r:<game>:open                   ReplayOpen (cogs.replays): the replay viewer under the final post
     r:<game>:<n>:<op>               ReplayStep (cogs.replays): its steps (first, prev, next, last, gif)
@@ -195,9 +197,10 @@ class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         await action(interaction, await game_here(interaction, self.gid))
 
 
-class TableButton(OpButton, template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back)"):
+class TableButton(OpButton, template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back|seat)"):
     """The buttons under every move post (and the final post): Play my turn (cogs._panel), My hand, Board and
-    Rules (cogs._table), Free actions (cogs._free), I'm back (cogs._moving), Rematch (cogs._lobby)."""
+    Rules (cogs._table), Free actions (cogs._free), I'm back and Take this seat (cogs._moving), Rematch
+    (cogs._lobby)."""
 
     prefix = "g"
     actions: ClassVar[dict[str, Action]] = {}

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import importlib
 import time
 from collections.abc import Callable, Iterator
@@ -24,7 +25,6 @@ from discord.ext import commands
 import i18n
 from cogs import EXTENSIONS
 from i18n import COMMAND, COMMAND_NAME, LANGUAGES, SOURCE, Words, catalogs, words
-from storage import Guild
 
 CACHE_SIZE = 4096  # servers whose language is remembered
 CACHE_SECONDS = 60.0  # how long (another process may change it on a shared database)
@@ -71,7 +71,8 @@ class Languages:
         return words(await self.of(guild_id, guild_locale))
 
     async def set(self, guild_id: int, language: str | None) -> None:
-        await self.storage.set_guild(Guild(guild_id, language))
+        # the server's other settings (its looking-for-game queue) stay as they are
+        await self.storage.set_guild(dataclasses.replace(await self.storage.guild(guild_id), language=language))
         self._cache.pop(guild_id, None)
 
 

@@ -21,14 +21,28 @@ from cogs._locale import user_words
 from cogs._quiet import awake_between, local_time, quiet_until
 from cogs._seating import LEVEL_NAME, GameError, is_ai, staying
 from cogs._session import Session
+from cogs._substitutes import may_be_vacant
 from cogs._tempo import ai_level, clock_start
-from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seated, title_of, turn_line
+from cogs._text import clip, deadline_line, duration, esc, name_of, ping, seat_of, seated, title_of, turn_line
 from engine import Text
 from i18n import ENGLISH, Words
 from records import figures
 from storage import GameRow, MoveRow, Notice
 
-KINDS = frozenset({"deadline", "decided", "back", "left", "undo_asked", "undo_refused", "undo"})
+KINDS = frozenset(
+    {
+        "deadline",
+        "decided",
+        "back",
+        "left",
+        "undo_asked",
+        "undo_refused",
+        "undo",
+        "seat_asked",
+        "seat_refused",
+        "seat_taken",
+    }
+)
 DEADLINE_CHOICES = {"none": None, "12h": 12, "24h": 24, "48h": 48, "72h": 72, "7d": 168}
 
 
@@ -82,6 +96,37 @@ class UndoButton(TableQuestion, template=rf"u:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>y
             await interaction.response.edit_message(view=None)
 
 
+class SeatButton(TableQuestion, template=rf"ts:{GID}:(?P<n>[0-9]{{1,9}}):(?P<op>yes|no)"):
+    """A player's answer to a newcomer asking to take a vacant seat (`n`: which request: cogs/_substitutes.py)."""
+
+    prefix = "ts"
+
+    async def handle(self, interaction: discord.Interaction) -> None:
+        row = await game_here(interaction, self.gid)
+        session = session_of(interaction)
+        row, outcome = await session.seat_consent(row.id, str(interaction.user.id), self.n, self.op == "yes")
+        if outcome == "waiting":
+            _ = user_words(interaction)
+            ask = row.table["seat_ask"]
+            names = ", ".join(esc(seated(row, p, _)) for p in ask["need"] if p not in ask["yes"])
+            await reply(interaction, _("Noted. Still waiting for {who}.", who=names))
+        else:  # settled: the post saying so comes from the herald
+            await interaction.response.edit_message(view=None)
+
+
+@TableButton.on("seat")
+async def take_seat(interaction: discord.Interaction, row: GameRow) -> None:
+    """Take this seat: a newcomer asks the table for a vacant seat (cogs/_substitutes.py)."""
+    row, outcome = await session_of(interaction).ask_seat(row.id, seat_of(interaction.user))
+    _ = user_words(interaction)
+    if outcome == "asked":
+        # i18n: the answer to a newcomer who asked to take a vacant seat
+        await reply(interaction, _("Asked: the seat is yours once every player agrees."))
+    else:
+        # i18n: the answer to a newcomer who took a vacant seat (nobody else had a say)
+        await reply(interaction, _("The seat is yours: **My hand** shows what it holds."))
+
+
 # --------------------------------------------------------------------------------------------- the posts
 
 
@@ -125,6 +170,41 @@ def notice_content(row: GameRow, notice: Notice, _: Words = ENGLISH) -> tuple[st
             UndoButton(row.id, p["keep"], "no", _("Refuse"), discord.ButtonStyle.danger),
         )
         return clip(text), view
+    if notice.kind == "seat_asked":  # a newcomer asks for a vacant seat (cogs/_substitutes.py)
+        need = row.table.get("seat_ask", {}).get("need", [])
+        # i18n: public: someone not playing asks to take over a vacant seat; {others}: the players who must agree
+        text = _(
+            '🪑 {who} offers to take over {seat}\'s seat. {others}: do you agree? The first "no" ends it.',
+            who=f"**{esc(str(p.get('name', '')))}**",
+            seat=name_of(row, p["seat"], _),
+            others=", ".join(ping(row, x, _) for x in need),
+        )
+        view = new_view(
+            # i18n: a button: agree that a newcomer takes over a vacant seat
+            SeatButton(row.id, p["n"], "yes", _("Agree"), discord.ButtonStyle.success),
+            # i18n: a button: refuse a newcomer taking over a vacant seat
+            SeatButton(row.id, p["n"], "no", _("Refuse"), discord.ButtonStyle.danger),
+        )
+        return clip(text), view
+    if notice.kind == "seat_refused":
+        # i18n: public: {who} refused to let {by} take over a vacant seat
+        return _(
+            "🪑 {who} refused: {by} does not take the seat.",
+            who=name_of(row, p["no"], _),
+            by=f"**{esc(str(p.get('name', '')))}**",
+        ), table_buttons
+    if notice.kind == "seat_taken":  # the seat is the newcomer's, with its hand (cogs/_substitutes.py)
+        state = Session.rules(row.game).from_json(row.state or {})
+        rules = Session.rules(row.game)
+        side = set(rules.out_of_turn(state))
+        movers = [x for x in rules.to_move(state) if x not in side]
+        # i18n: public: a newcomer took over a vacant seat, with its hand; they are not rated for this game
+        took = _(
+            "🪑 {who} takes over {seat}'s seat as a substitute (not rated for this game); **My hand** shows them what it holds.",
+            who=ping(row, p["by"], _),
+            seat=f"**{esc(str(p.get('name', p['seat'])))}**",
+        )
+        return clip(f"{took}\n{turn_line(row, movers, _=_)}".rstrip()), table_buttons
     if notice.kind == "undo_refused":
         # i18n: {who} refused the undo that {by} asked for
         return _(
@@ -220,6 +300,8 @@ def _table_view(row: GameRow, _: Words = ENGLISH) -> discord.ui.View | None:
     ]
     if any(mode != "left" for mode in row.table.get("sub", {}).values()):  # not for those who left
         items.append(TableButton(row.id, "back", _("I'm back")))
+    if may_be_vacant(row):
+        items.append(TableButton(row.id, "seat", _("Take this seat")))
     return new_view(*items)
 
 

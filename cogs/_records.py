@@ -18,7 +18,7 @@ from cogs._images import Images
 from cogs._text import esc
 from i18n import Words
 from render.charts import number, progression_png
-from storage import GameRow, Storage
+from storage import GameRow, Season, Storage
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +34,23 @@ def rating_number(value: float) -> str:
     return number(value)
 
 
+def season_name(season: Season, _: Words) -> str:
+    """ "Season 3" or "Season 3 · Spring" (cogs/seasons.py)."""
+    # i18n: a rating season's name: its number in the server (the name the admin gave it follows, if any)
+    number = _("Season {number}", number=season.number)
+    return f"{number} · {esc(season.name)}" if season.name else number
+
+
+async def current_season(storage: Storage, guild_id: int) -> Season | None:
+    """The server's running rating season, if one runs."""
+    seasons = await storage.seasons(guild_id, limit=1)
+    return seasons[0] if seasons and seasons[0].ended_at is None else None
+
+
 async def results_line(storage: Storage, row: GameRow, _: Words) -> str:
     """The results post's rating line: each rated player's new rating and its change (and who was not rated
     because the AI played their seat); empty for a game without results or ratings."""
-    parts, standins = [], []
+    parts, standins, substitutes = [], [], []
     for r in await storage.game_results(row.id):
         rec = r.record
         name = f"**{esc(rec.name)}**"
@@ -49,12 +62,17 @@ async def results_line(storage: Storage, row: GameRow, _: Words) -> str:
             else:
                 # i18n: a player's new rating and its change in the results post
                 parts.append(_("{name} {rating} ({change})", name=name, rating=rating, change=change))
+        elif rec.substitute and r.guild_id:  # took a vacant seat over (cogs/_substitutes.py)
+            substitutes.append(name)
         elif rec.ai_level is None and r.guild_id:
             standins.append(name)
     lines = [_("📈 Ratings: {ratings}", ratings=" · ".join(parts))] if parts else []
     if standins:
         # i18n: in the results post: players whose seat an AI stand-in played for most of the game
         lines.append(_("Not rated (the AI played most of their moves): {names}", names=", ".join(standins)))
+    if substitutes:
+        # i18n: in the results post: players who took over a vacant seat during the game (never rated for it)
+        lines.append(_("Not rated (substitutes for this game): {names}", names=", ".join(substitutes)))
     return "\n".join(lines)
 
 

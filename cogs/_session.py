@@ -29,6 +29,7 @@ from cogs._core import Core
 from cogs._locale import Languages
 from cogs._seating import GameError, Position, encode, is_ai, position, undos_of
 from cogs._seats import Seating
+from cogs._substitutes import Substitutes
 from cogs._tempo import Tempo
 from cogs._undo import Undo
 from engine import Text
@@ -69,7 +70,7 @@ class MoveResult:
 
 class Session(Core):
     """Game lifecycle and moves over a `Storage`, one per bot: the core (cogs/_core.py) with the moves on it,
-    built from its parts, whose operations it offers under their own names (the cogs call them on the session)."""
+    built from its parts (the table, the clock, undo, substitutes), whose operations it offers under their own names (the cogs call them on the session)."""
 
     def __init__(self, storage: Storage, *, state_cache_size: int = 256):
         super().__init__(storage, state_cache_size=state_cache_size)
@@ -98,6 +99,9 @@ class Session(Core):
         self.set_away, self.set_quiet, self.nudge = tempo.set_away, tempo.set_quiet, tempo.nudge
         # undo (cogs/_undo.py)
         self.replay, self.undo, self.consent = undos.replay, undos.undo, undos.consent
+        # a substitute for a vacant seat (cogs/_substitutes.py)
+        self.substitutes = substitutes = Substitutes(self)
+        self.ask_seat, self.seat_consent = substitutes.ask_seat, substitutes.seat_consent
         self.languages = Languages(storage)  # each server's language for public posts (cogs/_locale.py)
         self.closing = False  # set at shutdown: no new move is taken, the ones under way finish
         self._busy = 0

@@ -18,6 +18,7 @@ from cogs._lobby import lobby_content
 from cogs._locale import user_words
 from cogs._seating import GameError
 from cogs._session import Session
+from cogs._substitutes import may_be_vacant
 from cogs._text import (
     CONTENT_LIMIT,
     PUBLIC_MENTIONS,
@@ -73,6 +74,9 @@ def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui
     if any(m != "left" for m in row.table.get("sub", {}).values()):  # the AI plays for someone who may come back
         # i18n: a button: a player the AI stands in for takes their seat back
         items.append(TableButton(row.id, "back", _("I'm back")))
+    if may_be_vacant(row):  # a seat nobody plays for themselves: a newcomer may take it (cogs/_substitutes.py)
+        # i18n: a button under a table's post: someone not playing takes over a vacant seat
+        items.append(TableButton(row.id, "seat", _("Take this seat")))
     return new_view(*items)
 
 

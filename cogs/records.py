@@ -27,7 +27,7 @@ import present
 from cogs._items import guarded, make_button, new_view, register, reply, session_of
 from cogs._locale import user_words
 from cogs._options import game_choices, game_named
-from cogs._records import draw, png, rating_number
+from cogs._records import current_season, draw, png, rating_number, season_name
 from cogs._seating import GameError
 from cogs._services import services
 from cogs._text import clip, esc
@@ -64,8 +64,12 @@ async def leaderboard_reply(
     page = min(max(page, 1), pages)
     rows = await storage.leaderboard(guild_id, game, offset=(page - 1) * PAGE, limit=PAGE)
     title = _.text(present.title(game))
+    season = await current_season(storage, guild_id)  # the board is the running season's (cogs/seasons.py)
     # i18n: the leaderboard's title; {title} is the game's
-    embed = discord.Embed(title=_("🏆 {title}: leaderboard", title=title), colour=discord.Colour.gold())
+    heading = _("🏆 {title}: leaderboard", title=title)
+    if season is not None:
+        heading = f"{heading} · {season_name(season, _)}"
+    embed = discord.Embed(title=heading[:256], colour=discord.Colour.gold())
     lines = []
     for n, r in enumerate(rows, (page - 1) * PAGE + 1):
         # i18n: a leaderboard line: place, player, rating, rated games

@@ -69,6 +69,7 @@ def seat_result(record: SeatRecord) -> SeatResult:
         record.abandoned,
         record.moves,
         record.standin_moves,
+        record.substitute,
     )
 
 
@@ -80,8 +81,10 @@ def finish(
     ai_level: Callable[[str], str | None],
     left: Sequence[str] = (),
     figures: Mapping[str, Mapping[str, Any]] | None = None,
+    substitutes: Sequence[str] = (),
 ) -> Finish:
-    """The `Finish` of a game whose seats are (player id, name) in order."""
+    """The `Finish` of a game whose seats are (player id, name) in order (`substitutes`: the players who took a
+    seat over during the game)."""
     figures = figures or {}
     return Finish(
         tuple(
@@ -93,6 +96,7 @@ def finish(
                 ai_level=ai_level(p),
                 abandoned=p in left,
                 figures=dict(figures.get(p, {})),
+                substitute=p in substitutes,
             )
             for p, name in seats
         )
@@ -120,6 +124,7 @@ def finish_of(game: str, rules: Any, state: Any, seats: Sequence[tuple[str, str]
         ai_level=lambda p: ai.level_of(p) if ai.is_ai(p) else None,
         left=tuple(table.get("left", ())),
         figures=figures,
+        substitutes=tuple(table.get("substitutes", {})),
     )
 
 
@@ -147,7 +152,17 @@ def settle(
             counts[m.player][0] += 1
             counts[m.player][1] += int(m.standin)
     results = [
-        SeatResult(s.player, s.score, s.winner, s.ai_level, s.abandoned, *counts[s.player]) for s in finish.seats
+        SeatResult(
+            s.player,
+            s.score,
+            s.winner,
+            s.ai_level,
+            s.abandoned,
+            moves=counts[s.player][0],
+            standin_moves=counts[s.player][1],
+            substitute=s.substitute,
+        )
+        for s in finish.seats
     ]
     where = places(results)
     new = rate_places(results, where, current) if rated else {}
@@ -173,6 +188,7 @@ def settle(
                 turn_seconds=float(sum(t)),
                 turn_median=float(statistics.median(t)) if t else None,
                 figures=s.figures,
+                substitute=s.substitute,
             )
         )
     return out

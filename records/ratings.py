@@ -15,6 +15,8 @@ The rules, and the choices made where they leave room:
 - A human seat **played by a stand-in for more than half of its moves** (`STANDIN_SHARE`) is not rated: for the
   others it counts as the stand-in's AI level (a fixed opponent, like an AI seat), since the AI mostly played it.
   A player who abandoned is rated (placed last) whatever the stand-in played afterwards.
+- A **substitute** (a player who took a vacant seat over during the game: cogs/_substitute.py) is not rated for
+  that game: for the others the seat counts as the stand-ins' AI level, as a seat mostly stood in for.
 - A **cancelled** game is never rated (only a finished game reaches `rate`), nor a game outside a server.
 - A rating is **shown** as its conservative value μ − 3σ (0 for a new player) and is **provisional** for a
   player's first `PROVISIONAL_GAMES` rated games (σ is still large: a few games move it a lot).
@@ -61,6 +63,7 @@ class SeatResult:
     abandoned: bool = False
     moves: int = 0
     standin_moves: int = 0
+    substitute: bool = False
 
     @property
     def standin_share(self) -> float:
@@ -69,7 +72,7 @@ class SeatResult:
     @property
     def rated(self) -> bool:
         """Whether this seat's player gets a new rating from the game."""
-        if self.ai_level is not None:
+        if self.ai_level is not None or self.substitute:
             return False
         return self.abandoned or self.standin_share <= STANDIN_SHARE
 

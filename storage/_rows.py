@@ -10,7 +10,20 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from storage.base import GameRow, Guild, MoveRow, Notice, Player, Seat, TournamentRow, pack_state, unpack_state
+from storage.base import (
+    GameRow,
+    Guild,
+    Match,
+    MoveRow,
+    Notice,
+    Player,
+    QueueEntry,
+    Season,
+    Seat,
+    TournamentRow,
+    pack_state,
+    unpack_state,
+)
 from storage.results import Move, Rater, Rating, RatingRow, Recent, ResultRow, SeatRecord, Summary
 
 Row = Any  # a row that reads its columns by name: sqlite3.Row, asyncpg.Record
@@ -46,7 +59,10 @@ PLAIN_GAME_COLUMNS = tuple(c for c in GAME_COLUMNS if c not in {"options", "seat
 MOVE_COLUMNS = ("game_id", "move_number", "player", "action", "created_at", "origin", "standin")
 NOTICE_COLUMNS = ("id", "game_id", "version", "kind", "payload", "created_at")
 PLAYER_COLUMNS = ("player_id", "away_until", "away_ai", "skip_confirm", "locale", "prefs")
-GUILD_COLUMNS = ("guild_id", "language")
+GUILD_COLUMNS = ("guild_id", "language", "lfg_channel", "lfg_shared")
+SEASON_COLUMNS = ("guild_id", "number", "name", "started_at", "ended_at", "reset", "podium")
+QUEUE_COLUMNS = ("guild_id", "game", "player", "since", "shared", "entry")
+MATCH_COLUMNS = ("id", "guild_id", "game", "status", "created_at", "expires_at", "data")
 TOURNAMENT_COLUMNS = ("id", "guild_id", "channel_id", "status", "data", "version", "due_at", "created_at", "updated_at")
 RECENT_COLUMNS = ("score", "place", "turn_median", "figures")
 HISTORY_COLUMNS = ("finished_at", "mu", "sigma", "games")
@@ -77,6 +93,7 @@ RESULT_COLUMNS = (
     "turn_seconds",
     "turn_median",
     "figures",
+    "substitute",
 )
 RATING_COLUMNS = ("guild_id", "game", "player", "name", "mu", "sigma", "games", "updated_at")
 
@@ -95,9 +112,12 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "leases": (("game_id", "owner", "until"), ("game_id",)),
     "boards": (("game_id", "message_id"), ("game_id",)),
     "tournaments": (TOURNAMENT_COLUMNS, ("id",)),
+    "seasons": (SEASON_COLUMNS, ("guild_id", "number")),
+    "lfg_queue": (QUEUE_COLUMNS, ("guild_id", "game", "player")),
+    "lfg_matches": (MATCH_COLUMNS, ("id",)),
 }
 COPIED_TABLES = tuple(t for t in TABLES if t != "seats")  # the seats are written by import_game
-_FLAGS = frozenset({"away_ai", "skip_confirm"})  # booleans (SQLite stores 0/1)
+_FLAGS = frozenset({"away_ai", "skip_confirm", "lfg_shared", "reset", "shared"})  # booleans (SQLite stores 0/1)
 
 
 def plain(table: str, r: Row) -> dict[str, Any]:
@@ -213,7 +233,108 @@ def prefs_json(player: Player) -> str:
 
 
 def guild_of(r: Row) -> Guild:
-    return Guild(r["guild_id"], r["language"])
+    return Guild(r["guild_id"], r["language"], r["lfg_channel"], bool(r["lfg_shared"]))
+
+
+def season_of(r: Row) -> Season:
+    return Season(
+        int(r["guild_id"]),
+        int(r["number"]),
+        str(r["name"]),
+        float(r["started_at"]),
+        None if r["ended_at"] is None else float(r["ended_at"]),
+        bool(r["reset"]),
+        json.loads(r["podium"]),
+    )
+
+
+def entry_json(e: QueueEntry) -> str:
+    """A queue entry's `entry` column: what the indexed columns do not hold."""
+    return dumps(
+        {
+            "name": e.name,
+            "players": e.players,
+            "speed": e.speed,
+            "band": e.band,
+            "rating": e.rating,
+            "pace": e.pace,
+            "ignored": e.ignored,
+        }
+    )
+
+
+def entry_of(r: Row) -> QueueEntry:
+    e = json.loads(r["entry"])
+    return QueueEntry(
+        int(r["guild_id"]),
+        str(r["player"]),
+        str(r["game"]),
+        str(e["name"]),
+        float(r["since"]),
+        bool(r["shared"]),
+        e.get("players"),
+        e.get("speed"),
+        e.get("band"),
+        float(e.get("rating", 0.0)),
+        e.get("pace"),
+        int(e.get("ignored", 0)),
+    )
+
+
+def entry_dict(e: QueueEntry) -> dict[str, Any]:
+    """A queue entry as plain JSON (kept in a match's data, put back in the queue when the match times out)."""
+    return {
+        **json.loads(entry_json(e)),
+        "guild_id": e.guild_id,
+        "player": e.player,
+        "game": e.game,
+        "since": e.since,
+        "shared": e.shared,
+    }
+
+
+def entry_from(d: dict[str, Any]) -> QueueEntry:
+    return QueueEntry(
+        int(d["guild_id"]),
+        str(d["player"]),
+        str(d["game"]),
+        str(d["name"]),
+        float(d["since"]),
+        bool(d["shared"]),
+        d.get("players"),
+        d.get("speed"),
+        d.get("band"),
+        float(d.get("rating", 0.0)),
+        d.get("pace"),
+        int(d.get("ignored", 0)),
+    )
+
+
+def waiting(rows: Iterable[Row]) -> list[QueueEntry]:
+    """Queue rows (a server's own and the shared queue's, which overlap) as entries, each once, the longest
+    waiting first."""
+    seen: dict[tuple[int, str, str], QueueEntry] = {}
+    for r in rows:
+        e = entry_of(r)
+        seen[(e.guild_id, e.game, e.player)] = e
+    return sorted(seen.values(), key=lambda e: (e.since, e.guild_id, e.player))
+
+
+def match_of(r: Row) -> Match:
+    return Match(
+        int(r["id"]),
+        int(r["guild_id"]),
+        str(r["game"]),
+        str(r["status"]),
+        float(r["created_at"]),
+        float(r["expires_at"]),
+        json.loads(r["data"]),
+    )
+
+
+def podium_of(rows: Iterable[RatingRow]) -> list[list[Any]]:
+    """A game's podium as a season keeps it: [player, name, shown rating, rated games], best first."""
+    return [[r.player, r.name, round(r.rating.shown, 3), r.rating.games] for r in rows]
 
 
 def tournament_of(r: Row) -> TournamentRow:
@@ -305,6 +426,7 @@ def result_of(r: Row) -> ResultRow:
         turn_seconds=float(r["turn_seconds"]),
         turn_median=None if r["turn_median"] is None else float(r["turn_median"]),
         figures=json.loads(r["figures"]),
+        substitute=bool(r["substitute"]),
     )
     return ResultRow(
         int(r["game_id"]), int(r["guild_id"]), str(r["game"]), float(r["finished_at"]), int(r["seq"]), record
@@ -346,6 +468,7 @@ def result_values(row: ResultRow) -> dict[str, Any]:
         "turn_seconds": rec.turn_seconds,
         "turn_median": rec.turn_median,
         "figures": json.dumps(dict(rec.figures), separators=(",", ":"), sort_keys=True),
+        "substitute": rec.substitute,
     }
 
 

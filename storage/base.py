@@ -243,10 +243,68 @@ class Player:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Guild:
-    """A server's own settings: the language of its public posts (None: the server's Discord locale)."""
+    """A server's own settings: the language of its public posts (None: the server's Discord locale); the
+    looking-for-game queue (cogs/lfg.py): the channel whose threads open its matched tables (None: no queue in
+    this server) and whether its players also match players of other servers (the shared queue)."""
 
     id: int
     language: str | None = None
+    lfg_channel: int | None = None
+    lfg_shared: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Season:
+    """One of a server's rating seasons (cogs/seasons.py): number 1, 2, ... in the server; `reset` if the
+    ratings were cleared when it started (else carried over). `podium` once it ended: per kind of game, the first
+    places of its board as it stood then ([player, name, shown rating, rated games], best first)."""
+
+    guild_id: int
+    number: int
+    name: str
+    started_at: float
+    ended_at: float | None = None
+    reset: bool = False
+    podium: dict[str, list[list[Any]]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class QueueEntry:
+    """A player waiting in a server's looking-for-game queue for one kind of game, with the filters they asked
+    for (`players`: the table size, None any; `speed`: "fast" | "normal" | "slow" or None; `band`: the most
+    their opponents' ratings may differ from `rating`, None any) and what the others' filters read of them
+    (`rating`: their shown rating in their server, `pace`: their speed from their average turn time, None while
+    they have no turns on record). `shared`: the server is in the cross-server queue. `ignored`: matches they let
+    time out in a row."""
+
+    guild_id: int
+    player: str
+    game: str
+    name: str
+    since: float
+    shared: bool = False
+    players: int | None = None
+    speed: str | None = None
+    band: float | None = None
+    rating: float = 0.0
+    pace: str | None = None
+    ignored: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Match:
+    """Players the queue matched, waiting for their Accept (cogs/lfg.py). `status` "open" (until `expires_at`),
+    "started" or "expired"; `data` is the Discord layer's JSON (the members' queue entries, who accepted, the
+    posts, the table's channel), changed only by compare-and-set (`update_match`). It belongs to the shard of
+    `guild_id`, the server whose channel opens the table."""
+
+    id: int
+    guild_id: int
+    game: str
+    status: str
+    created_at: float
+    expires_at: float
+    data: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 NOT_DUE = Due()
@@ -578,6 +636,81 @@ class Storage(abc.ABC):
     ) -> list[TournamentRow]:
         """Tournaments (of guilds on these shards) whose `due_at` has come, the earliest first."""
 
+    # -- seasons, the looking-for-game queue, substitutes (issue #24) ---------------------------------------
+
+    @abc.abstractmethod
+    async def seasons(self, guild_id: int, *, before: int | None = None, limit: int = 10) -> list[Season]:
+        """The server's seasons, newest first (the running one, if any, is the first, with `ended_at` None);
+        `before`: only those numbered below it (paging the archive)."""
+
+    @abc.abstractmethod
+    async def start_season(self, guild_id: int, *, name: str, reset: bool, now: float | None = None) -> Season | None:
+        """Open the server's next season, in one transaction: with `reset`, the server's ratings of every game
+        are cleared (its board starts empty; the results stay); else they carry over. None if one is running."""
+
+    @abc.abstractmethod
+    async def end_season(
+        self, guild_id: int, *, games: Sequence[str], places: int = 3, now: float | None = None
+    ) -> Season | None:
+        """Close the running season, in one transaction: its podium is the first `places` of each game's board
+        among those rated since it began (`leaderboard(since=...)`). None if no season runs."""
+
+    @abc.abstractmethod
+    async def queue_put(self, entry: QueueEntry) -> None:
+        """Add a player to a server's queue for a game (or replace their waiting entry there)."""
+
+    @abc.abstractmethod
+    async def queue_drop(self, guild_id: int, player: str, game: str | None = None) -> int:
+        """Take a player out of a server's queue (for one game, or all); how many entries went."""
+
+    @abc.abstractmethod
+    async def queue_waiting(self, game: str, guild_id: int, *, shared: bool, limit: int = 50) -> list[QueueEntry]:
+        """Who waits for `game`, the longest waiting first: the server's own queue and, if `shared`, every
+        server's entries in the shared queue (each read through its index: `limit` of each at most)."""
+
+    @abc.abstractmethod
+    async def open_match(
+        self, entries: Sequence[QueueEntry], *, guild_id: int, expires_at: float, data: dict[str, Any], now: float
+    ) -> Match | None:
+        """The matched players leave the queue and a match waits for them, in one transaction; None (nothing
+        changed) if one of them is no longer waiting as `entries` has them (matched meanwhile, or gone)."""
+
+    @abc.abstractmethod
+    async def load_match(self, match_id: int) -> Match | None: ...
+
+    @abc.abstractmethod
+    async def update_match(
+        self,
+        match_id: int,
+        *,
+        expect: dict[str, Any],
+        data: dict[str, Any],
+        status: str = "open",
+        requeue: Sequence[QueueEntry] = (),
+    ) -> Match | None:
+        """Replace an open match's data (and status), only if it is still `expect` and open (compare-and-set:
+        of two clicks the first wins), putting `requeue` back in the queue in the same transaction. None if it
+        changed meanwhile."""
+
+    @abc.abstractmethod
+    async def matches_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[Match]:
+        """Open matches whose time to accept has run out (of these shards), the earliest first."""
+
+    @abc.abstractmethod
+    async def replace_seat(
+        self,
+        row: GameRow,
+        *,
+        seats: Sequence[Seat],
+        state_json: str,
+        table: dict[str, Any],
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow | None:
+        """A running game's seat passes to another player (a substitute): its seats, state and table replaced
+        with the notice in one transaction, only if the game is still at `row`'s version and table. None
+        otherwise."""
+
     # -- results and ratings (records/) -------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -586,16 +719,22 @@ class Storage(abc.ABC):
         before results were kept)."""
 
     @abc.abstractmethod
-    async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
-        """The server's ratings of `game`, best shown value (μ − 3σ) first (ties by player id)."""
+    async def leaderboard(
+        self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10, since: float = 0.0
+    ) -> list[RatingRow]:
+        """The server's ratings of `game`, best shown value (μ − 3σ) first (ties by player id); `since`: only
+        those rated at or after it (a season's board: its players)."""
 
     @abc.abstractmethod
-    async def leaderboard_size(self, guild_id: int, game: str) -> int:
-        """How many players the server's leaderboard of `game` holds."""
+    async def leaderboard_size(self, guild_id: int, game: str, *, since: float = 0.0) -> int:
+        """How many players the server's leaderboard of `game` holds (rated at or after `since`)."""
 
     @abc.abstractmethod
-    async def standing(self, guild_id: int, game: str, player: str) -> tuple[int, RatingRow] | None:
-        """A player's place on the leaderboard (1 + those shown strictly above) and rating; None if unrated."""
+    async def standing(
+        self, guild_id: int, game: str, player: str, *, since: float = 0.0
+    ) -> tuple[int, RatingRow] | None:
+        """A player's place on the leaderboard (1 + those shown strictly above, rated at or after `since`) and
+        rating; None if unrated (or not since then)."""
 
     @abc.abstractmethod
     async def player_summary(self, guild_id: int, player: str, game: str | None = None) -> list[Summary]:
@@ -625,9 +764,9 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def rebuild_ratings(self, guild_id: int, game: str) -> int:
-        """Rate every stored finished game of `game` in the server again from nothing, in their stored order,
-        and replace the server's ratings of `game` (and each result's before/after) with the outcome. Returns the
-        number of games. Games finishing meanwhile are waited for or included, never lost."""
+        """Rate every stored finished game of `game` in the server again from nothing (from the start of the
+        latest season that reset the ratings, if any), in their stored order, and replace the server's ratings
+        of `game` (and each result's before/after) with the outcome. Returns the number of games. Games finishing meanwhile are waited for or included, never lost."""
 
     @abc.abstractmethod
     async def all_ratings(self, *, after: tuple[int, str, str] | None = None, limit: int = 1000) -> list[RatingRow]:

@@ -53,6 +53,7 @@ class SeatFinish:
     ai_level: str | None = None
     abandoned: bool = False
     figures: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    substitute: bool = False  # took the seat over during the game (cogs/_substitute.py): never rated for it
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -91,6 +92,7 @@ class SeatRecord:
     turn_seconds: float
     turn_median: float | None
     figures: Mapping[str, Any]
+    substitute: bool = False  # a substitute played the seat's end (not rated for this game)
 
     @property
     def change(self) -> float | None:
@@ -121,6 +123,7 @@ class Recent:
     place: int
     turn_median: float | None
     figures: Mapping[str, Any]
+    substitute: bool = False  # a substitute played the seat's end (not rated for this game)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

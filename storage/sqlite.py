@@ -26,9 +26,12 @@ from storage.base import (
     Due,
     GameRow,
     Guild,
+    Match,
     MoveRow,
     Notice,
     Player,
+    QueueEntry,
+    Season,
     Seat,
     Shards,
     StaleVersion,
@@ -279,6 +282,46 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL;
     """,
+    # 14: clubs (issue #24): a result played to its end by a substitute; a server's looking-for-game settings;
+    # its rating seasons (the podium archived as JSON when one ends); the looking-for-game queue (the server's
+    # own by (server, game, since), the shared one by (game, since)) and the matches waiting for an Accept (the
+    # open ones by when they time out)
+    """
+    ALTER TABLE results ADD COLUMN substitute INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE guilds ADD COLUMN lfg_channel INTEGER;
+    ALTER TABLE guilds ADD COLUMN lfg_shared INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE seasons (
+        guild_id   INTEGER NOT NULL,
+        number     INTEGER NOT NULL,
+        name       TEXT    NOT NULL,
+        started_at REAL    NOT NULL,
+        ended_at   REAL,
+        reset      INTEGER NOT NULL,
+        podium     TEXT    NOT NULL DEFAULT '{}',
+        PRIMARY KEY (guild_id, number)
+    ) WITHOUT ROWID;
+    CREATE TABLE lfg_queue (
+        guild_id INTEGER NOT NULL,
+        game     TEXT    NOT NULL,
+        player   TEXT    NOT NULL,
+        since    REAL    NOT NULL,
+        shared   INTEGER NOT NULL,
+        entry    TEXT    NOT NULL,
+        PRIMARY KEY (guild_id, game, player)
+    ) WITHOUT ROWID;
+    CREATE INDEX lfg_local ON lfg_queue (guild_id, game, since);
+    CREATE INDEX lfg_shared ON lfg_queue (game, since) WHERE shared = 1;
+    CREATE TABLE lfg_matches (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id   INTEGER NOT NULL,
+        game       TEXT    NOT NULL,
+        status     TEXT    NOT NULL,
+        created_at REAL    NOT NULL,
+        expires_at REAL    NOT NULL,
+        data       TEXT    NOT NULL
+    );
+    CREATE INDEX lfg_matches_due ON lfg_matches (expires_at) WHERE status = 'open';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -371,8 +414,38 @@ SQL: dict[str, str] = {
     "locale = excluded.locale, prefs = excluded.prefs",
     "last_post": "UPDATE games SET last_post_id = :message WHERE id = :id",
     "guild": f"SELECT {_rows.columns(_rows.GUILD_COLUMNS)} FROM guilds WHERE guild_id = :id",
-    "set_guild": "INSERT INTO guilds (guild_id, language) VALUES (:id, :language) "
-    "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+    "set_guild": "INSERT INTO guilds (guild_id, language, lfg_channel, lfg_shared) "
+    "VALUES (:id, :language, :lfg_channel, :lfg_shared) ON CONFLICT (guild_id) DO UPDATE SET "
+    "language = excluded.language, lfg_channel = excluded.lfg_channel, lfg_shared = excluded.lfg_shared",
+    # -- seasons, the looking-for-game queue, substitutes (issue #24)
+    "seasons": f"SELECT {_rows.columns(_rows.SEASON_COLUMNS)} FROM seasons WHERE guild_id = :guild "
+    "AND number < :before ORDER BY number DESC LIMIT :limit",
+    "reset_since": "SELECT max(started_at) FROM seasons WHERE guild_id = :guild AND reset = 1",
+    "insert_season": "INSERT INTO seasons (guild_id, number, name, started_at, reset) "
+    "VALUES (:guild, :number, :name, :now, :reset)",
+    "end_season": "UPDATE seasons SET ended_at = :now, podium = :podium WHERE guild_id = :guild "
+    "AND number = :number AND ended_at IS NULL",
+    "reset_ratings": "DELETE FROM ratings WHERE guild_id = :guild",
+    "queue_put": "INSERT INTO lfg_queue (guild_id, game, player, since, shared, entry) "
+    "VALUES (:guild, :game, :player, :since, :shared, :entry) ON CONFLICT (guild_id, game, player) "
+    "DO UPDATE SET since = excluded.since, shared = excluded.shared, entry = excluded.entry",
+    "queue_drop": "DELETE FROM lfg_queue WHERE guild_id = :guild AND player = :player AND game = :game",
+    "queue_drop_all": "DELETE FROM lfg_queue WHERE guild_id = :guild AND player = :player",
+    "queue_take": "DELETE FROM lfg_queue WHERE guild_id = :guild AND game = :game AND player = :player "
+    "AND since = :since",
+    "queue_local": f"SELECT {_rows.columns(_rows.QUEUE_COLUMNS)} FROM lfg_queue WHERE guild_id = :guild "
+    "AND game = :game ORDER BY since LIMIT :limit",
+    "queue_shared": f"SELECT {_rows.columns(_rows.QUEUE_COLUMNS)} FROM lfg_queue WHERE shared = 1 "
+    "AND game = :game ORDER BY since LIMIT :limit",
+    "insert_match": "INSERT INTO lfg_matches (guild_id, game, status, created_at, expires_at, data) "
+    "VALUES (:guild, :game, 'open', :now, :expires, :data)",
+    "load_match": f"SELECT {_rows.columns(_rows.MATCH_COLUMNS)} FROM lfg_matches WHERE id = :id",
+    "update_match": "UPDATE lfg_matches SET data = :data, status = :status WHERE id = :id AND data = :expect "
+    "AND status = 'open'",
+    "matches_due": f"SELECT {_rows.columns(_rows.MATCH_COLUMNS)} FROM lfg_matches WHERE status = 'open' "
+    "AND expires_at <= :now AND {shard} ORDER BY expires_at LIMIT :limit",
+    "replace_seat": "UPDATE games SET seats = :seats, state = :state, table_state = :table, updated_at = :now "
+    "WHERE id = :id AND version = :version AND table_state = :expect AND status = 'active'",
     # -- results and ratings (records/)
     "stream_tail": "SELECT finished_at, seq FROM results WHERE guild_id = :guild AND game = :game "
     "ORDER BY finished_at DESC, seq DESC LIMIT 1",
@@ -384,9 +457,11 @@ SQL: dict[str, str] = {
     "shown = excluded.shown",
     "game_results": f"SELECT {_RESULT} FROM results WHERE game_id = :id ORDER BY seat",
     "leaderboard": f"SELECT {_RATING} FROM ratings WHERE guild_id = :guild AND game = :game "
-    "ORDER BY shown DESC, player LIMIT :limit OFFSET :offset",
-    "leaderboard_size": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game",
-    "standing_above": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game AND shown > :shown",
+    "AND updated_at >= :since ORDER BY shown DESC, player LIMIT :limit OFFSET :offset",
+    "leaderboard_size": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game "
+    "AND updated_at >= :since",
+    "standing_above": "SELECT count(*) FROM ratings WHERE guild_id = :guild AND game = :game AND shown > :shown "
+    "AND updated_at >= :since",
     "summary": f"{_SUMMARY} GROUP BY game",
     "summary_game": f"{_SUMMARY} AND game = :game GROUP BY game",
     "recent": "SELECT score, place, turn_median, figures FROM results WHERE guild_id = :guild AND player = :player "
@@ -396,7 +471,8 @@ SQL: dict[str, str] = {
     "unrecorded": "SELECT id FROM games WHERE guild_id = :guild AND status = 'finished' AND id > :after "
     "AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id) ORDER BY id LIMIT :limit",
     "has_results": "SELECT 1 FROM results WHERE game_id = :id LIMIT 1",
-    "stream": f"SELECT {_RESULT} FROM results WHERE guild_id = :guild AND game = :game ORDER BY finished_at, seq, seat",
+    "stream": f"SELECT {_RESULT} FROM results WHERE guild_id = :guild AND game = :game AND finished_at >= :since "
+    "ORDER BY finished_at, seq, seat",
     "rerate_result": "UPDATE results SET rated = :rated, mu_before = :mu_before, sigma_before = :sigma_before, "
     "games_before = :games_before, mu = :mu, sigma = :sigma, games = :games WHERE game_id = :game_id AND seat = :seat",
     "clear_ratings": "DELETE FROM ratings WHERE guild_id = :guild AND game = :game",
@@ -952,7 +1028,142 @@ class SQLiteStorage(Storage):
 
     async def set_guild(self, guild: Guild) -> None:
         async with self._write:
-            await self._run("set_guild", {"id": guild.id, "language": guild.language})
+            await self._run(
+                "set_guild",
+                {
+                    "id": guild.id,
+                    "language": guild.language,
+                    "lfg_channel": guild.lfg_channel,
+                    "lfg_shared": int(guild.lfg_shared),
+                },
+            )
+
+    # -- seasons, the looking-for-game queue, substitutes (issue #24) ---------------------------------------
+
+    async def seasons(self, guild_id: int, *, before: int | None = None, limit: int = 10) -> list[Season]:
+        params = {"guild": guild_id, "before": MAX_ID if before is None else before, "limit": limit}
+        return [_rows.season_of(r) for r in await self._all("seasons", params)]
+
+    async def start_season(self, guild_id: int, *, name: str, reset: bool, now: float | None = None) -> Season | None:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            last = await self._all("seasons", {"guild": guild_id, "before": MAX_ID, "limit": 1})
+            if last and last[0]["ended_at"] is None:
+                return None
+            number = int(last[0]["number"]) + 1 if last else 1
+            await self._run(
+                "insert_season", {"guild": guild_id, "number": number, "name": name, "now": now, "reset": int(reset)}
+            )
+            if reset:
+                await self._run("reset_ratings", {"guild": guild_id})
+        return Season(guild_id, number, name, now, None, reset)
+
+    async def end_season(
+        self, guild_id: int, *, games: Sequence[str], places: int = 3, now: float | None = None
+    ) -> Season | None:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            last = await self._all("seasons", {"guild": guild_id, "before": MAX_ID, "limit": 1})
+            if not last or last[0]["ended_at"] is not None:
+                return None
+            season = _rows.season_of(last[0])
+            podium = {}
+            for game in games:
+                params = {"guild": guild_id, "game": game, "offset": 0, "limit": places, "since": season.started_at}
+                rows = [_rows.rating_of(r) for r in await self._all("leaderboard", params)]
+                if rows:
+                    podium[game] = _rows.podium_of(rows)
+            await self._run(
+                "end_season", {"guild": guild_id, "number": season.number, "now": now, "podium": _rows.dumps(podium)}
+            )
+        return dataclasses.replace(season, ended_at=now, podium=podium)
+
+    async def queue_put(self, entry: QueueEntry) -> None:
+        async with self._write:
+            await self._run("queue_put", _queue_params(entry))
+
+    async def queue_drop(self, guild_id: int, player: str, game: str | None = None) -> int:
+        async with self._write:
+            if game is None:
+                return await self._run("queue_drop_all", {"guild": guild_id, "player": player})
+            return await self._run("queue_drop", {"guild": guild_id, "player": player, "game": game})
+
+    async def queue_waiting(self, game: str, guild_id: int, *, shared: bool, limit: int = 50) -> list[QueueEntry]:
+        rows = await self._all("queue_local", {"guild": guild_id, "game": game, "limit": limit})
+        if shared:
+            rows += await self._all("queue_shared", {"game": game, "limit": limit})
+        return _rows.waiting(rows)
+
+    async def open_match(
+        self, entries: Sequence[QueueEntry], *, guild_id: int, expires_at: float, data: dict[str, Any], now: float
+    ) -> Match | None:
+        values = {"guild": guild_id, "game": entries[0].game, "now": now, "expires": expires_at}
+        try:
+            async with self._write, self._transaction():
+                for e in entries:
+                    params = {"guild": e.guild_id, "game": e.game, "player": e.player, "since": e.since}
+                    if await self._run("queue_take", params) != 1:
+                        raise _Undo()  # matched meanwhile, or gone: nothing changes
+                cur = await self._db.execute(SQL["insert_match"], {**values, "data": _rows.dumps(data)})
+                match_id = cur.lastrowid
+        except _Undo:
+            return None
+        if match_id is None:
+            return None
+        return Match(match_id, guild_id, entries[0].game, "open", now, expires_at, data)
+
+    async def load_match(self, match_id: int) -> Match | None:
+        if not 0 < match_id <= MAX_ID:
+            return None
+        rows = await self._all("load_match", {"id": match_id})
+        return _rows.match_of(rows[0]) if rows else None
+
+    async def update_match(
+        self,
+        match_id: int,
+        *,
+        expect: dict[str, Any],
+        data: dict[str, Any],
+        status: str = "open",
+        requeue: Sequence[QueueEntry] = (),
+    ) -> Match | None:
+        async with self._write, self._transaction():
+            params = {"id": match_id, "data": _rows.dumps(data), "status": status, "expect": _rows.dumps(expect)}
+            if await self._run("update_match", params) != 1:
+                return None
+            for e in requeue:
+                await self._run("queue_put", _queue_params(e))
+        return await self.load_match(match_id)
+
+    async def matches_due(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[Match]:
+        return [_rows.match_of(r) for r in await self._all("matches_due", {"now": now, "limit": limit}, shards)]
+
+    async def replace_seat(
+        self,
+        row: GameRow,
+        *,
+        seats: Sequence[Seat],
+        state_json: str,
+        table: dict[str, Any],
+        notice: tuple[str, dict[str, Any]] | None = None,
+        now: float | None = None,
+    ) -> GameRow | None:
+        now = time.time() if now is None else now
+        async with self._write, self._transaction():
+            params = {
+                "seats": _rows.seats_json(seats),
+                "state": pack_state(state_json),
+                "table": _rows.dumps(table),
+                "now": now,
+                "id": row.id,
+                "version": row.version,
+                "expect": _rows.dumps(row.table),
+            }
+            if await self._run("replace_seat", params) != 1:
+                return None
+            await self._set_seats(row.id, seats)
+            await self._notice(row.id, -1, notice, now)
+        return await self._reload(row.id)
 
     # -- tournaments ---------------------------------------------------------------------------------------
 
@@ -1045,20 +1256,25 @@ class SQLiteStorage(Storage):
             return []
         return [_rows.result_of(r) for r in await self._all("game_results", {"id": game_id})]
 
-    async def leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> list[RatingRow]:
-        rows = await self._all("leaderboard", {"guild": guild_id, "game": game, "offset": offset, "limit": limit})
-        return [_rows.rating_of(r) for r in rows]
+    async def leaderboard(
+        self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10, since: float = 0.0
+    ) -> list[RatingRow]:
+        params = {"guild": guild_id, "game": game, "offset": offset, "limit": limit, "since": since}
+        return [_rows.rating_of(r) for r in await self._all("leaderboard", params)]
 
-    async def leaderboard_size(self, guild_id: int, game: str) -> int:
-        rows = await self._all("leaderboard_size", {"guild": guild_id, "game": game})
+    async def leaderboard_size(self, guild_id: int, game: str, *, since: float = 0.0) -> int:
+        rows = await self._all("leaderboard_size", {"guild": guild_id, "game": game, "since": since})
         return int(rows[0][0])
 
-    async def standing(self, guild_id: int, game: str, player: str) -> tuple[int, RatingRow] | None:
+    async def standing(
+        self, guild_id: int, game: str, player: str, *, since: float = 0.0
+    ) -> tuple[int, RatingRow] | None:
         rows = await self._all("rating", {"guild": guild_id, "game": game, "player": player})
-        if not rows:
+        if not rows or _rows.rating_of(rows[0]).updated_at < since:
             return None
         mine = _rows.rating_of(rows[0])
-        above = await self._all("standing_above", {"guild": guild_id, "game": game, "shown": mine.rating.shown})
+        params = {"guild": guild_id, "game": game, "shown": mine.rating.shown, "since": since}
+        above = await self._all("standing_above", params)
         return int(above[0][0]) + 1, mine
 
     async def player_summary(self, guild_id: int, player: str, game: str | None = None) -> list[Summary]:
@@ -1095,12 +1311,14 @@ class SQLiteStorage(Storage):
         """Read and rate the stream outside the write lock (moves of other games go on), then write it if no game
         of the stream finished meanwhile; after a few tries, all of it under the lock."""
         key = {"guild": guild_id, "game": game}
+        since = (await self._all("reset_since", {"guild": guild_id}))[0][0] or 0.0
         for attempt in range(4):
             held = attempt == 3
             if held:
                 await self._write.acquire()
             try:
-                rows = await asyncio.to_thread(_rows.results_from, await self._all("stream", key))
+                stream = await self._all("stream", {**key, "since": since})
+                rows = await asyncio.to_thread(_rows.results_from, stream)
                 results, ratings = await asyncio.to_thread(_rows.rebuilt, rows, self._rater())
                 values = await asyncio.to_thread(_rows.rerate_values, results)
                 if not held:
@@ -1109,7 +1327,7 @@ class SQLiteStorage(Storage):
                 async with self._transaction():
                     tail = await self._all("stream_tail", key)
                     seen = (rows[-1].finished_at, rows[-1].seq) if rows else None
-                    if (tuple(tail[0]) if tail else None) != seen and attempt < 3:
+                    if (tuple(tail[0]) if tail and tail[0][0] >= since else None) != seen and attempt < 3:
                         continue  # a game of the stream finished meanwhile: again
                     await self._run("clear_ratings", key)
                     await self._db.executemany(SQL["set_rating"], [_rows.rating_values(r) for r in ratings])
@@ -1216,6 +1434,21 @@ def _param_names(sql: str) -> list[str]:
     import re
 
     return re.findall(r":([a-z_]+)", sql)
+
+
+def _queue_params(e: QueueEntry) -> dict[str, Any]:
+    return {
+        "guild": e.guild_id,
+        "game": e.game,
+        "player": e.player,
+        "since": e.since,
+        "shared": int(e.shared),
+        "entry": _rows.entry_json(e),
+    }
+
+
+class _Undo(Exception):
+    """Raised inside a transaction to roll it back (caught by whoever opened it)."""
 
 
 class _Transaction:

@@ -55,6 +55,7 @@ ALL_MEMBER = discord.Permissions(
     embed_links=True,
 ).value
 MANAGER = ALL_MEMBER | discord.Permissions(manage_channels=True).value
+SERVER_ADMIN = ALL_MEMBER | discord.Permissions(manage_guild=True).value  # Manage Server
 
 
 @dataclasses.dataclass
@@ -326,6 +327,7 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []
         self.synced: list[dict[str, Any]] = []
         self.threads: list[dict[str, Any]] = []
+        self.invites: list[tuple[int, str, dict[str, Any]]] = []  # (channel, code, request body)
         self.fail_routes: set[str] = set()
         self.uploads: list[tuple[Msg, str, bytes]] = []  # every file ever attached: (message, name, bytes)
         # enforce_nonce: a message created again with the same nonce in the same channel returns the first one
@@ -496,7 +498,12 @@ class FakeDiscord:
             if len(thread["name"]) > 100:
                 self.violations.append("thread name over 100 chars")
             self.threads.append(thread)
+            self.guild_of[int(thread["id"])] = int(thread["guild_id"])
             return thread
+        if method == "POST" and path == "/channels/{channel_id}/invites":  # an invite to a server's channel
+            code = f"inv{self.snowflake()}"
+            self.invites.append((int(route.channel_id), code, body))
+            return {"code": code, "type": 0, "channel": {"id": str(route.channel_id), "name": "games", "type": 0}}
         if method == "PUT" and path in (
             "/applications/{application_id}/commands",
             "/applications/{application_id}/guilds/{guild_id}/commands",
@@ -923,20 +930,33 @@ class Harness:
 
     # -- building interactions ---------------------------------------------------------------------------
 
+    async def add_guild(self, guild_id: int, channels: tuple[int, int]) -> None:
+        """Another server the bot is in (GUILD_CREATE), with its two text channels (issue #24: two servers)."""
+        saved = self.guild_id, self.channels
+        self.guild_id, self.channels = guild_id, channels
+        try:
+            for channel in channels:
+                self.fake.guild_of[channel] = guild_id
+            self.bot._connection.parsers["GUILD_CREATE"](self.guild_payload())
+        finally:
+            self.guild_id, self.channels = saved
+        await self.settle()
+
     def _base(self, user: User, kind: int, channel_id: int) -> tuple[dict[str, Any], Interaction]:
         iid = self.fake.snowflake()
         token = f"tok{iid}"
         ia = Interaction(iid, token, kind, user, time.perf_counter())
         ia.channel_id = channel_id
+        guild = self.fake.guild_of.get(channel_id, self.guild_id)  # the server of the channel (or thread)
         channel = next((t for t in self.fake.threads if int(t["id"]) == channel_id), None)
-        channel = channel or self.channel_payload(channel_id, "games")
+        channel = channel or {**self.channel_payload(channel_id, "games"), "guild_id": str(guild)}
         payload = {
             "id": str(iid),
             "application_id": str(APP_ID),
             "type": kind,
             "token": token,
             "version": 1,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild),
             "channel_id": str(channel_id),
             "channel": channel,
             "member": user.member(),
@@ -944,7 +964,7 @@ class Harness:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }

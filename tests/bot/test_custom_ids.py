@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import cogs.lfg  # noqa: F401 (its Accept/Decline family: registered when the extension module is loaded)
 from cogs._items import LobbyButton, TableButton
 from cogs.games import FAMILIES  # every family is registered once the cog module is loaded
 from cogs.tournaments import TournamentButton
@@ -71,6 +72,11 @@ def test_no_custom_id_is_claimed_by_two_families():
         "t:1:join",
         "t:1:leave",
         "t:1:start",
+        "g:1:seat",
+        "ts:1:2:yes",
+        "ts:1:2:no",
+        "lfg:1:yes",
+        "lfg:1:no",
     ]
     for cid in samples:
         owners = [f.__name__ for f in FAMILIES if f.__discord_ui_compiled_template__.fullmatch(cid)]
@@ -83,7 +89,7 @@ def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_featu
     custom_ids are those posted before (an old post's buttons still dispatch), and an op the template does not
     name, or a second handler for one, is refused when it is registered (the same handler again, as when its
     module is loaded again, replaces itself)."""
-    table = {"play", "hand", "free", "board", "rules", "rematch", "back"}
+    table = {"play", "hand", "free", "board", "rules", "rematch", "back", "seat"}
     for family, ops in ((TableButton, table), (LobbyButton, {"join", "leave", "ai", "start", "cancel"})):
         assert set(family.actions) == ops
         for op in ops:
@@ -128,6 +134,11 @@ async def test_forged_custom_ids_of_every_format_get_a_polite_answer_and_change_
         (f"t:{HUGE}:start", 2, post, ana),
         (f"g:1:p:{pos}:k:0", 2, post, ana),  # a panel button on a public post
         (f"s:1:{pos}:a:0.0", 3, post, ana),  # a panel menu on a public post
+        ("g:1:seat", 2, post, eve),  # Take this seat where no seat is vacant
+        ("ts:1:7:yes", 2, post, ana),  # the answer to a substitute's request that was never made
+        (f"ts:{HUGE}:1:no", 2, post, ana),
+        ("lfg:99:yes", 2, post, ana),  # a match that never was
+        (f"lfg:{HUGE}:no", 2, post, ana),
     ]
     before = await state_of(h)
     for custom_id, kind, source, user in cases:

@@ -135,7 +135,10 @@ async def test_idle_reminder_once_per_turn_from_stored_timestamps(harness, users
 async def test_commands_sync_within_discords_limits(harness):
     await harness.bot.tree.sync()
     names = {c["name"] for c in harness.fake.synced}
-    assert names == {"game", "move", "away", "prefs", "language", "ratings", "leaderboard", "stats", "tournament"}
+    assert names == {
+        *("game", "move", "away", "prefs", "language", "ratings", "leaderboard", "stats", "tournament"),
+        *("season", "seasons", "lfg", "lfg_leave", "lfg_setup"),  # clubs (issue #24)
+    }
     game = next(c for c in harness.fake.synced if c["name"] == "game")
     assert {o["name"] for o in game["options"]} >= {
         "create",

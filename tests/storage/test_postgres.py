@@ -6,6 +6,7 @@ need (racing commits apply once, racing reminder claims claim once, leases and o
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -24,6 +25,7 @@ from storage import (
     Due,
     Guild,
     Player,
+    QueueEntry,
     Seat,
     Shards,
     StaleVersion,
@@ -347,12 +349,20 @@ INSERT INTO tournaments (guild_id, channel_id, status, data, version, due_at, cr
 SELECT (i % 50) + 1, i, CASE WHEN i % 10 = 0 THEN 'running' ELSE 'finished' END, repeat('x', 2000), 3,
     CASE WHEN i % 10 = 0 THEN 9e8 + i END, 9e8, 9e8
 FROM generate_series(1, 2000) i;
+INSERT INTO seasons SELECT g, n, 'S', 9e8 + n, 9e8 + n + 1, n % 2 = 0, '{}'
+FROM generate_series(1, 50) g, generate_series(1, 20) n;
+INSERT INTO lfg_queue SELECT (i % 50) + 1, 'fake', i::text, 9e8 + i, i % 3 = 0, '{"name":"P"}'
+FROM generate_series(1, 3000) i;
+INSERT INTO lfg_matches (guild_id, game, status, created_at, expires_at, data)
+SELECT (i % 50) + 1, 'fake', CASE WHEN i % 100 = 0 THEN 'open' ELSE 'started' END, 9e8 + i, 9e8 + i + 600, '{}'
+FROM generate_series(1, 4000) i;
 ANALYZE;
 """
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, 2,000 tournaments, the archived logs of the ended ones, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, 2,000 tournaments, the archived logs of the ended ones, their seats, a small outbox, results and ratings,
+    seasons, a queue and its matches, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
@@ -364,7 +374,19 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
     assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
     for name, plan in plans.items():
         assert not db_pg.full_scan(
-            plan, ("games", "moves", "move_archive", "seats", "results", "ratings", "tournaments")
+            plan,
+            (
+                "games",
+                "moves",
+                "move_archive",
+                "seats",
+                "results",
+                "ratings",
+                "tournaments",
+                "seasons",
+                "lfg_queue",
+                "lfg_matches",
+            ),
         ), f"{name}:\n{plan}"
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
     assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
@@ -491,6 +513,18 @@ async def source_database(path):
         cup = await db.create_tournament(guild_id=GUILD, channel_id=90, data={"game": "gardens"}, now=1_700_000_003.0)
         await db.update_tournament(cup, data={"game": "gardens", "round": 1}, status="running", due_at=1.8e9, now=1.7e9)
         await db.create_tournament(guild_id=GUILD + 1, channel_id=91, data={"game": "fake"}, now=1_700_000_004.0)
+        # a season over with its podium, the next one running; a server in the shared queue, two players waiting
+        # and a match waiting for its Accept (issue #24)
+        await db.start_season(GUILD + 1, name="Spring", reset=False, now=1_600_000_000.0)  # the first game's server
+        assert (await db.end_season(GUILD + 1, games=list(engine.GAMES), now=1_800_000_000.0)).podium
+        await db.start_season(GUILD + 1, name="Summer", reset=False, now=1_800_000_001.0)
+        await db.set_guild(Guild(GUILD + 3, None, lfg_channel=1_234_567_890_123_456_780, lfg_shared=True))
+        wait = QueueEntry(GUILD, ANA.id, "gardens", "Ana", 1_700_000_003.0, True, 2, "fast", 5.0, 3.5, "normal", 1)
+        await db.queue_put(wait)
+        await db.queue_put(dataclasses.replace(wait, player=BO.id, name="Bo", players=None, speed=None, band=None))
+        await db.queue_put(dataclasses.replace(wait, player=DEE.id, name="Dee", since=1_700_000_004.0))
+        dee = (await db.queue_waiting("gardens", GUILD, shared=False))[-1]
+        assert await db.open_match([dee], guild_id=GUILD, expires_at=1_700_000_600.0, data={"m": [1]}, now=1.0)
         # a move logged when 19-digit ids were stored as text (they read as before)
         await db._db.execute(
             "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)
