@@ -93,6 +93,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "shares": (("game_id", "channel_id", "lang", "message_id", "claimed_at"), ("game_id", "channel_id", "lang")),
     "leases": (("game_id", "owner", "until"), ("game_id",)),
     "boards": (("game_id", "message_id"), ("game_id",)),
+    "reviews": (("game_id", "status", "moves", "entries", "updated_at"), ("game_id",)),
 }
 COPIED_TABLES = tuple(t for t in TABLES if t != "seats")  # the seats are written by import_game
 _FLAGS = frozenset({"away_ai", "skip_confirm"})  # booleans (SQLite stores 0/1)

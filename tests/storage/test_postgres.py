@@ -24,6 +24,7 @@ from storage import (
     Due,
     Guild,
     Player,
+    Review,
     Seat,
     Shards,
     StaleVersion,
@@ -359,9 +360,9 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
     plans = await db_pg.query_plans(seqscan=True)
     assert set(plans) == set(backend.SQL) == set(backend.SAMPLES)
     for name, plan in plans.items():
-        assert not db_pg.full_scan(plan, ("games", "moves", "move_archive", "seats", "results", "ratings")), (
-            f"{name}:\n{plan}"
-        )
+        assert not db_pg.full_scan(
+            plan, ("games", "moves", "move_archive", "seats", "results", "ratings", "reviews")
+        ), f"{name}:\n{plan}"
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
     assert "games_one_open_per_channel" in plans["game_in_channel"] and "seats_pkey" in plans["games_of"]
 
@@ -483,6 +484,9 @@ async def source_database(path):
         await db.claim_share(2, 91, "en", now=1_700_000_001.5)
         assert await db.lease(four.id, "bot-a", 30.0, now=1_700_000_002.0)
         await db.set_board_message(four.id, 1_234_567_890_123_456_789)  # a compact table's living board
+        assert await db.begin_review(1, now=1_700_000_003.0)  # the coach's review: one done, one under way
+        await db.save_review(Review(1, "done", ({"n": 1, "p": ANA.id, "loss": 0.125, "best": {"k": "é"}},)), now=1.5)
+        assert await db.begin_review(2, now=1_700_000_004.0)
         # a move logged when 19-digit ids were stored as text (they read as before)
         await db._db.execute(
             "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)
