@@ -125,7 +125,7 @@ def judge(
     game: str, state: Any, player: str, action: Any, seed: int, iterations: int, *, number: int
 ) -> dict[str, Any]:
     """One move of the review: {"n": its number, "p": the mover, "best": the hard AI's move (JSON; None: let the
-    moment pass), "chance": its estimate, "played": the played move's estimate, "loss", "forced" (only one
+    moment pass), "chance": its estimate (None for a lone move), "played": the played move's estimate, "loss", "forced" (only one
     move, or a move the coach could not weigh), "secret" (the mover had hidden information)}. The seed is the
     one the AI seats use at that position (the game's seed plus the moves before)."""
     rules = get_rules(game)
@@ -139,10 +139,11 @@ def judge(
     best = weighed[0]
     forced = len([o for o in weighed if o.action is not None]) <= 1 or mine is None
     played = mine.chance if mine is not None else best.chance
+    weighed_at_all = best.searched or len(weighed) > 1  # a lone move has no estimate worth charting
     return {
         **entry,
         "best": None if best.action is None else rules.action_to_json(best.action),
-        "chance": round(best.chance, 4),
+        "chance": round(best.chance, 4) if weighed_at_all else None,
         "played": round(played, 4),
         "loss": round(max(0.0, best.chance - played), 4),
         "forced": forced,

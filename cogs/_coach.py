@@ -36,7 +36,7 @@ from cogs import _records
 from cogs._items import TableBot, TableButton, bot_of, new_view, reply, session_of
 from cogs._locale import user_words
 from cogs._seating import GameError
-from cogs._text import clip, esc, title_of
+from cogs._text import chunks, clip, esc, fit, title_of
 from cogs.replays import ReplayStep, replayable
 from engine import IllegalAction, Text
 from i18n import Words
@@ -51,6 +51,7 @@ HINTS_AT_ONCE = 4  # hints being thought at once (more: "the coach is busy")
 SAVE_EVERY = 2.0  # seconds between two stores of a review's progress
 WAIT = 2.5  # seconds a Review click waits for a review under way before it answers with the progress
 COSTLY = 3  # the costliest moves a review lists per player
+MOVE_WORDS = 160  # characters of a move's words in a review or hint (Gardens' placements run long)
 
 
 class Thinker(Protocol):
@@ -67,6 +68,7 @@ class Coach:
         self.hint_iterations, self.review_iterations = hint_iterations, review_iterations
         self.step_seconds = coach.STEP_SECONDS
         self.wait = WAIT
+        self.save_every = SAVE_EVERY
         self._hints: collections.OrderedDict[tuple[int, str, str], list[coach.Option]] = collections.OrderedDict()
         self._asking: set[str] = set()
         self._reviews: dict[int, asyncio.Task[None]] = {}
@@ -165,7 +167,7 @@ class Coach:
                 )
                 entries += chunk
                 self.judged += len(chunk)
-                if time.monotonic() - saved >= SAVE_EVERY and len(entries) < len(moves):
+                if time.monotonic() - saved >= self.save_every and len(entries) < len(moves):
                     await storage.save_review(Review(row.id, "running", tuple(entries)))
                     saved = time.monotonic()
             await storage.save_review(Review(row.id, "done", tuple(entries)))
@@ -239,7 +241,7 @@ def move_words(rules: Any, action: Any, _: Words) -> str:
     if action is None:
         # i18n: a hint or review: the AI would let an out-of-turn chance pass
         return _("let the chance pass (do nothing now)")
-    return esc(_.text(rules.describe(action)))
+    return esc(fit(_.text(rules.describe(action)), MOVE_WORDS))
 
 
 def played_words(rules: Any, action_json: Any, _: Words) -> str:
@@ -250,7 +252,7 @@ def played_words(rules: Any, action_json: Any, _: Words) -> str:
         return _("(an unreadable move)")
     if rules.is_private(action):
         return _("changes a private setting")
-    return esc(_.text(rules.describe(action)))
+    return esc(fit(_.text(rules.describe(action)), MOVE_WORDS))
 
 
 def preferred_words(row: GameRow, rules: Any, entry: dict[str, Any], reader: str, _: Words) -> str:
@@ -316,7 +318,7 @@ def review_text(row: GameRow, review: Review, moves: Sequence[MoveRow], reader: 
                     loss=max(1, percent(e["loss"])),
                 )
             )
-    return clip("\n".join(lines))
+    return "\n".join(lines)
 
 
 def review_view(row: GameRow, review: Review, _: Words) -> discord.ui.View:
@@ -384,5 +386,7 @@ async def show_review(interaction: discord.Interaction, row: GameRow) -> None:
     png = await chart(bot_of(interaction), row, found, _)
     files = [discord.File(io.BytesIO(png), filename=f"review-{row.id}.png")] if png else []
     moves = await session_of(interaction).storage.moves(row.id)
-    content = review_text(row, found, moves, str(interaction.user.id), _)
-    await interaction.edit_original_response(content=content, attachments=files, view=review_view(row, found, _))
+    first, *more = chunks(review_text(row, found, moves, str(interaction.user.id), _))
+    await interaction.edit_original_response(content=first, attachments=files, view=review_view(row, found, _))
+    for part in more:  # a long review (six players, long moves) goes on in more private messages
+        await interaction.followup.send(part, ephemeral=True)
