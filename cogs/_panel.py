@@ -157,10 +157,11 @@ class Panel:
 
     def with_hint(self, view: discord.ui.View) -> discord.ui.View:
         """The first screen gets a *Hint* button where the table allows hints (and the view has room)."""
+        _ = self._
         if self.row.table.get("hints") and len(view.children) < 25:
             with contextlib.suppress(ValueError):  # every row is full: /game hint still answers
                 # i18n: a button of the move panel: the AI coach's advice (only where the table allows hints)
-                view.add_item(self.button("i", "", "🧭 " + self._("Hint")))
+                view.add_item(self.button("i", "", "🧭 " + _("Hint")))
         return view
 
     def kind_buttons(self, ks: list[int], first_row: int) -> list[PanelButton]:
