@@ -128,7 +128,7 @@ class Settings:
     ai_budget: int | float | None = None  # "hard" AI: seconds (float) or search iterations (int); None: default
     ai_processes: int = 1  # worker processes for AI decisions (0: a thread of the bot)
     ai_wait: float = 60.0  # seconds an AI to move leaves humans who may act out of turn
-    hint_iterations: int = 400  # the coach's hint (cogs/_coach.py): hard's search iterations (~1 s in Alhambra)
+    hint_iterations: int = 250  # the coach's hint (cogs/_coach.py): hard's search iterations (~1 s in Alhambra)
     review_iterations: int = 60  # the coach's review: search iterations per move of a finished game
     render_processes: int = max(1, (os.cpu_count() or 2) - 1)  # worker processes drawing boards (0: a thread)
     shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
@@ -187,7 +187,7 @@ class Settings:
                 "RENDER_PROCESSES", env.get("RENDER_PROCESSES"), max(1, (os.cpu_count() or 2) - 1)
             ),
             ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
-            hint_iterations=iterations_from_env("HINT_ITERATIONS", env.get("HINT_ITERATIONS"), 400),
+            hint_iterations=iterations_from_env("HINT_ITERATIONS", env.get("HINT_ITERATIONS"), 250),
             review_iterations=iterations_from_env("REVIEW_ITERATIONS", env.get("REVIEW_ITERATIONS"), 60),
             shard_count=shard_count,
             shard_ids=shard_ids,

@@ -357,6 +357,8 @@ async def open_review(interaction: discord.Interaction, gid: int | None) -> None
             # i18n: /game review without a game, where this channel has no finished game
             raise GameError(_("This channel has no finished game. Name one: `/game review game:12` (its number)."))
         gid = last.id
+    if not 0 < gid <= 2**63 - 1:
+        raise GameError(_("There is no game #{id} in this server.", id=gid))
     await show_review(interaction, await replayable(interaction, gid))
 
 

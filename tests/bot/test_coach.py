@@ -33,6 +33,7 @@ async def table(h: Harness, game: str, players: list[User], *, hints: bool = Tru
     r = await h.run_command(players[0], "game create", game=game, hints=hints, **values)
     assert "is set up" in r.message.content, r.message.content
     lobby = h.last_public()
+    assert ("🧭 **Hints allowed:**" in lobby.content) == hints  # said before anyone sits down
     for p in players[1:]:
         await h.click(p, lobby, "Join")
     await h.click(players[0], lobby, "Start")
@@ -68,7 +69,9 @@ async def test_a_hint_is_thought_in_a_worker_then_shown_privately_and_is_the_har
         rules = engine.get_rules(game)
         assert expected in rules.legal_actions(state, who.sid)
         best = hint.content.splitlines()[1]
-        assert best.startswith(f"**Best: {esc(str(rules.describe(expected)))}**, about ") and best.endswith("% to win"), best
+        assert best.startswith(f"**Best: {esc(str(rules.describe(expected)))}**, about ") and best.endswith(
+            "% to win"
+        ), best
         assert len(hint.content.splitlines()) == 4 and hint.content.splitlines()[2].startswith("or: ")
         spec = present.for_game(game).preview(rules, state, who.sid, expected)
         assert [n for n, _ in hint.files] == (["preview.png"] if spec is not None else [])
@@ -135,7 +138,9 @@ async def finished_game(h: Harness, ana: User, game: str) -> Msg:
     """A whole game played by the AI: Ana away with the AI playing for her, two easy AI seats beside her (one in
     Queen's Garden). Returns the final post."""
     await h.run_command(ana, "away", until="30d", ai=True)
-    r = await h.run_command(ana, "game create", game=game, ai_players=1 if game == "queens_garden" else 2, ai_level="easy")
+    r = await h.run_command(
+        ana, "game create", game=game, ai_players=1 if game == "queens_garden" else 2, ai_level="easy"
+    )
     assert "is set up" in r.message.content
     await h.click(ana, h.last_public(), "Start")
     for _ in range(3000):
@@ -205,7 +210,9 @@ async def test_the_review_of_a_finished_game_lists_each_players_three_costliest_
             assert sorted((by_n[n]["loss"] for n in shown), reverse=True) == losses[:3]  # the largest losses
             assert all(by_n[n]["p"] == seat.id for n in shown)
         # every listed move has a button to the replay viewer just before it
-        assert sorted(int(b["label"].split()[1]) for b in text.first.buttons()) == sorted({n for v in listed.values() for n in v})
+        assert sorted(int(b["label"].split()[1]) for b in text.first.buttons()) == sorted(
+            {n for v in listed.values() for n in v}
+        )
         png = dict(text.first.files)[f"review-{row.id}.png"]
         image = Image.open(io.BytesIO(png))
         assert image.format == "PNG" and image.size[0] == 1000
@@ -219,7 +226,9 @@ async def test_the_review_of_a_finished_game_lists_each_players_three_costliest_
         for m in moves[:4]:
             state_before, state = state, rules.apply(state, m.player, rules.action_from_json(m.action))
         m = moves[3]
-        again = coach.judge(game, state_before, m.player, rules.action_from_json(m.action), row.seed + 3, REVIEW_ITERATIONS, number=4)
+        again = coach.judge(
+            game, state_before, m.player, rules.action_from_json(m.action), row.seed + 3, REVIEW_ITERATIONS, number=4
+        )
         assert again == stored.entries[3]
         if listed[row.seats[0].name]:  # the viewer opens at the position before the costly move
             n = listed[row.seats[0].name][0]
@@ -284,9 +293,7 @@ async def asyncio_sleep() -> None:
     await asyncio.sleep(0.01)
 
 
-async def test_the_review_shows_another_players_preferred_move_by_its_kind_only_while_they_held_a_hand(
-    tmp_path, users
-):
+async def test_the_review_shows_another_players_preferred_move_by_its_kind_only_while_they_held_a_hand(tmp_path, users):
     """Privacy: in an Alhambra review read by one player, another player's preferred move (the AI's choice they
     did not play) is never described while that player held a hand (it could name a card in it); their own are."""
     h = await Harness.start(tmp_path / "g.sqlite3", ai_processes=0, review_iterations=REVIEW_ITERATIONS)
