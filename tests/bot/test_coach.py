@@ -281,8 +281,15 @@ async def test_a_restart_keeps_a_finished_review_and_completes_one_in_progress(t
         h = await h.restart()  # a finished review is kept: shown at once, nothing judged again
         again = await reviewed(h, ana, final)
         assert again.content == text.content and h.bot.get_cog("CoachCog").coach.judged == 0
-        # in another language the same review: every word from the catalog
-        await h.run_command(ana, "language", language="de")
+        # a reader whose Discord speaks German gets it in German, chart and all (the catalog's words)
+        payload, ia = h.component_payload(users[1], final, h.button(final, "Review")["custom_id"], 2)
+        payload["locale"] = "de"
+        german = await h.feed(payload, ia)
+        assert german.original.content.startswith("🧭 **Analyse** von"), german.original.content
+        assert "Genauigkeit" in german.original.content and [n for n, _ in german.original.files] == [
+            f"review-{row.id}.png"
+        ]
+        assert german.original.files[0][1] != again.first.files[0][1]  # its title and axes are German too
     finally:
         await h.close()
 
