@@ -11,7 +11,7 @@
   between), stored as it goes (storage `reviews`), so a restart resumes it; computed once per game, when someone
   first asks. Shown to the players of that server only, in the reader's language: per player the accuracy, the
   three costliest moves (a button each opens the replay viewer just before it) and the win-chance chart. Another
-  player's preferred move is shown by its kind only while they held something hidden (an Alhambra hand), so a
+  player's preferred move is shown by its kind only while they held something hidden (a hand of cards), so a
   review never tells what was in a hand.
 """
 
@@ -51,7 +51,7 @@ HINTS_AT_ONCE = 4  # hints being thought at once (more: "the coach is busy")
 SAVE_EVERY = 2.0  # seconds between two stores of a review's progress
 WAIT = 2.5  # seconds a Review click waits for a review under way before it answers with the progress
 COSTLY = 3  # the costliest moves a review lists per player
-MOVE_WORDS = 160  # characters of a move's words in a review or hint (Gardens' placements run long)
+MOVE_WORDS = 160  # characters of a move's words in a review or hint (a placement's words can run long)
 
 
 class Thinker(Protocol):
@@ -257,7 +257,7 @@ def played_words(rules: Any, action_json: Any, _: Words) -> str:
 
 def preferred_words(row: GameRow, rules: Any, entry: dict[str, Any], reader: str, _: Words) -> str:
     """What the AI preferred: in full to the mover, and to others unless the mover held something hidden then
-    (an Alhambra hand: a move not played could tell it); then by its kind only."""
+    (a hand: a move not played could tell what is in it); then by its kind only."""
     if entry["best"] is None:
         return move_words(rules, None, _)
     try:

@@ -344,12 +344,14 @@ INSERT INTO results SELECT g.id, g.guild_id, 'fake', 9e8 + g.id, g.id, k - 1, ((
 FROM games g, generate_series(1, 3) k WHERE g.status = 'finished';
 INSERT INTO ratings SELECT DISTINCT ON (guild_id, player) guild_id, 'fake', player, 'P', 26, 7, 5, 1, 9e8
 FROM results;
+INSERT INTO reviews SELECT id, CASE WHEN id % 40 = 0 THEN 'running' ELSE 'done' END, 30, repeat('x', 3000), 9e8
+FROM games WHERE status = 'finished' AND id % 3 = 0;
 ANALYZE;
 """
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, the archived logs of the ended ones, their seats, a small outbox, results and ratings, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, the archived logs of the ended ones, their seats, a small outbox, results and ratings, the coach's reviews of a third of the finished ones, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
