@@ -40,6 +40,14 @@ async def table(h: Harness, game: str, players: list[User], *, hints: bool = Tru
     return h.last_public()
 
 
+async def closed(h: Harness) -> None:
+    """Close the bot; nothing it sent broke Discord's rules (an answer within 3 s, a "thinking…" replaced) and
+    nothing went wrong on its side."""
+    await h.close()
+    assert h.fake.violations == [], h.fake.violations
+    assert h.unexpected_errors == [], h.unexpected_errors
+
+
 def seat_to_move(post: Msg, players: list[User]) -> User:
     ids = movers(post, players)
     return next(p for p in players if p.id == ids[0])
@@ -84,7 +92,7 @@ async def test_a_hint_is_thought_in_a_worker_then_shown_privately_and_is_the_har
         moves = await h.bot.storage.moves(row.id)
         assert moves[-1].player == who.sid and moves[-1].action == rules.action_to_json(expected)
     finally:
-        await h.close()
+        await closed(h)
 
 
 async def test_hints_are_refused_politely_where_the_table_forbids_them_and_out_of_turn(tmp_path, users):
@@ -106,7 +114,7 @@ async def test_hints_are_refused_politely_where_the_table_forbids_them_and_out_o
         assert r.response_type == 5 and "**Best: " in r.message.content
         assert h.bot.get_cog("AISeatsCog").decided["thread"] == 1
     finally:
-        await h.close()
+        await closed(h)
 
 
 def test_a_hint_depends_only_on_the_askers_view():
@@ -235,7 +243,7 @@ async def test_the_review_of_a_finished_game_lists_each_players_three_costliest_
             viewer = (await h.click(ana, text.first, f"Move {n}")).message
             assert f"Move {n - 1} of {row.version}" in viewer.content or n == 1
     finally:
-        await h.close()
+        await closed(h)
 
 
 async def test_a_review_is_for_that_servers_players_only(tmp_path, users):
@@ -248,7 +256,7 @@ async def test_a_review_is_for_that_servers_players_only(tmp_path, users):
         text = await reviewed(h, users[1], final)  # any player of the server may read it
         assert "**Review** of" in text.content
     finally:
-        await h.close()
+        await closed(h)
 
 
 async def test_a_restart_keeps_a_finished_review_and_completes_one_in_progress(tmp_path, users):
@@ -291,7 +299,7 @@ async def test_a_restart_keeps_a_finished_review_and_completes_one_in_progress(t
         ]
         assert german.original.files[0][1] != again.first.files[0][1]  # its title and axes are German too
     finally:
-        await h.close()
+        await closed(h)
 
 
 async def asyncio_sleep() -> None:
@@ -328,4 +336,4 @@ async def test_the_review_shows_another_players_preferred_move_by_its_kind_only_
             if e["best"] is not None:
                 assert esc(str(rules.describe(rules.action_from_json(e["best"])))) in line, line
     finally:
-        await h.close()
+        await closed(h)
