@@ -88,6 +88,21 @@ def shards_from_env(count: str | None, ids: str | None) -> tuple[int | None, tup
     return total, tuple(sorted(set(chosen)))
 
 
+def iterations_from_env(name: str, text: str | None, default: int) -> int:
+    """HINT_ITERATIONS / REVIEW_ITERATIONS: the coach's search iterations (a count: the same position always
+    gets the same answer); "" = `default`."""
+    text = (text or "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number of search iterations, not {text!r}.") from None
+    if not 1 <= value <= 100_000:
+        raise SystemExit(f"{name} must be between 1 and 100000 search iterations, not {value}.")
+    return value
+
+
 def processes_from_env(name: str, text: str | None, default: int) -> int:
     """AI_PROCESSES / RENDER_PROCESSES: worker processes; "" = `default`, "0" = a thread of the bot's process."""
     text = (text or "").strip()
@@ -113,6 +128,8 @@ class Settings:
     ai_budget: int | float | None = None  # "hard" AI: seconds (float) or search iterations (int); None: default
     ai_processes: int = 1  # worker processes for AI decisions (0: a thread of the bot)
     ai_wait: float = 60.0  # seconds an AI to move leaves humans who may act out of turn
+    hint_iterations: int = 250  # the coach's hint (cogs/_coach.py): hard's search iterations (~1 s in Alhambra)
+    review_iterations: int = 60  # the coach's review: search iterations per move of a finished game
     render_processes: int = max(1, (os.cpu_count() or 2) - 1)  # worker processes drawing boards (0: a thread)
     shutdown_grace: float = 10.0  # seconds moves under way get to finish when the bot is stopped
     shard_count: int | None = None  # None: one process, every shard (as many as Discord recommends)
@@ -170,6 +187,8 @@ class Settings:
                 "RENDER_PROCESSES", env.get("RENDER_PROCESSES"), max(1, (os.cpu_count() or 2) - 1)
             ),
             ai_wait=seconds_from_env("AI_WAIT", wait, 60.0),
+            hint_iterations=iterations_from_env("HINT_ITERATIONS", env.get("HINT_ITERATIONS"), 250),
+            review_iterations=iterations_from_env("REVIEW_ITERATIONS", env.get("REVIEW_ITERATIONS"), 60),
             shard_count=shard_count,
             shard_ids=shard_ids,
             log_format=log_format,

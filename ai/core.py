@@ -203,11 +203,16 @@ def decide(
     seed: int,
     budget: Budget | int | float | None = None,
     optional: bool = False,
+    report: dict[str, Any] | None = None,
 ) -> Any:
     """The move `seat` makes at `level`, from `view` (what the seat may see) alone.
 
     With `optional`, the seat may also do nothing (e.g. an out-of-turn vizier claimant): None when that is what
     the AI prefers, or when the seat cannot act at all (any more).
+
+    `report` (a dict, for the coach, ai/coach.py) is filled with what the decision weighed, changing nothing of
+    it: "ranked" ([(margin, action)] of every move `normal` ranked, best first) and, when `hard` searched,
+    "searched" ([(action, visits, mean reward)] of its candidates).
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown AI level '{level}' (levels: {', '.join(LEVELS)}).")
@@ -225,22 +230,26 @@ def decide(
         raise ValueError(f"{seat} has no legal action.")
     if optional and ai.is_optional(rules, base, seat):
         return decide_optional(
-            rules, ai, view, base, seat, level, actions, rnd, Budget.of(budget, DEFAULT_BUDGET), start
+            rules, ai, view, base, seat, level, actions, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report
         )
     if len(actions) == 1:
+        if report is not None:
+            report["ranked"] = [(0.0, actions[0])]
         return actions[0]
     if level == "easy":
         return rnd.choice(ai.sensible(rules, base, seat, actions) or actions)
     ranked = rank(rules, ai, base, seat, actions, rnd)
+    if report is not None:
+        report["ranked"] = ranked
     if level == "normal":
         return ranked[0][1]
     if len(ranked) > 1 and ranked[0][0] - ranked[1][0] >= ai.clear_margin:
         return ranked[0][1]  # clearly best: no search needed
     if ai.paired:
-        return paired_search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
+        return paired_search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report)
     if ai.tree:
-        return ismcts(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
-    return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start)
+        return ismcts(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report)
+    return search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report)
 
 
 def decide_optional(
@@ -254,6 +263,7 @@ def decide_optional(
     rnd: random.Random,
     budget: Budget,
     start: float,
+    report: dict[str, Any] | None = None,
 ) -> Any:
     """An optional mover's choice: the best action if it beats doing nothing (the position as it is, by the same
     evaluation), else None. easy: a random one of the actions that beat it; normal: the best of them; hard: the
@@ -265,12 +275,14 @@ def decide_optional(
         better = [a for a, v in zip(actions, values, strict=True) if v > stay]
         return rnd.choice(better) if better else None
     ranked = rank(rules, ai, base, seat, actions, rnd)
+    if report is not None:
+        report["ranked"] = sorted([*ranked, (stay, None)], key=lambda t: -t[0])
     if level == "normal":
         return ranked[0][1] if ranked[0][0] > stay else None
     if ranked[0][0] < stay - ai.margin_scale / 2:
         return None  # clearly worse than doing nothing: not worth a search (optional movers are asked often)
     cands = ranked[: max(1, ai.root_width - 1)] + [(stay, None)]
-    return search(rules, ai, view, seat, cands, rnd, budget, start)
+    return search(rules, ai, view, seat, cands, rnd, budget, start, report)
 
 
 def rank(
@@ -292,6 +304,7 @@ def search(
     rnd: random.Random,
     budget: Budget,
     start: float,
+    report: dict[str, Any] | None = None,
 ) -> Any:
     """Determinised flat Monte Carlo with UCB1 over `normal`'s best `root_width` moves (a None "move": an optional
     mover does nothing).
@@ -327,6 +340,8 @@ def search(
         totals[best_i] += playout(rules, ai, state, seat, rnd)
         visits[best_i] += 1
         done += 1
+    if report is not None:
+        report["searched"] = [(a, visits[i], totals[i] / visits[i]) for i, (_, a) in enumerate(cands)]
     best = max(range(len(cands)), key=lambda i: (visits[i], totals[i] / visits[i]))
     return cands[best][1]
 
@@ -340,6 +355,7 @@ def paired_search(
     rnd: random.Random,
     budget: Budget,
     start: float,
+    report: dict[str, Any] | None = None,
 ) -> Any:
     """Determinised flat Monte Carlo in paired rounds: each round re-deals what the seat cannot see once and plays
     every one of `normal`'s best `root_width` moves from that same deal, the others' replies drawn with the same
@@ -383,6 +399,8 @@ def paired_search(
             totals[i] += reward(rules, ai, state, seat)
             visits[i] += 1
             done += 1
+    if report is not None:
+        report["searched"] = [(a, visits[i], totals[i] / visits[i]) for i, (_, a) in enumerate(cands)]
     best = max(range(len(cands)), key=lambda i: totals[i] / visits[i])
     return cands[best][1]
 
@@ -408,6 +426,7 @@ def ismcts(
     rnd: random.Random,
     budget: Budget,
     start: float,
+    report: dict[str, Any] | None = None,
 ) -> Any:
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) over `normal`'s best
     `root_width` moves (a None move: an optional mover does nothing).
@@ -488,6 +507,8 @@ def ismcts(
             nd.visits += 1
             nd.total += rewards[p]
         done += 1
+    if report is not None:
+        report["searched"] = [(a, r.visits, r.total / r.visits) for (_, a), r in zip(cands, roots, strict=True)]
     best = max(range(len(cands)), key=lambda i: (roots[i].visits, roots[i].total / roots[i].visits))
     return cands[best][1]
 

@@ -3,9 +3,9 @@
 Every button and select the bot posts is a `discord.ui.DynamicItem` of one family; the family's template says
 what its custom_id holds, so posts from before a restart keep working and nothing is kept in memory per message:
 
-    g:<game>:<op>                   TableButton (here): play|hand|free|board|rules|rematch|back|seat, the table
+    g:<game>:<op>                   TableButton (here): play|hand|free|board|rules|rematch|back|seat|review, the table
     g:<game>:<op>                   LobbyButton (here): join|leave|ai|start|cancel, the lobby post
-    g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps (h, k) and Confirm (c)
+    g:<game>:p:<pos>:<op>:<arg>     PanelButton (cogs._panel): the move panel's steps (h, k), Confirm (c), Hint (i)
     s:<game>:<pos>:<op>:<arg>       PanelSelect (cogs._panel): the move panel's menus (g, a)
     s:<game>:ai:<op>                AISelect (cogs._lobby): the creator's AI panel (add, rm)
     f:<game>:<pos>:s:               FreeSelect (cogs._free): the free-actions panel's menu
@@ -197,10 +197,10 @@ class OpButton(GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         await action(interaction, await game_here(interaction, self.gid))
 
 
-class TableButton(OpButton, template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back|seat)"):
+class TableButton(OpButton, template=rf"g:{GID}:(?P<op>play|hand|free|board|rules|rematch|back|seat|review)"):
     """The buttons under every move post (and the final post): Play my turn (cogs._panel), My hand, Board and
     Rules (cogs._table), Free actions (cogs._free), I'm back and Take this seat (cogs._moving), Rematch
-    (cogs._lobby)."""
+    (cogs._lobby), Review (cogs._coach)."""
 
     prefix = "g"
     actions: ClassVar[dict[str, Action]] = {}

@@ -135,6 +135,9 @@ def lobby_content(row: GameRow, note: str | None = None, _: Words = ENGLISH) -> 
         seats,
         f"{join} {waiting}",
     ]
+    if row.table.get("hints"):  # said before anyone joins: every seat may ask the coach (cogs/_coach.py)
+        # i18n: the lobby post of a table whose creator allowed the AI coach's hints
+        lines.insert(2, _("🧭 **Hints allowed:** every player may ask the AI coach for advice on their move."))
     if note:
         lines.append(f"*{note}*")
     return clip("\n".join(lines))

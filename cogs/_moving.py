@@ -425,7 +425,9 @@ def settings_text(row: GameRow, _: Words = ENGLISH) -> str:
     if row.table.get("posts") == "compact":  # cogs/_compact.py
         # i18n: /game settings: the table's posts are compact
         text += "\n" + _("📋 Posts: compact (one board message, edited after every move; a short line pings the next player).")  # fmt: skip
-    return "\n".join([text, *bank_settings_lines(row, _)])
+    # i18n: /game settings: whether players may ask the AI coach for hints (/game hint)
+    hints = _("🧭 Hints: allowed (`/game hint` or the panel's Hint button).") if t.get("hints") else _("🧭 Hints: off.")
+    return "\n".join([text, hints, *bank_settings_lines(row, _)])
 
 
 async def mine_text(session: Session, player: str, _: Words = ENGLISH) -> str:

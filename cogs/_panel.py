@@ -10,13 +10,14 @@ Every text is in the clicking user's language (`user_words`).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 import present
-from cogs import _menus
+from cogs import _coach, _menus
 from cogs._items import (
     ARG,
     GID,
@@ -39,6 +40,7 @@ from cogs._seating import GameError
 from cogs._session import MoveResult, Session, StaleMove
 from cogs._table import png_file
 from cogs._text import clip, esc, name_of, option_texts
+from engine import Text
 from i18n import ENGLISH, N_, Words
 from storage import GameRow
 
@@ -47,9 +49,10 @@ GAME_OVER = N_("This game is over: no more moves.")
 
 
 class PanelButton(
-    GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c):{ARG}"
+    GameItem, discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"g:{GID}:p:{POS}:(?P<op>h|k|c|i):{ARG}"
 ):
-    """A step of the move panel: home (h), a kind or page (k: "k.page.path"), Confirm (c: the action index)."""
+    """A step of the move panel: home (h), a kind or page (k: "k.page.path"), Confirm (c: the action index), Hint
+    (i: the coach's advice, cogs/_coach.py, where the table allows it)."""
 
     private = True
 
@@ -69,6 +72,9 @@ class PanelButton(
     async def handle(self, interaction: discord.Interaction) -> None:
         if self.op == "c":
             await confirm_move(interaction, self.gid, self.pos, self.arg)
+        elif self.op == "i":
+            row = await game_here(interaction, self.gid)
+            await show_hint(interaction, row, self.pos)
         else:
             await step(interaction, self.gid, self.pos, self.op, self.arg, [])
 
@@ -144,9 +150,19 @@ class Panel:
         if not self.actions:
             return self._text(note, _("You have no move to make right now.")), None
         if self.lead is not None:
-            return self.choose(self.lead, "", 0, note)
-        buttons = self.kind_buttons(list(range(len(self.kinds[:25]))), 0)
-        return self._text(note, _("What would you like to do?")), new_view(*buttons)
+            content, view = self.choose(self.lead, "", 0, note)
+            return content, self.with_hint(view)
+        buttons = self.kind_buttons(list(range(len(self.kinds[:24]))), 0)
+        return self._text(note, _("What would you like to do?")), self.with_hint(new_view(*buttons))
+
+    def with_hint(self, view: discord.ui.View) -> discord.ui.View:
+        """The first screen gets a *Hint* button where the table allows hints (and the view has room)."""
+        _ = self._
+        if self.row.table.get("hints") and len(view.children) < 25:
+            with contextlib.suppress(ValueError):  # every row is full: /game hint still answers
+                # i18n: a button of the move panel: the AI coach's advice (only where the table allows hints)
+                view.add_item(self.button("i", "", "🧭 " + _("Hint")))
+        return view
 
     def kind_buttons(self, ks: list[int], first_row: int) -> list[PanelButton]:
         """The kinds `ks` as buttons, five a row: each opens its menu (a single move: its Confirm)."""
@@ -268,6 +284,44 @@ async def open_panel(interaction: discord.Interaction, row: GameRow, note: str |
     await interaction.edit_original_response(
         content=content, view=view, attachments=await preview_files(interaction, panel)
     )
+
+
+async def show_hint(interaction: discord.Interaction, row: GameRow, key: str | None = None) -> None:
+    """The coach's hint for the asking player (`/game hint`, the panel's Hint): refused where the table forbids
+    it; else "thinking…", then the hard AI's move with its chance and the next two, drawn on the private board
+    preview like a tentative move, with a button to play it. `key`: the position the clicked panel was drawn at."""
+    _ = user_words(interaction)
+    session = session_of(interaction)
+    if row.status != "active":
+        raise GameError(GAME_OVER)
+    if not row.table.get("hints"):
+        raise GameError(
+            Text(
+                "Hints are off at this table. The creator decides: `hints` at `/game create`, or "
+                "`/game settings hints:True`."
+            )
+        )
+    player = str(interaction.user.id)
+    panel = Panel(session, row, player, _)  # GameError if it is not their move
+    if key is not None and panel.key != key:
+        raise GameError(STALE_NOTE)
+    if not panel.actions:
+        raise GameError(Text("You have no move to make right now."))
+    await interaction.response.defer(ephemeral=True, thinking=True)  # "thinking…" while a worker searches
+    c = _coach.coach_of(interaction)
+    optional = player in session.out_of_turn(row)
+    options = await c.hint(row, player, panel.key, panel.state, optional=optional)
+    content = _coach.hint_text(row, panel.rules, options, c.hint_iterations, _)
+    best = options[0].action
+    index = next((i for i, a in enumerate(panel.actions) if a == best), None) if best is not None else None
+    files: list[discord.File] = []
+    view = None
+    if index is not None:
+        panel.preview_of = index
+        files = await preview_files(interaction, panel)
+        # i18n: a button under a hint: play the move the AI suggests
+        view = new_view(panel.button("c", str(index), _("Play it"), discord.ButtonStyle.success))
+    await interaction.edit_original_response(content=content, attachments=files, view=view)
 
 
 async def step(interaction: discord.Interaction, gid: int, key: str, op: str, arg: str, values: list[str]) -> None:

@@ -62,6 +62,8 @@ def table_view(session: Session, row: GameRow, _: Words = ENGLISH) -> discord.ui
             # i18n: a button under the final post: a new game with the same players
             TableButton(row.id, "rematch", _("Rematch"), discord.ButtonStyle.primary),
             replay_button(row, _),
+            # i18n: a button under the final post: the AI coach's review of the game (cogs/_coach.py)
+            TableButton(row.id, "review", _("Review")),
         )
     items = [
         TableButton(row.id, "play", _("Play my turn"), discord.ButtonStyle.success),

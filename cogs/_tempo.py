@@ -208,10 +208,12 @@ class Tempo(Part):
         posts: str | None = None,
         bank: tuple[float, float, float] | None | Literal[False] = False,
         vacation: int | None = None,
+        hints: bool | None = None,
     ) -> GameRow:
         """The creator changes the deadline (hours, None: none; False: unchanged), what happens when nobody
-        decides, whether stand-ins are allowed, the table's AI `level` (how they play) and its `posts` ("every":
-        a post per move; "compact": one living board, cogs/_compact.py)."""
+        decides, whether stand-ins are allowed, the table's AI `level` (how they play), its `posts` ("every":
+        a post per move; "compact": one living board, cogs/_compact.py) and whether the coach gives `hints`
+        (cogs/_coach.py; off unless the creator says so)."""
         async with self.lock(game_id):
             row = await self.load(game_id)
             if player != row.creator_id:
@@ -251,6 +253,8 @@ class Tempo(Part):
                 table.pop("banks", None)  # a new bank: everyone starts full
             if vacation is not None:
                 table["vacation"] = vacation
+            if hints is not None:
+                table["hints"] = hints
             if row.status == "lobby":
                 return await self.storage.update_lobby(game_id, table=table)
             state = self.state_of(row)

@@ -10,9 +10,10 @@ import asyncio
 import functools
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from discord.ext import commands, tasks
 
@@ -28,6 +29,7 @@ from engine import IllegalAction
 from storage import GameRow
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 MAX_STALE = 20  # decisions overtaken in a row before the worker gives up until the next kick
@@ -124,31 +126,38 @@ class AISeatsCog(commands.Cog):
         if self._closed:
             raise RuntimeError("the AI seats are shut down")
         level = ai.level_of(seat) if ai.is_ai(seat) else level
-        args = (game, state, seat, level, seed, self.budget)
         kwargs: dict[str, Any] = {"optional": True} if optional else {}
+        return await self.run(
+            ai.choose, game, state, seat, level, seed, self.budget, what=f"deciding for {seat}", **kwargs
+        )
+
+    async def run(self, fn: Callable[..., T], *args: Any, what: str = "thinking", **kwargs: Any) -> T:
+        """`fn(*args, **kwargs)` in the AI's process pool (or a thread with AI_PROCESSES=0): the AI seats'
+        decisions, and the coach's hints and review chunks (cogs/_coach.py), one queue for all. A worker that
+        died is replaced and the job tried once more; a second BrokenProcessPool propagates."""
+        if self._closed:
+            raise RuntimeError("the AI seats are shut down")
         if self.processes <= 0:
-            action = await asyncio.to_thread(ai.choose, *args, **kwargs)
+            result = await asyncio.to_thread(fn, *args, **kwargs)
             self.decided["thread"] += 1
-            return action
+            return result
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             if self._pool is None:
                 self._pool = self._make_pool()
             pool = self._pool
             try:
-                action = await loop.run_in_executor(pool, functools.partial(ai.choose, *args, **kwargs))
+                result = await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
             except BrokenProcessPool:
                 if attempt == 2 or self._closed:
                     raise
-                log.warning(
-                    "an AI worker process died deciding for %s (%s); starting a new one and trying again", seat, game
-                )
+                log.warning("an AI worker process died %s; starting a new one and trying again", what)
                 if self._pool is pool:  # another game's worker may have replaced it already
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = self._make_pool()
                 continue
             self.decided["process"] += 1
-            return action
+            return result
         raise AssertionError("unreachable")
 
     # -- scheduling --------------------------------------------------------------------------------------

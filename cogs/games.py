@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import engine
 import present
-from cogs import _bank, _free, _items, _leaving, _lobby, _moving, _panel, _table, replays  # noqa: F401 (families register)
+from cogs import _bank, _coach, _free, _items, _leaving, _lobby, _moving, _panel, _table, replays  # noqa: F401 (families register)
 from cogs._items import FAMILIES, reply
 from cogs._locale import LanguageCog, user_words
 from cogs._options import _options_example, game_choices, game_named, parse_options
@@ -94,6 +94,7 @@ class GameCog(
         posts="every: a post with the board per move; compact: one board message, edited after each move",
         bank="A chess clock instead: each player's time bank, plus time after each turn (3d+1d: 3 days, +1 day)",
         vacation="Days each player may be late once, used by themselves before the table is asked",
+        hints="May players ask the AI coach for a hint on their move (/game hint)? Default: no",
     )
     async def create(
         self,
@@ -108,6 +109,7 @@ class GameCog(
         posts: Literal["every", "compact"] = "every",
         bank: Literal["none", "1d+2h", "3d+1d", "7d+1d"] = "none",
         vacation: Literal[0, 1, 2, 3, 5, 7, 14] = 0,
+        hints: bool = False,
     ) -> None:
         _ = user_words(interaction)
         game = game_named(game)
@@ -160,7 +162,7 @@ class GameCog(
         )
         if ai_players:
             row, __ = await self.session.add_ai(row.id, creator.id, ai_level, ai_players)
-        if deadline != "none" or ai_level != "normal" or posts != "every" or bank != "none" or vacation:
+        if deadline != "none" or ai_level != "normal" or posts != "every" or bank != "none" or vacation or hints:
             hours = _moving.DEADLINE_CHOICES[deadline] if deadline != "none" else False
             row = await self.session.settings(
                 row.id,
@@ -170,6 +172,7 @@ class GameCog(
                 posts=posts if posts != "every" else None,
                 bank=_bank.BANKS[bank] if bank != "none" else False,
                 vacation=vacation or None,
+                hints=hints or None,
             )
         await _lobby.post_lobby(interaction.client, self.session, row)
         await interaction.edit_original_response(content=created_text(game, channel_id if thread else None, _))
@@ -312,6 +315,15 @@ class GameCog(
 
     replay = replays.REPLAY  # /game replay [game] (cogs/replays.py)
 
+    @app_commands.command(name="hint", description="The AI coach's advice on your move, only for you")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await _panel.show_hint(interaction, await self.here(interaction))
+
+    @app_commands.command(name="review", description="The AI coach's review of a finished game of this server")
+    @app_commands.describe(game="The game's number (#12); default: the last game of this channel")
+    async def review(self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+        await _coach.open_review(interaction, game)
+
     @app_commands.command(name="list", description="Games in this server, or the games you are in")
     @app_commands.describe(mine="Only the games you are seated in (in every server)")
     async def list_(self, interaction: discord.Interaction, mine: bool = False) -> None:
@@ -346,6 +358,7 @@ class GameCog(
         posts="every: a post with the board per move; compact: one board message, edited after each move",
         bank="A chess clock instead of the deadline: each player's time bank, plus time after each turn",
         vacation="Days each player may be late once, used by themselves before the table is asked",
+        hints="May players ask the AI coach for a hint on their move (/game hint)?",
     )
     async def settings(
         self,
@@ -357,6 +370,7 @@ class GameCog(
         posts: Literal["every", "compact"] | None = None,
         bank: Literal["none", "1d+2h", "3d+1d", "7d+1d"] | None = None,
         vacation: Literal[0, 1, 2, 3, 5, 7, 14] | None = None,
+        hints: bool | None = None,
     ) -> None:
         row = await self.here(interaction)
         hours = False if deadline is None else _moving.DEADLINE_CHOICES[deadline]
@@ -370,6 +384,7 @@ class GameCog(
             posts=posts,
             bank=False if bank is None else _bank.BANKS.get(bank),
             vacation=vacation,
+            hints=hints,
         )
         await reply(interaction, _moving.settings_text(row, user_words(interaction)))
 

@@ -1,5 +1,5 @@
 """Charts and tables of what is kept after a game (records/): a player's rating history, a game's score
-progression, and a player's statistics as a table. Pure Pillow, no discord; drawn in the image worker pool.
+progression, the coach's win-chance chart of a reviewed game, and a player's statistics as a table. Pure Pillow, no discord; drawn in the image worker pool.
 
 Every word is in the reader's language: each function takes the language code (`lang`; the functions run in a
 worker process, where a code crosses over and a `Words` need not) and draws through `i18n.words(lang)`; names and
@@ -263,6 +263,20 @@ def progression_chart(
     ]
     # i18n: the axes of the score progression chart of a finished game
     return line_chart(title, series, _("Moves"), _("Score"), step=True)
+
+
+def chance_chart(
+    title: str, chances: Mapping[str, Sequence[tuple[int, float]]], names: Mapping[str, str], lang: str
+) -> bytes:
+    """The coach's review (ai/coach.py): each player's estimated chance to win, in percent, at each of their own
+    moves (move number, chance in [0, 1]), judged from what that player could see then; a line per player in
+    seat order (`names`), holding between their moves."""
+    _ = words(lang)
+    series = [Series(name, tuple((float(n), 100 * c) for n, c in chances.get(p, ()))) for p, name in names.items()]
+    # i18n: the note under the review's win-chance chart
+    note = _("Each player's chance as the AI saw it at their own moves, from what they could see then.")
+    # i18n: the axes of the review's win-chance chart
+    return line_chart(title, series, _("Moves"), _("Chance to win (%)"), step=True, note=note)
 
 
 # --------------------------------------------------------------------------------------------- stats table

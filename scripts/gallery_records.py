@@ -5,8 +5,11 @@ transaction), written to docs/gallery/ for review.
     python -m scripts.gallery_records            # from the repository root
     python -m scripts.gallery_records --lang de  # the same in another language
 
-Writes records_stats.png (a player's statistics in three games with their rating history) and
-records_scores_<game>_<n>p.png (one finished game's scores over the game, for each game).
+Writes records_stats.png (a player's statistics in three games with their rating history),
+records_scores_<game>_<n>p.png (one finished game's scores over the game, for each game) and
+review_alhambra_4p.png (the coach's win-chance chart of a reviewed game, ai/coach.py, at REVIEW_ITERATIONS).
+
+    python -m scripts.gallery_records --review-only   # just the review's chart
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from typing import Any
 import ai
 import engine
 import present
+from ai import coach
 from cogs.records import player_stats, stats_card_of
 from i18n import words
 from records.figures import RATER, finish_of, score_progression
-from render.charts import progression_chart, stats_card
+from render.charts import chance_chart, progression_chart, stats_card
 from storage import Seat
 from storage.sqlite import SQLiteStorage
 
@@ -68,6 +72,28 @@ async def store(db: SQLiteStorage, game: str, players: list[str], seed: int, cha
     return t
 
 
+REVIEW_ITERATIONS = 20  # a smaller budget than the bot's 60: the picture shows the chart, not the AI's best
+
+
+def review_chart(lang: str) -> None:
+    """The review of a 4-player Alhambra (three people and a normal AI, played by the normal AI) as the bot
+    draws its chart: every move judged from its mover's view, each player's chance at their own moves."""
+    _ = words(lang)
+    game, players = "alhambra", ["1", "2", "3", ai.ai_player_id("normal", 4)]
+    log, _final = playthrough(game, players, 5)
+    entries: list[dict[str, Any]] = []
+    state = None
+    while len(entries) < len(log):
+        chunk, state = coach.review_chunk(game, {}, 5, players, log, len(entries), REVIEW_ITERATIONS, state)
+        entries += chunk
+    summary = coach.summary(entries, players)
+    names = {p: NAMES.get(p) or ai.display_name(p) for p in players}
+    title = _("{title} (game #{id}): chance to win over the game", title=_.text(present.title(game)), id=12)
+    png = chance_chart(title, {p: s["chances"] for p, s in summary.items()}, names, lang)
+    suffix = "" if lang == "en" else f"_{lang}"
+    (OUT / f"review_{game}_4p{suffix}.png").write_bytes(png)
+
+
 async def main(lang: str) -> None:
     _ = words(lang)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -96,10 +122,17 @@ async def main(lang: str) -> None:
         png = progression_chart(title, score_progression(game, {}, 5, players, log), names, lang)
         suffix = "" if lang == "en" else f"_{lang}"
         (OUT / f"records_scores_{game}_{n}p{suffix}.png").write_bytes(png)
+    review_chart(lang)
     print(f"written to {OUT}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="en")
-    asyncio.run(main(parser.parse_args().lang))
+    parser.add_argument("--review-only", action="store_true", help="only the review's chart")
+    args = parser.parse_args()
+    if args.review_only:
+        OUT.mkdir(parents=True, exist_ok=True)
+        review_chart(args.lang)
+    else:
+        asyncio.run(main(args.lang))

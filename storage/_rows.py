@@ -115,6 +115,7 @@ TABLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "seasons": (SEASON_COLUMNS, ("guild_id", "number")),
     "lfg_queue": (QUEUE_COLUMNS, ("guild_id", "game", "player")),
     "lfg_matches": (MATCH_COLUMNS, ("id",)),
+    "reviews": (("game_id", "status", "moves", "entries", "updated_at"), ("game_id",)),
 }
 COPIED_TABLES = tuple(t for t in TABLES if t != "seats")  # the seats are written by import_game
 _FLAGS = frozenset({"away_ai", "skip_confirm", "lfg_shared", "reset", "shared"})  # booleans (SQLite stores 0/1)

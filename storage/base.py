@@ -330,6 +330,21 @@ class TournamentRow:
     updated_at: float
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Review:
+    """The coach's review of a finished game (cogs/_coach.py): "running" until every move of the log is judged,
+    then "done". `entries` are the judged moves so far, in order (plain JSON, ai/coach.py `judge`)."""
+
+    game_id: int
+    status: str = "running"
+    entries: tuple[dict[str, Any], ...] = ()
+    updated_at: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.status == "done"
+
+
 class Storage(abc.ABC):
     """Games, their move logs and their pending announcements. Open a backend with `storage.open_storage`."""
 
@@ -534,6 +549,24 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None: ...
+
+    @abc.abstractmethod
+    async def review(self, game_id: int) -> Review | None:
+        """The coach's review of game `game_id` (finished, or under way); None if nobody asked for one yet."""
+
+    @abc.abstractmethod
+    async def begin_review(self, game_id: int, now: float | None = None) -> bool:
+        """Start the review of a finished game (an empty one, "running"): True if this call started it, False if
+        it exists already (two asking at once start it once)."""
+
+    @abc.abstractmethod
+    async def save_review(self, review: Review, now: float | None = None) -> None:
+        """Store a review's progress (its entries so far, and "done" once every move is judged)."""
+
+    @abc.abstractmethod
+    async def reviews_running(self, *, after: int = 0, limit: int = 100) -> list[int]:
+        """The games whose review is under way (an index of the running ones only), by id after `after`: the
+        bot's start-up resumes them."""
 
     @abc.abstractmethod
     async def backup(self, path: str) -> None:

@@ -47,6 +47,7 @@ from storage.base import (
     MoveRow,
     Notice,
     Player,
+    Review,
     Seat,
     Shards,
     StaleVersion,
@@ -310,6 +311,17 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX lfg_matches_due ON lfg_matches (expires_at) WHERE status = 'open';
     """,
+    # 13: the coach's review of a finished game (as SQLite's 15): its judged moves as JSON, "running" until done
+    """
+    CREATE TABLE reviews (
+        game_id    BIGINT           PRIMARY KEY,
+        status     TEXT             NOT NULL,
+        moves      INTEGER          NOT NULL,
+        entries    TEXT             NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX reviews_running ON reviews (game_id) WHERE status = 'running';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -465,6 +477,15 @@ SQL: dict[str, str] = {
     "set_board": "INSERT INTO boards (game_id, message_id) VALUES ($1, $2) ON CONFLICT (game_id) "
     "DO UPDATE SET message_id = excluded.message_id",
     "unset_board": "DELETE FROM boards WHERE game_id = $1",  # id
+    "review": "SELECT status, entries, updated_at FROM reviews WHERE game_id = $1",  # id
+    # id, now
+    "begin_review": "INSERT INTO reviews (game_id, status, moves, entries, updated_at) "
+    "VALUES ($1, 'running', 0, '[]', $2) ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+    # id, status, moves, entries, now
+    "save_review": "UPDATE reviews SET status = $2, moves = $3, entries = $4, updated_at = $5 WHERE game_id = $1",
+    # after, limit
+    "reviews_running": "SELECT game_id FROM reviews WHERE status = 'running' AND game_id > $1 "
+    "ORDER BY game_id LIMIT $2",
     # id, now
     "cancel_game": "UPDATE games SET status = 'cancelled', updated_at = $2, remind_at = NULL, ai_due = FALSE "
     "WHERE id = $1 AND status IN ('lobby', 'active') RETURNING id",
@@ -597,6 +618,10 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "board": (1,),
     "set_board": (1, 2),
     "unset_board": (1,),
+    "review": (1,),
+    "begin_review": (1, 1e9),
+    "save_review": (1, "done", 3, "[]", 1e9),
+    "reviews_running": (0, 100),
     "cancel_game": (1, 1e9),
     "mark_nudged": (1, 1e9),
     "import_game": (
@@ -1216,6 +1241,23 @@ class PostgresStorage(Clubs, Storage):
 
     async def mark_nudged(self, game_id: int, now: float | None = None) -> None:
         await self._pool.execute(SQL["mark_nudged"], game_id, time.time() if now is None else now)
+
+    async def review(self, game_id: int) -> Review | None:
+        r = await self._pool.fetchrow(SQL["review"], game_id)
+        if r is None:
+            return None
+        return Review(game_id, str(r["status"]), tuple(json.loads(r["entries"])), float(r["updated_at"]))
+
+    async def begin_review(self, game_id: int, now: float | None = None) -> bool:
+        return await self._pool.fetchval(SQL["begin_review"], game_id, time.time() if now is None else now) is not None
+
+    async def save_review(self, review: Review, now: float | None = None) -> None:
+        entries = json.dumps(list(review.entries), separators=(",", ":"))
+        now = time.time() if now is None else now
+        await self._pool.execute(SQL["save_review"], review.game_id, review.status, len(review.entries), entries, now)
+
+    async def reviews_running(self, *, after: int = 0, limit: int = 100) -> list[int]:
+        return [int(r[0]) for r in await self._pool.fetch(SQL["reviews_running"], after, limit)]
 
     # -- results and ratings (records/) -------------------------------------------------------------------
 

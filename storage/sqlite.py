@@ -31,6 +31,7 @@ from storage.base import (
     Notice,
     Player,
     QueueEntry,
+    Review,
     Season,
     Seat,
     Shards,
@@ -322,6 +323,17 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX lfg_matches_due ON lfg_matches (expires_at) WHERE status = 'open';
     """,
+    # 15: the coach's review of a finished game (cogs/_coach.py): its judged moves as JSON, "running" until done
+    """
+    CREATE TABLE reviews (
+        game_id    INTEGER PRIMARY KEY,
+        status     TEXT    NOT NULL,
+        moves      INTEGER NOT NULL,
+        entries    TEXT    NOT NULL,
+        updated_at REAL    NOT NULL
+    );
+    CREATE INDEX reviews_running ON reviews (game_id) WHERE status = 'running';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -391,6 +403,13 @@ SQL: dict[str, str] = {
     "set_board": "INSERT INTO boards (game_id, message_id) VALUES (:id, :message) ON CONFLICT (game_id) "
     "DO UPDATE SET message_id = excluded.message_id",
     "unset_board": "DELETE FROM boards WHERE game_id = :id",
+    "review": "SELECT status, entries, updated_at FROM reviews WHERE game_id = :id",
+    "begin_review": "INSERT INTO reviews (game_id, status, moves, entries, updated_at) "
+    "VALUES (:id, 'running', 0, '[]', :now) ON CONFLICT (game_id) DO NOTHING",
+    "save_review": "UPDATE reviews SET status = :status, moves = :moves, entries = :entries, updated_at = :now "
+    "WHERE game_id = :id",
+    "reviews_running": "SELECT game_id FROM reviews WHERE status = 'running' AND game_id > :after "
+    "ORDER BY game_id LIMIT :limit",
     "update_table": "UPDATE games SET table_state = :table, deadline_at = :deadline WHERE id = :id "
     "AND table_state = :expect AND status = 'active'",
     "deadlines_due": f"{_GAME} WHERE deadline_at <= :now AND {{shard}} ORDER BY deadline_at LIMIT :limit",
@@ -924,6 +943,31 @@ class SQLiteStorage(Storage):
             await self._db.execute(
                 "UPDATE games SET nudged_at = ? WHERE id = ?", (time.time() if now is None else now, game_id)
             )
+
+    async def review(self, game_id: int) -> Review | None:
+        rows = await self._all("review", {"id": game_id})
+        if not rows:
+            return None
+        status, entries, at = rows[0]
+        return Review(game_id, str(status), tuple(json.loads(entries)), float(at))
+
+    async def begin_review(self, game_id: int, now: float | None = None) -> bool:
+        async with self._write:
+            return await self._run("begin_review", {"id": game_id, "now": time.time() if now is None else now}) == 1
+
+    async def save_review(self, review: Review, now: float | None = None) -> None:
+        params = {
+            "id": review.game_id,
+            "status": review.status,
+            "moves": len(review.entries),
+            "entries": json.dumps(list(review.entries), separators=(",", ":")),
+            "now": time.time() if now is None else now,
+        }
+        async with self._write:
+            await self._run("save_review", params)
+
+    async def reviews_running(self, *, after: int = 0, limit: int = 100) -> list[int]:
+        return [int(r[0]) for r in await self._all("reviews_running", {"after": after, "limit": limit})]
 
     async def update_table(
         self,

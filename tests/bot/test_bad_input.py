@@ -40,7 +40,7 @@ async def test_finished_game_takes_no_more_moves(harness, users):
     ana, bo = users[:2]
     first = await create_and_start(harness, "fake", [ana, bo], options="target=30")
     final, _ = await play_to_end(harness, [ana, bo], first, random.Random(3))
-    assert final.labels() == ["Results", "Rematch", "Replay"]
+    assert final.labels() == ["Results", "Rematch", "Replay", "Review"]
     before = await snapshot(harness)
     r = await harness.click(ana, first, "Play my turn")
     assert r.message.ephemeral and r.message.content == "This game is over: no more moves."

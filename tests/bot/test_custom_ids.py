@@ -89,7 +89,7 @@ def test_every_op_of_the_plain_button_families_is_answered_by_a_registered_featu
     custom_ids are those posted before (an old post's buttons still dispatch), and an op the template does not
     name, or a second handler for one, is refused when it is registered (the same handler again, as when its
     module is loaded again, replaces itself)."""
-    table = {"play", "hand", "free", "board", "rules", "rematch", "back", "seat"}
+    table = {"play", "hand", "free", "board", "rules", "rematch", "back", "seat", "review"}
     for family, ops in ((TableButton, table), (LobbyButton, {"join", "leave", "ai", "start", "cancel"})):
         assert set(family.actions) == ops
         for op in ops:

@@ -1,7 +1,7 @@
 """Due times and claims the storage keeps so that nothing is done twice or never: a finished game's animation
 shared in a channel (the first claim wins on every backend, a posted share is remembered by its message id, a
 claim given up or left stale by a dead claimant can be taken again), and the first turn's deadline stored by the
-start itself."""
+start itself; the coach's review of a finished game, begun once and kept with its progress."""
 
 from __future__ import annotations
 
@@ -65,3 +65,21 @@ async def test_a_scheduled_reminder_moves_only_while_its_turn_is_pending(db):
     assert await db.claim_reminders(600.0) == []
     assert await db.claim_reminders(700.0) == [g.id]
     assert not await db.move_reminder(g.id, row.turns, 900.0)  # claimed: nothing scheduled to move
+
+
+async def test_a_review_is_begun_once_kept_with_its_progress_and_listed_while_it_runs(db):
+    from storage import Review
+
+    assert await db.review(7) is None and await db.reviews_running() == []
+    first, second = await asyncio.gather(db.begin_review(7, now=10.0), db.begin_review(7, now=10.0))
+    assert sorted([first, second]) == [False, True]  # two asking at once start it once
+    assert await db.begin_review(8, now=11.0)
+    assert await db.review(7) == Review(7, "running", (), 10.0)
+    assert await db.reviews_running() == [7, 8] and await db.reviews_running(after=7) == [8]
+    entries = ({"n": 1, "p": "1", "loss": 0.25, "best": {"a": [1, 2]}, "forced": False},)
+    await db.save_review(Review(7, "running", entries), now=12.0)
+    assert (await db.review(7)).entries == entries
+    await db.save_review(Review(7, "done", entries * 2), now=13.0)
+    assert await db.review(7) == Review(7, "done", entries * 2, 13.0)
+    assert await db.reviews_running() == [8]  # a finished review leaves the running index
+    assert not await db.begin_review(7, now=14.0)

@@ -26,6 +26,7 @@ from storage import (
     Guild,
     Player,
     QueueEntry,
+    Review,
     Seat,
     Shards,
     StaleVersion,
@@ -356,13 +357,14 @@ FROM generate_series(1, 3000) i;
 INSERT INTO lfg_matches (guild_id, game, status, created_at, expires_at, data)
 SELECT (i % 50) + 1, 'fake', CASE WHEN i % 100 = 0 THEN 'open' ELSE 'started' END, 9e8 + i, 9e8 + i + 600, '{}'
 FROM generate_series(1, 4000) i;
+INSERT INTO reviews SELECT id, CASE WHEN id % 40 = 0 THEN 'running' ELSE 'done' END, 30, repeat('x', 3000), 9e8
+FROM games WHERE status = 'finished' AND id % 3 = 0;
 ANALYZE;
 """
 
 
 async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg, pg_url):
-    """4,000 games (most finished), 120,000 moves, 2,000 tournaments, the archived logs of the ended ones, their seats, a small outbox, results and ratings,
-    seasons, a queue and its matches, ANALYZE: with sequential scans
+    """4,000 games (most finished), 120,000 moves, 2,000 tournaments, the archived logs of the ended ones, their seats, a small outbox, results and ratings, seasons, a queue and its matches, the coach's reviews of a third of the finished ones, ANALYZE: with sequential scans
     allowed, the planner's own choice reads no table that grows with the games whole (the shared suite checks
     the same on an empty database with `enable_seqscan = off`, i.e. that a fitting index exists)."""
     conn = await asyncpg.connect(pg_url)
@@ -386,6 +388,7 @@ async def test_with_realistic_statistics_the_planner_itself_picks_indexes(db_pg,
                 "seasons",
                 "lfg_queue",
                 "lfg_matches",
+                "reviews",
             ),
         ), f"{name}:\n{plan}"
     assert "games_remind" in plans["claim_reminders"] and "games_ai_due" in plans["ai_due"]
@@ -525,6 +528,9 @@ async def source_database(path):
         await db.queue_put(dataclasses.replace(wait, player=DEE.id, name="Dee", since=1_700_000_004.0))
         dee = (await db.queue_waiting("gardens", GUILD, shared=False))[-1]
         assert await db.open_match([dee], guild_id=GUILD, expires_at=1_700_000_600.0, data={"m": [1]}, now=1.0)
+        assert await db.begin_review(1, now=1_700_000_003.0)  # the coach's review: one done, one under way
+        await db.save_review(Review(1, "done", ({"n": 1, "p": ANA.id, "loss": 0.125, "best": {"k": "é"}},)), now=1.5)
+        assert await db.begin_review(2, now=1_700_000_004.0)
         # a move logged when 19-digit ids were stored as text (they read as before)
         await db._db.execute(
             "UPDATE moves SET player = CAST(player AS TEXT) WHERE game_id = ? AND move_number = 1", (four.id,)

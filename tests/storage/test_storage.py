@@ -209,6 +209,7 @@ async def test_no_query_scans_a_table_that_grows_with_the_games(db):
                 "seasons",
                 "lfg_queue",
                 "lfg_matches",
+                "reviews",
             ),
         ), f"{name}:\n{plan}"
 
