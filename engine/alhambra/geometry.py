@@ -29,66 +29,126 @@ RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 # --------------------------------------------------------------------------------------------- layouts
 
-# The 3 x 3 block around a cell: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
-BLOCK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+# Inside a Layout a cell (x, y) is one int, (y << SHIFT) + x: its neighbours are k - ROW (north), k + 1 (east),
+# k + ROW (south) and k - 1 (west), and sorting keys sorts cells top row first (an Alhambra of at most 78 tiles
+# never reaches |x| = ROW / 2).
+SHIFT = 10
+ROW = 1 << SHIFT
+_HALF = ROW >> 1
+
+
+def cell_key(cell: Cell) -> int:
+    return (cell[1] << SHIFT) + cell[0]
+
+
+def key_cell(k: int) -> Cell:
+    x = ((k + _HALF) & (ROW - 1)) - _HALF
+    return x, (k - x) >> SHIFT
+
+
+# The 3 x 3 block around a key: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
+BLOCK_KEYS = tuple(dy * ROW + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1))
 
 
 class Layout:
-    """What the listing asks of one Alhambra held by a game state (never mutated): the open slots (`open_slots`),
-    the legal cells per wall pattern, the removable cells and every occupied cell's `needs`, each computed once.
+    """What the listing asks of one Alhambra held by a game state (never mutated): its cells as keys with their
+    walls (`occ`), the open slots (`open_slots`), the legal cells per wall pattern, the removable cells and every
+    occupied cell's `needs`, each computed once.
 
     An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
-    derives its slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
+    derives its cells, slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
     playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
     derived facts equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
+    __slots__ = ("alh", "occ", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self.parent = parent  # only until this layout's own slots are known (a chain is never longer than one)
+        self.parent = parent  # only until this layout's own facts are derived (a chain is never longer than one)
         self.changed = changed
-        self._slots: tuple[tuple[Cell, int, int], ...] | None = None
+        occ: dict[int, int]
+        if parent is not None and changed is not None:
+            occ = dict(parent.occ)
+            k = cell_key(changed)
+            tile = alh.get(changed)
+            if tile is None:
+                del occ[k]
+            else:
+                occ[k] = WALLS[tile]
+        else:
+            occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
+        self.occ = occ
+        self._slots: list[tuple[int, int, int]] | None = None
         self._fits: dict[int, list[Cell]] = {}
-        self._removable: frozenset[Cell] | None = None
-        self._needs: dict[Cell, tuple[int, int]] | None = None
+        self._removable: frozenset[int] | None = None
+        self._needs: dict[int, tuple[int, int]] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
 
-    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+    def _slot_keys(self) -> list[tuple[int, int, int]]:
         slots = self._slots
         if slots is None:
             parent = self.parent
             if parent is not None and parent._slots is not None and self.changed is not None:
-                slots = self._slots = _derive_slots(self.alh, parent._slots, self.changed)
+                k = cell_key(self.changed)
+                slots = [s for s in parent._slots if s[0] - k not in BLOCK_KEYS]
+                occ = self.occ
+                slots += _open_keys(occ, [c for d in BLOCK_KEYS if (c := k + d) not in occ])
+                slots.sort()
                 if parent._needs is not None and self._needs is None:
-                    self._needs = _derive_needs(self.alh, parent._needs, self.changed)
+                    self._needs = _derive_needs(occ, parent._needs, k)
             else:
-                slots = self._slots = open_slots(self.alh)
+                occ = self.occ
+                ring = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}
+                slots = _open_keys(occ, sorted(ring.difference(occ)))
+            self._slots = slots
             self.parent = None
         return slots
+
+    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+        """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
+        return tuple((key_cell(k), present, walled) for k, present, walled in self._slot_keys())
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
             cells = self._fits[walls] = [
-                c for c, present, walled in self.slots() if walls & present == walled and present & ~walls
+                _cell(k) for k, present, walled in self._slot_keys() if walls & present == walled and present & ~walls
             ]
         return cells
 
-    def removable(self) -> frozenset[Cell]:
+    def removable_keys(self) -> frozenset[int]:
         if self._removable is None:
-            self._removable = removable_cells(self.alh)
+            self._removable = _removable_keys(self.occ)
         return self._removable
 
-    def needs(self) -> dict[Cell, tuple[int, int]]:
-        """`needs` of every occupied cell (what a tile exchanged into it must match, A33c)."""
+    def removable(self) -> frozenset[Cell]:
+        """The cells whose tile may go to the reserve (A33b): removable_cells."""
+        return frozenset(key_cell(k) for k in self.removable_keys())
+
+    def need_keys(self) -> dict[int, tuple[int, int]]:
+        """`needs` of every occupied cell by key (what a tile exchanged into it must match, A33c)."""
         if self._needs is None:
             if self.parent is not None:
-                self.slots()  # derives the needs too when the parent knows its own
+                self._slot_keys()  # derives the needs too when the parent knows its own
             if self._needs is None:
-                self._needs = {c: needs(self.alh, c[0], c[1]) for c in self.alh}
+                occ = self.occ
+                self._needs = {k: _needs_key(occ, k) for k in occ}
         return self._needs
+
+    def needs(self) -> dict[Cell, tuple[int, int]]:
+        return {key_cell(k): v for k, v in self.need_keys().items()}
+
+
+_CELLS: dict[int, Cell] = {}
+
+
+def _cell(k: int) -> Cell:
+    """The cell of a key, one shared tuple per key (the listed actions are cached by their cells)."""
+    cell = _CELLS.get(k)
+    if cell is None:
+        cell = _CELLS[k] = key_cell(k)
+    return cell
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -120,53 +180,163 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     return new
 
 
-def _derive_slots(
-    alh: Alhambra, old: tuple[tuple[Cell, int, int], ...], cell: Cell
-) -> tuple[tuple[Cell, int, int], ...]:
-    """open_slots(alh) from the open slots of the Alhambra that differed from it only at `cell`."""
-    cx, cy = cell
-    out = [s for s in old if not (-1 <= s[0][0] - cx <= 1 and -1 <= s[0][1] - cy <= 1)]
-    out += _open_among(alh, [c for dx, dy in BLOCK if (c := (cx + dx, cy + dy)) not in alh])
-    out.sort(key=_row_first)
-    return tuple(out)
-
-
-def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
-    """The empty `cells` that share a side with the Alhambra and whose filling would not enclose anything
-    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path)."""
+def _open_keys(occ: dict[int, int], keys: list[int]) -> list[tuple[int, int, int]]:
+    """The empty cells `keys` that share a side with the Alhambra and whose filling would not enclose anything
+    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path,
+    written out)."""
     out = []
-    get = alh.get
-    for c in cells:
-        x, y = c
-        mask = present = walled = 0
-        for dx, dy, bit, side, back in _RING_FACTS:
-            other = get((x + dx, y + dy))
-            if other is not None:
-                mask |= bit
-                if side:
-                    present |= side
-                    if WALLS[other] & back:
-                        walled |= side
-        if present and not HOLE_AFTER[mask]:
-            out.append((c, present, walled))
+    get = occ.get
+    hole = HOLE_AFTER
+    for k in keys:
+        n = get(k - ROW)
+        e = get(k + 1)
+        s = get(k + ROW)
+        w = get(k - 1)
+        present = walled = 0
+        if n is not None:
+            present = N
+            if n & S:
+                walled = N
+        if e is not None:
+            present |= E
+            if e & W:
+                walled |= E
+        if s is not None:
+            present |= S
+            if s & N:
+                walled |= S
+        if w is not None:
+            present |= W
+            if w & E:
+                walled |= W
+        if not present:
+            continue
+        mask = (
+            (n is not None)
+            | (k - ROW + 1 in occ) << 1
+            | (e is not None) << 2
+            | (k + ROW + 1 in occ) << 3
+            | (s is not None) << 4
+            | (k + ROW - 1 in occ) << 5
+            | (w is not None) << 6
+            | (k - ROW - 1 in occ) << 7
+        )
+        if not hole[mask]:
+            out.append((k, present, walled))
     return out
 
 
-def _derive_needs(alh: Alhambra, old: dict[Cell, tuple[int, int]], cell: Cell) -> dict[Cell, tuple[int, int]]:
-    """The `needs` of every occupied cell of alh, from those of the Alhambra that differed from it only at `cell`."""
+def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
+    """`needs` of the cell with key k."""
+    get = occ.get
+    present = walled = 0
+    o = get(k - ROW)
+    if o is not None:
+        present = N
+        if o & S:
+            walled = N
+    o = get(k + 1)
+    if o is not None:
+        present |= E
+        if o & W:
+            walled |= E
+    o = get(k + ROW)
+    if o is not None:
+        present |= S
+        if o & N:
+            walled |= S
+    o = get(k - 1)
+    if o is not None:
+        present |= W
+        if o & E:
+            walled |= W
+    return present, walled
+
+
+def _derive_needs(occ: dict[int, int], old: dict[int, tuple[int, int]], k: int) -> dict[int, tuple[int, int]]:
+    """The `needs` of every occupied cell, from those of the Alhambra that differed from it only at key k."""
     out = dict(old)
-    cx, cy = cell
-    for dx, dy in ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)):
-        c = (cx + dx, cy + dy)
-        if c in alh:
-            out[c] = needs(alh, c[0], c[1])
+    for c in (k, k - ROW, k + 1, k + ROW, k - 1):
+        if c in occ:
+            out[c] = _needs_key(occ, c)
         else:
             out.pop(c, None)
     return out
 
 
-def _row_first(slot: tuple[Cell, int, int]) -> tuple[int, int]:
-    return slot[0][1], slot[0][0]
+def _removable_keys(occ: dict[int, int]) -> frozenset[int]:
+    """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
+    surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when it
+    is a tree (edges = cells - 1, the usual case) its cut vertices are the cells with more than one way out, and
+    only otherwise does one depth-first search (Tarjan) find them."""
+    if 0 not in occ:
+        return frozenset()
+    get = occ.get
+    walks: dict[int, list[int]] = {}
+    out = []
+    edges = 0
+    for k, walls in occ.items():
+        around = 0
+        nexts = []
+        o = get(k - ROW)
+        if o is not None:
+            around = 1
+            if not walls & N and not o & S:
+                nexts.append(k - ROW)
+        o = get(k + 1)
+        if o is not None:
+            around += 1
+            if not walls & E and not o & W:
+                nexts.append(k + 1)
+        o = get(k + ROW)
+        if o is not None:
+            around += 1
+            if not walls & S and not o & N:
+                nexts.append(k + ROW)
+        o = get(k - 1)
+        if o is not None:
+            around += 1
+            if not walls & W and not o & E:
+                nexts.append(k - 1)
+        walks[k] = nexts
+        edges += len(nexts)
+        if around < 4 and k:  # surrounded on all four sides: removing it would leave a hole
+            out.append(k)
+    if edges == 2 * (len(occ) - 1):
+        return frozenset(k for k in out if len(walks[k]) < 2)
+    disc: dict[int, int] = {}
+    cut: set[int] = set()
+
+    def low_of(node: int, parent: int | None) -> int:
+        """Tarjan: the lowest discovery index reachable from node's subtree through one back edge."""
+        d = low = disc[node] = len(disc)
+        for nxt in walks[node]:
+            if nxt == parent:
+                continue
+            seen = disc.get(nxt)
+            if seen is None:
+                sub = low_of(nxt, node)
+                if sub < low:
+                    low = sub
+                if sub >= d and parent is not None:
+                    cut.add(node)
+            elif seen < low:
+                low = seen
+        return low
+
+    low_of(0, None)  # (the fountain is never removable, so whether it is a cut vertex does not matter)
+    return frozenset(k for k in out if k not in cut)
+
+
+def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
+    """The empty `cells` that share a side with the Alhambra and whose filling would not enclose anything
+    (A31.4), with their `needs` (the plain form of a Layout's slots)."""
+    out = []
+    for c in cells:
+        present, walled = needs(alh, c[0], c[1])
+        if present and not creates_hole(alh, c):
+            out.append((c, present, walled))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- holes

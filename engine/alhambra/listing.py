@@ -25,6 +25,7 @@ from engine.alhambra.components import (
     card_key,
     value_of,
 )
+from engine.alhambra.geometry import SHIFT
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -182,19 +183,22 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     lay = geometry.layout(alh)
     for tile in reserve:
         out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
-    removable = lay.removable()
-    cell_needs = lay.needs() if reserve else {}
-    for cell, tile in alh.items():
-        if cell == (0, 0):
-            continue
-        if cell in removable:
+    removable = lay.removable_keys()
+    if not reserve:
+        out.extend(_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable)
+        return out
+    cell_needs = lay.need_keys()
+    walls = [(new, WALLS[new]) for new in reserve]
+    for (x, y), tile in alh.items():
+        k = (y << SHIFT) + x
+        if not k:
+            continue  # the fountain
+        if k in removable:
             out.append(_remove(tile))
-        if reserve:
-            present, walled = cell_needs[cell]
-            for new in reserve:
-                w = WALLS[new]
-                if w & present == walled and present & ~w:
-                    out.append(_swap(new, tile))
+        present, walled = cell_needs[k]
+        for new, w in walls:
+            if w & present == walled and present & ~w:
+                out.append(_swap(new, tile))
     return out
 
 
