@@ -60,13 +60,15 @@ class Layout:
     playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
     derived facts equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "occ", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
+    __slots__ = ("alh", "occ", "parent", "changed", "_slots", "_fits", "_removable", "_was_removable", "_needs", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
         self.parent = parent  # only until this layout's own facts are derived (a chain is never longer than one)
         self.changed = changed
         occ: dict[int, int]
+        # the parent's removable cells after a tile was added, while this layout may derive its own from them
+        self._was_removable: frozenset[int] | None = None
         if parent is not None and changed is not None:
             occ = dict(parent.occ)
             k = cell_key(changed)
@@ -74,6 +76,8 @@ class Layout:
             if tile is None:
                 del occ[k]
             else:
+                if k not in occ:
+                    self._was_removable = parent._removable
                 occ[k] = WALLS[tile]
         else:
             occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
@@ -112,14 +116,17 @@ class Layout:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
-            cells = self._fits[walls] = [
-                _cell(k) for k, present, walled in self._slot_keys() if walls & present == walled and present & ~walls
-            ]
+            fit = FIT[walls]
+            cells = self._fits[walls] = [_cell(k) for k, present, walled in self._slot_keys() if fit[present][walled]]
         return cells
 
     def removable_keys(self) -> frozenset[int]:
         if self._removable is None:
-            self._removable = _removable_keys(self.occ)
+            found = None
+            if self._was_removable is not None and self.changed is not None:
+                found = _removable_after_leaf(self.occ, self._was_removable, cell_key(self.changed))
+                self._was_removable = None
+            self._removable = _removable_keys(self.occ) if found is None else found
         return self._removable
 
     def removable(self) -> frozenset[Cell]:
@@ -139,6 +146,9 @@ class Layout:
     def needs(self) -> dict[Cell, tuple[int, int]]:
         return {key_cell(k): v for k, v in self.need_keys().items()}
 
+
+# FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
+FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
 
 _CELLS: dict[int, Cell] = {}
 
@@ -262,6 +272,40 @@ def _derive_needs(occ: dict[int, int], old: dict[int, tuple[int, int]], k: int) 
         else:
             out.pop(c, None)
     return out
+
+
+def _removable_after_leaf(occ: dict[int, int], old: frozenset[int], k: int) -> frozenset[int] | None:
+    """The removable cells after a tile was added at key k with one way in (a leaf of the walking graph) to an
+    Alhambra whose removable cells were `old`, or None otherwise (then they are computed afresh).
+    A leaf is never a cut vertex and cuts nothing else off: only its way in becomes one (it alone reaches the
+    leaf), and neighbours now surrounded on all four sides are no longer removable (A33b)."""
+    walls = occ[k]
+    way_in = None
+    full = []
+    around = 0
+    for d, side, back in _SIDES:
+        o = occ.get(k + d)
+        if o is None:
+            continue
+        around += 1
+        if not walls & side and not o & back:
+            if way_in is not None:
+                return None  # a second way in closes a loop: cut vertices may change anywhere
+            way_in = k + d
+        full.append(k + d)
+    if way_in is None:
+        return None  # (a tile cut off: not in a legal Alhambra)
+    out = set(old)
+    out.discard(way_in)
+    for c in full:
+        if c in out and c - ROW in occ and c + 1 in occ and c + ROW in occ and c - 1 in occ:
+            out.discard(c)
+    if around < 4:
+        out.add(k)
+    return frozenset(out)
+
+
+_SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))
 
 
 def _removable_keys(occ: dict[int, int]) -> frozenset[int]:

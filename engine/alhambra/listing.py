@@ -23,7 +23,6 @@ from engine.alhambra.components import (
     PRICE,
     WALLS,
     card_key,
-    value_of,
 )
 from engine.alhambra.geometry import SHIFT
 from engine.alhambra.state import (
@@ -140,8 +139,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         return vizier_buys(state, seat)
     out.extend(take_options(state.display))
     hand = seat.hand
-    for tile, own in market_money(state.market, hand):
-        out.extend(_buys(tile, own))
+    out.extend(market_buys(state.market, hand))
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -200,6 +198,13 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
             if w & present == walled and present & ~w:
                 out.append(_swap(new, tile))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
+    """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
+    aside), space by space."""
+    return tuple(buy for tile, own in market_money(market, hand) for buy in _buys(tile, own))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -262,13 +267,36 @@ def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Itera
 
 @functools.lru_cache(maxsize=1 << 16)
 def payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
-    """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot."""
+    """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot. The search runs
+    on the values alone (`_payment_values`, shared by every hand with the same values)."""
     groups: dict[int, list[int]] = {}
     for c in cards:
         groups.setdefault((c % 27) // 3 + 1, []).append(c)
-    found = minimal_sets([(v, groups[v]) for v in sorted(groups, reverse=True)], price)
-    found.sort(key=lambda f: (f[0], len(f[1]), sorted(value_of(c) for c in f[1])))
-    return tuple(tuple(sorted(cards)) for _, cards in found)
+    shape = tuple((v, len(groups[v])) for v in sorted(groups, reverse=True))
+    out = []
+    for picks in _payment_values(shape, price):
+        ids: list[int] = []
+        for v, k in picks:
+            ids += groups[v][:k]
+        ids.sort()
+        out.append(tuple(ids))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _payment_values(shape: tuple[tuple[int, int], ...], price: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A21: the minimal payments of `price` from cards with these (value, count) in falling value order, each as
+    the (value, how many) it uses, cheapest first (then fewest cards, then lowest values)."""
+    groups = [(v, list(range(k))) for v, k in shape]
+    found = minimal_sets([(v, [i * 16 + j for j in ids]) for i, (v, ids) in enumerate(groups)], price)
+    found.sort(key=lambda f: (f[0], len(f[1]), sorted(shape[c >> 4][0] for c in f[1])))
+    out = []
+    for _, chosen in found:
+        counts: dict[int, int] = {}
+        for c in chosen:
+            counts[c >> 4] = counts.get(c >> 4, 0) + 1
+        out.append(tuple((shape[i][0], k) for i, k in counts.items()))
+    return tuple(out)
 
 
 def minimal_sets(groups: list[tuple[int, list[int]]], price: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -316,17 +344,28 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
-    seen: set[tuple[tuple[int, int], ...]] = set()
+    # the choices depend on the cards' kinds alone (a money card's kind is id // 3: currency and value)
+    kinds = tuple(c // 3 if c < 2000 else c for c in display)
+    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(kinds))
+
+
+_take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """take_options as positions in the display, for the display's card kinds (a money card: id // 3; an exchange
+    card: its id): one choice per distinct set of kinds, singles first, then pairs..., in display order."""
+    seen: set[tuple[int, ...]] = set()
     out = []
-    keys = [card_key(c) if c < 2000 else (c, 0) for c in display]
-    values = [value_of(c) if c < 2000 else 6 for c in display]  # an exchange card never joins a set (V43)
-    n = len(display)
+    values = [k % 9 + 1 if k < 2000 else 6 for k in kinds]  # an exchange card never joins a set (V43)
+    n = len(kinds)
     for size in range(1, n + 1):
         for combo in itertools.combinations(range(n), size):
             if size > 1 and sum(values[i] for i in combo) > 5:
                 continue
-            key = tuple(sorted(keys[i] for i in combo))
+            key = tuple(sorted(kinds[i] for i in combo))
             if key not in seen:
                 seen.add(key)
-                out.append(move.TakeMoney(tuple(sorted(display[i] for i in combo))))
+                out.append(combo)
     return tuple(out)
