@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine._common import N_, Text
-from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
+from engine.alhambra.components import NEIGHBOURS, OPPOSITE, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
 
 Cell = tuple[int, int]
 Alhambra = Mapping[Cell, str]
@@ -46,66 +46,108 @@ def key_cell(k: int) -> Cell:
     return x, (k - x) >> SHIFT
 
 
-# The 3 x 3 block around a key: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
-BLOCK_KEYS = tuple(dy * ROW + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+_SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
+# The 8 cells around a key in ring order (RING) as (offset, the bit of the centre in that cell's ring mask, the
+# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell)
+_AROUND = tuple(
+    (dy * ROW + dx, 1 << ((i + 4) % 8), OPPOSITE[side] if side else 0, side)
+    for i, (dx, dy) in enumerate(RING)
+    for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
+)
 
 
 class Layout:
-    """What the listing asks of one Alhambra held by a game state (never mutated): its cells as keys with their
-    walls (`occ`), the open slots (`open_slots`), the legal cells per wall pattern, the removable cells and every
-    occupied cell's `needs`, each computed once.
+    """What the listing asks of one Alhambra held by a game state (never mutated), by cell keys: the walls of
+    its cells (`occ`), every occupied cell's `needs` and ways on foot to its neighbours (the walking graph,
+    A31.3), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these, computed
+    once when first asked: the open slots (`open_slots`), the legal cells per wall pattern and the removable cells.
 
-    An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
-    derives its cells, slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
-    playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
-    derived facts equal the computed ones over random games)."""
+    An Alhambra made from another by one change (a tile added, removed or exchanged at one cell, see `changed`)
+    derives all of it from its parent's: only the cell and its 8 neighbours change, each by a bit or two, so a
+    playout does not rebuild them after every move (tests/engine/test_fast_listing.py proves the derived facts
+    equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "occ", "parent", "changed", "_slots", "_fits", "_removable", "_was_removable", "_needs", "memo")
+    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_slots", "_fits", "_removable", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self.parent = parent  # only until this layout's own facts are derived (a chain is never longer than one)
-        self.changed = changed
-        occ: dict[int, int]
-        # the parent's removable cells after a tile was added, while this layout may derive its own from them
-        self._was_removable: frozenset[int] | None = None
-        if parent is not None and changed is not None:
-            occ = dict(parent.occ)
-            k = cell_key(changed)
-            tile = alh.get(changed)
-            if tile is None:
-                del occ[k]
-            else:
-                if k not in occ:
-                    self._was_removable = parent._removable
-                occ[k] = WALLS[tile]
-        else:
-            occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
-        self.occ = occ
         self._slots: list[tuple[int, int, int]] | None = None
         self._fits: dict[int, list[Cell]] = {}
         self._removable: frozenset[int] | None = None
-        self._needs: dict[int, tuple[int, int]] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
+        if parent is not None and changed is not None:
+            self._derive(parent, cell_key(changed), alh.get(changed))
+            return
+        self.occ = occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
+        self._need = {k: _needs_key(occ, k) for k in occ}
+        self.walks = walks = {k: _walks_of(occ, k) for k in occ}
+        self.edges = sum(len(v) for v in walks.values())  # each way counted from both ends
+        around = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}.difference(occ)
+        self.front = {k: _front_entry(occ, k) for k in around}
+
+    def _derive(self, parent: Layout, k: int, tile: str | None) -> None:
+        """The facts of the parent's Alhambra changed at key k: `tile` added or exchanged there, or (None) the
+        tile there removed."""
+        self.occ = occ = dict(parent.occ)
+        self._need = need = dict(parent._need)
+        self.walks = walks = dict(parent.walks)
+        self.front = front = dict(parent.front)
+        edges = parent.edges
+        if k in occ:  # the old tile's ways on foot go
+            for u in walks.pop(k):
+                walks[u] = tuple(x for x in walks[u] if x != k)
+                edges -= 2
+        if tile is None:
+            del occ[k]
+            del need[k]
+            front[k] = _front_entry(occ, k)
+            for d, bit, side, _ in _AROUND:
+                n = k + d
+                if n in occ:
+                    if side:
+                        present, walled = need[n]
+                        need[n] = (present & ~side, walled & ~side)
+                else:
+                    e = front.get(n)
+                    if e is not None:
+                        present = e[1] & ~side
+                        if present:
+                            front[n] = (e[0] & ~bit, present, e[2] & ~side)
+                        else:
+                            del front[n]
+        else:
+            walls = WALLS[tile]
+            if k not in occ:
+                front.pop(k, None)
+            occ[k] = walls
+            nexts = walks[k] = _walks_of(occ, k)
+            for u in nexts:
+                walks[u] += (k,)
+                edges += 2
+            need[k] = _needs_key(occ, k)
+            for d, bit, side, mine in _AROUND:
+                n = k + d
+                if n in occ:
+                    if side:
+                        present, walled = need[n]
+                        need[n] = (present | side, walled | side if walls & mine else walled & ~side)
+                else:
+                    e = front.get(n)
+                    if e is None:
+                        if side:
+                            front[n] = _front_entry(occ, n)  # newly beside the Alhambra
+                    elif side:
+                        walled = e[2] | side if walls & mine else e[2] & ~side
+                        front[n] = (e[0] | bit, e[1] | side, walled)
+                    else:
+                        front[n] = (e[0] | bit, e[1], e[2])
+        self.edges = edges
 
     def _slot_keys(self) -> list[tuple[int, int, int]]:
         slots = self._slots
         if slots is None:
-            parent = self.parent
-            if parent is not None and parent._slots is not None and self.changed is not None:
-                k = cell_key(self.changed)
-                slots = [s for s in parent._slots if s[0] - k not in BLOCK_KEYS]
-                occ = self.occ
-                slots += _open_keys(occ, [c for d in BLOCK_KEYS if (c := k + d) not in occ])
-                slots.sort()
-                if parent._needs is not None and self._needs is None:
-                    self._needs = _derive_needs(occ, parent._needs, k)
-            else:
-                occ = self.occ
-                ring = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}
-                slots = _open_keys(occ, sorted(ring.difference(occ)))
-            self._slots = slots
-            self.parent = None
+            hole = HOLE_AFTER
+            slots = self._slots = sorted([(k, e[1], e[2]) for k, e in self.front.items() if not hole[e[0]]])
         return slots
 
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
@@ -121,13 +163,22 @@ class Layout:
         return cells
 
     def removable_keys(self) -> frozenset[int]:
-        if self._removable is None:
-            found = None
-            if self._was_removable is not None and self.changed is not None:
-                found = _removable_after_leaf(self.occ, self._was_removable, cell_key(self.changed))
-                self._was_removable = None
-            self._removable = _removable_keys(self.occ) if found is None else found
-        return self._removable
+        """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
+        surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when
+        it is a tree (ways = cells - 1, the usual case) its cut vertices are the cells with more than one way, and
+        only otherwise does one depth-first search (Tarjan) find them."""
+        found = self._removable
+        if found is None:
+            walks, need = self.walks, self._need
+            if 0 not in walks:
+                found = frozenset()
+            elif self.edges == 2 * (len(walks) - 1):
+                found = frozenset(k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k][0] != 15)
+            else:
+                cut = _cut_keys(walks)
+                found = frozenset(k for k in walks if k and k not in cut and need[k][0] != 15)
+            self._removable = found
+        return found
 
     def removable(self) -> frozenset[Cell]:
         """The cells whose tile may go to the reserve (A33b): removable_cells."""
@@ -135,16 +186,10 @@ class Layout:
 
     def need_keys(self) -> dict[int, tuple[int, int]]:
         """`needs` of every occupied cell by key (what a tile exchanged into it must match, A33c)."""
-        if self._needs is None:
-            if self.parent is not None:
-                self._slot_keys()  # derives the needs too when the parent knows its own
-            if self._needs is None:
-                occ = self.occ
-                self._needs = {k: _needs_key(occ, k) for k in occ}
-        return self._needs
+        return self._need
 
     def needs(self) -> dict[Cell, tuple[int, int]]:
-        return {key_cell(k): v for k, v in self.need_keys().items()}
+        return {key_cell(k): v for k, v in self._need.items()}
 
 
 # FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
@@ -185,55 +230,47 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     """Note that the Alhambra `new` (just made, to be held by a state) is `old` changed at `cell` only (a tile
     added, removed or exchanged there), so that its Layout derives from old's; returns `new`."""
     parent = _LAYOUTS.get(id(old))
-    if parent is not None and parent.alh is old and parent._slots is not None:
+    if parent is not None and parent.alh is old:
         _remember(Layout(new, parent, cell))
     return new
 
 
-def _open_keys(occ: dict[int, int], keys: list[int]) -> list[tuple[int, int, int]]:
-    """The empty cells `keys` that share a side with the Alhambra and whose filling would not enclose anything
-    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path,
-    written out)."""
-    out = []
+def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
+    """(ring mask, present, walled) of the empty cell with key k: which of its 8 neighbours are occupied (RING
+    order) and its `needs`, in one pass (written out: the hot path)."""
     get = occ.get
-    hole = HOLE_AFTER
-    for k in keys:
-        n = get(k - ROW)
-        e = get(k + 1)
-        s = get(k + ROW)
-        w = get(k - 1)
-        present = walled = 0
-        if n is not None:
-            present = N
-            if n & S:
-                walled = N
-        if e is not None:
-            present |= E
-            if e & W:
-                walled |= E
-        if s is not None:
-            present |= S
-            if s & N:
-                walled |= S
-        if w is not None:
-            present |= W
-            if w & E:
-                walled |= W
-        if not present:
-            continue
-        mask = (
-            (n is not None)
-            | (k - ROW + 1 in occ) << 1
-            | (e is not None) << 2
-            | (k + ROW + 1 in occ) << 3
-            | (s is not None) << 4
-            | (k + ROW - 1 in occ) << 5
-            | (w is not None) << 6
-            | (k - ROW - 1 in occ) << 7
-        )
-        if not hole[mask]:
-            out.append((k, present, walled))
-    return out
+    n = get(k - ROW)
+    e = get(k + 1)
+    s = get(k + ROW)
+    w = get(k - 1)
+    present = walled = 0
+    if n is not None:
+        present = N
+        if n & S:
+            walled = N
+    if e is not None:
+        present |= E
+        if e & W:
+            walled |= E
+    if s is not None:
+        present |= S
+        if s & N:
+            walled |= S
+    if w is not None:
+        present |= W
+        if w & E:
+            walled |= W
+    mask = (
+        (n is not None)
+        | (k - ROW + 1 in occ) << 1
+        | (e is not None) << 2
+        | (k + ROW + 1 in occ) << 3
+        | (s is not None) << 4
+        | (k + ROW - 1 in occ) << 5
+        | (w is not None) << 6
+        | (k - ROW - 1 in occ) << 7
+    )
+    return mask, present, walled
 
 
 def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
@@ -263,96 +300,26 @@ def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
     return present, walled
 
 
-def _derive_needs(occ: dict[int, int], old: dict[int, tuple[int, int]], k: int) -> dict[int, tuple[int, int]]:
-    """The `needs` of every occupied cell, from those of the Alhambra that differed from it only at key k."""
-    out = dict(old)
-    for c in (k, k - ROW, k + 1, k + ROW, k - 1):
-        if c in occ:
-            out[c] = _needs_key(occ, c)
-        else:
-            out.pop(c, None)
-    return out
-
-
-def _removable_after_leaf(occ: dict[int, int], old: frozenset[int], k: int) -> frozenset[int] | None:
-    """The removable cells after a tile was added at key k with one way in (a leaf of the walking graph) to an
-    Alhambra whose removable cells were `old`, or None otherwise (then they are computed afresh).
-    A leaf is never a cut vertex and cuts nothing else off: only its way in becomes one (it alone reaches the
-    leaf), and neighbours now surrounded on all four sides are no longer removable (A33b)."""
+def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:
+    """The neighbours of the occupied key k reached on foot: both sides open (A31.3)."""
     walls = occ[k]
-    way_in = None
-    full = []
-    around = 0
-    for d, side, back in _SIDES:
-        o = occ.get(k + d)
-        if o is None:
-            continue
-        around += 1
-        if not walls & side and not o & back:
-            if way_in is not None:
-                return None  # a second way in closes a loop: cut vertices may change anywhere
-            way_in = k + d
-        full.append(k + d)
-    if way_in is None:
-        return None  # (a tile cut off: not in a legal Alhambra)
-    out = set(old)
-    out.discard(way_in)
-    for c in full:
-        if c in out and c - ROW in occ and c + 1 in occ and c + ROW in occ and c - 1 in occ:
-            out.discard(c)
-    if around < 4:
-        out.add(k)
-    return frozenset(out)
-
-
-_SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))
-
-
-def _removable_keys(occ: dict[int, int]) -> frozenset[int]:
-    """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
-    surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when it
-    is a tree (edges = cells - 1, the usual case) its cut vertices are the cells with more than one way out, and
-    only otherwise does one depth-first search (Tarjan) find them."""
-    if 0 not in occ:
-        return frozenset()
     get = occ.get
-    walks: dict[int, list[int]] = {}
     out = []
-    edges = 0
-    for k, walls in occ.items():
-        around = 0
-        nexts = []
-        o = get(k - ROW)
-        if o is not None:
-            around = 1
-            if not walls & N and not o & S:
-                nexts.append(k - ROW)
-        o = get(k + 1)
-        if o is not None:
-            around += 1
-            if not walls & E and not o & W:
-                nexts.append(k + 1)
-        o = get(k + ROW)
-        if o is not None:
-            around += 1
-            if not walls & S and not o & N:
-                nexts.append(k + ROW)
-        o = get(k - 1)
-        if o is not None:
-            around += 1
-            if not walls & W and not o & E:
-                nexts.append(k - 1)
-        walks[k] = nexts
-        edges += len(nexts)
-        if around < 4 and k:  # surrounded on all four sides: removing it would leave a hole
-            out.append(k)
-    if edges == 2 * (len(occ) - 1):
-        return frozenset(k for k in out if len(walks[k]) < 2)
+    for d, side, back in _SIDES:
+        o = get(k + d)
+        if o is not None and not walls & side and not o & back:
+            out.append(k + d)
+    return tuple(out)
+
+
+def _cut_keys(walks: dict[int, tuple[int, ...]]) -> set[int]:
+    """The cut vertices of the walking graph reached from the fountain (key 0), by one depth-first search
+    (Tarjan; whether the fountain itself is one does not matter: it is never removable)."""
     disc: dict[int, int] = {}
     cut: set[int] = set()
 
     def low_of(node: int, parent: int | None) -> int:
-        """Tarjan: the lowest discovery index reachable from node's subtree through one back edge."""
+        """The lowest discovery index reachable from node's subtree through one back edge."""
         d = low = disc[node] = len(disc)
         for nxt in walks[node]:
             if nxt == parent:
@@ -368,8 +335,8 @@ def _removable_keys(occ: dict[int, int]) -> frozenset[int]:
                 low = seen
         return low
 
-    low_of(0, None)  # (the fountain is never removable, so whether it is a cut vertex does not matter)
-    return frozenset(k for k in out if k not in cut)
+    low_of(0, None)
+    return cut
 
 
 def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
