@@ -206,6 +206,29 @@ def _make_replacer(cls: type) -> Any:
     return env["copier"]
 
 
+_MAKERS: dict[type, Any] = {}
+
+
+def maker(cls: type[T]) -> typing.Callable[..., T]:
+    """A fast positional constructor for a frozen slots dataclass (no __post_init__): every field given, in
+    field order, no defaults filled in, the values set by the slot setters (about half the time of the
+    dataclass's own __init__, which goes through object.__setattr__): for the listings and steps that make
+    many small values. `maker(PlaceTile)(tile, space, pay_tiles, pay_expansions, jokers) == PlaceTile(...)`."""
+    fn = _MAKERS.get(cls)
+    if fn is None:
+        names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+        env: dict[str, Any] = {"new_": object.__new__, "cls": cls}
+        lines = [f"def make({', '.join(names)}):", "    new = new_(cls)"]
+        for i, name in enumerate(names):
+            env[f"s{i}"] = cls.__dict__[name].__set__
+            lines.append(f"    s{i}(new, {name})")
+        lines.append("    return new")
+        exec("\n".join(lines), env)  # noqa: S102 (generated from the dataclass's own field names)
+        fn = _MAKERS[cls] = env["make"]
+    made: typing.Callable[..., T] = fn
+    return made
+
+
 def _dict_replacer(cls: type) -> Any:
     """The copier of a frozen dataclass without slots (the large game states): its instance dict copied at once
     and the changes put in, a fraction of the per-field setters' time."""

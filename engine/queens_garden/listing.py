@@ -9,8 +9,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from itertools import combinations, product
-from typing import Literal
+from typing import Any, Literal
 
+from engine._common import maker
+from engine.queens_garden import components
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -26,16 +28,16 @@ from engine.queens_garden.geometry import (
     free_areas,
     free_spaces,
     hexagons,
-    placement_verdict,
     printed_space,
 )
 from engine.queens_garden.state import Piece, QGState, Seat
 
 Payment = tuple[tuple[int, ...], tuple[int, ...], int]  # (tile ids, expansion ids, jokers)
 
-# The listed actions are made once and shared (frozen values): playouts list the same ones again and again.
-_place = functools.lru_cache(maxsize=1 << 15)(PlaceTile)
-_place_expansion = functools.lru_cache(maxsize=1 << 13)(PlaceExpansion)
+# The listed actions are made by fast positional constructors (a listing makes dozens); a few kinds are shared.
+_place = maker(PlaceTile)  # (tile, space, pay_tiles, pay_expansions, jokers)
+_place_expansion = maker(PlaceExpansion)  # (expansion, area, turn, pay_tiles, pay_expansions, jokers)
+_acquire = maker(Acquire)  # (by, value, tiles, expansions)
 _buy = functools.lru_cache(maxsize=64)(BuyExpansion)
 
 
@@ -75,9 +77,10 @@ def listed(state: QGState, player: str) -> list[Action]:
 
 class _Garden:
     """What the listing asks of one garden (a seat's `garden` dict and `placed` tuple, never mutated): its
-    hexagons, free spaces and areas, and per hexagon kind where it may go (Q26, Q28), each computed once."""
+    hexagons, free spaces and areas, its colour and pattern groups, and per hexagon kind where it may go (Q26,
+    Q28), each computed once."""
 
-    __slots__ = ("garden", "placed", "hexmap", "free", "lonely", "areas", "_spaces", "_spots")
+    __slots__ = ("garden", "placed", "hexmap", "free", "lonely", "areas", "groups", "_near", "_spaces", "_spots")
 
     def __init__(self, seat: Seat) -> None:
         self.garden = seat.garden
@@ -87,31 +90,93 @@ class _Garden:
         # a free space with no neighbouring hexagon takes any hexagon (Q26a; it joins no group)
         self.lonely = {sp for sp in self.free if not any(n in hexmap for n in NEIGHBOURS[sp])}
         self.areas = free_areas(seat)
+        self.groups = (_groups(hexmap, 0), _groups(hexmap, 1))
+        self._near: dict[str, Any] = {}
         self._spaces: dict[Kind, list[str]] = {}
         self._spots: dict[Kind, list[tuple[str, int]]] = {}
+
+    def _around(self, space: str) -> Any:
+        """What a hexagon on the free `space` would meet: its neighbours' kinds, and per colour (then per pattern)
+        among them the groups of that colour it would join: whether they hold no value twice, and their values."""
+        near = self._near.get(space)
+        if near is None:
+            hexmap = self.hexmap
+            around = [(n, k) for n in NEIGHBOURS[space] if (k := hexmap.get(n)) is not None]
+            joins: list[dict[int, tuple[bool, frozenset[int]]]] = []
+            for by in (0, 1):
+                group_of, members = self.groups[by]
+                joined: dict[int, set[int]] = {}
+                for n, k in around:
+                    joined.setdefault(k[by], set()).add(group_of[n])
+                facts = {}
+                for key, gs in joined.items():
+                    values = [v for g in gs for v in members[g]]
+                    facts[key] = (len(set(values)) == len(values), frozenset(values))
+                joins.append(facts)
+            near = self._near[space] = ([k for _, k in around], joins[0], joins[1])
+        return near
+
+    def fits(self, space: str, kind: Kind) -> bool:
+        """placement_verdict(hexmap, space, kind) == 0 (Q26), from what the space would meet: (a) a neighbour
+        sharing colour or pattern (or every neighbour, by the rules' adjacency), (b) the colour group and the
+        pattern group it would join (joining groups together) hold no two identical hexagons with it."""
+        kinds, by_colour, by_pattern = self._around(space)
+        if not kinds:
+            return True  # (a) allows it, and a lone hexagon joins no group
+        colour, pattern = kind
+        if components.ADJACENCY == "any":
+            if colour not in by_colour and pattern not in by_pattern:
+                return False
+        elif components.ADJACENCY == "all" and any(k[0] != colour and k[1] != pattern for k in kinds):
+            return False
+        joined = by_colour.get(colour)
+        if joined is not None and (not joined[0] or pattern in joined[1]):
+            return False
+        joined = by_pattern.get(pattern)
+        return joined is None or (joined[0] and colour not in joined[1])
 
     def spaces(self, kind: Kind) -> list[str]:
         """The free spaces a tile of `kind` may go on (Q26)."""
         found = self._spaces.get(kind)
         if found is None:
-            hexmap, lonely = self.hexmap, self.lonely
-            found = self._spaces[kind] = [
-                sp for sp in self.free if sp in lonely or not placement_verdict(hexmap, sp, kind)
-            ]
+            lonely, fits = self.lonely, self.fits
+            found = self._spaces[kind] = [sp for sp in self.free if sp in lonely or fits(sp, kind)]
         return found
 
     def spots(self, kind: Kind) -> list[tuple[str, int]]:
         """The (free area, turn) an expansion printed with `kind` may be placed with (Q26, Q28)."""
         found = self._spots.get(kind)
         if found is None:
-            hexmap = self.hexmap
+            fits = self.fits
             found = self._spots[kind] = [
-                (a, turn)
-                for a in self.areas
-                for turn in range(6)
-                if not placement_verdict(hexmap, printed_space(a, turn), kind)
+                (a, turn) for a in self.areas for turn in range(6) if fits(printed_space(a, turn), kind)
             ]
         return found
+
+
+def _groups(hexmap: dict[str, Kind], by: int) -> tuple[dict[str, int], list[list[int]]]:
+    """The groups of hexagons sharing their colour (by=0) or pattern (by=1): each hexagon's group number, and per
+    group the other feature of its hexagons (a list: in a legal garden no value twice, Q26b)."""
+    group_of: dict[str, int] = {}
+    members: list[list[int]] = []
+    other = 1 - by
+    for start, kind in hexmap.items():
+        if start in group_of:
+            continue
+        g = len(members)
+        values: list[int] = []
+        members.append(values)
+        key = kind[by]
+        group_of[start] = g
+        todo = [start]
+        while todo:
+            space = todo.pop()
+            values.append(hexmap[space][other])
+            for n in NEIGHBOURS[space]:
+                if n not in group_of and (k := hexmap.get(n)) is not None and k[by] == key:
+                    group_of[n] = g
+                    todo.append(n)
+    return group_of, members
 
 
 _GARDENS: dict[tuple[int, int], _Garden] = {}
@@ -173,7 +238,7 @@ def _acquire_options(tiles_at: dict[int, int], display: tuple[Piece, ...]) -> It
             for choice in product(*table[value].values()):
                 tiles = tuple(sorted(i for s, i in choice if s == "t"))
                 exps = tuple(sorted(i for s, i in choice if s == "e"))
-                yield Acquire(by, value, tiles, exps)
+                yield _acquire(by, value, tiles, exps)
 
 
 def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansion: int | None = None) -> list[Payment]:
