@@ -238,7 +238,7 @@ def _dict_replacer(cls: type) -> Any:
     def copier(obj: Any, ch: dict[str, Any]) -> Any:
         if not fields.issuperset(ch):
             raise TypeError(f"unknown field(s) for {cls.__name__}: " + ", ".join(sorted(set(ch) - fields)))
-        new = new_(cls)
+        new: Any = new_(cls)
         values = new.__dict__
         values.update(obj.__dict__)
         values.update(ch)

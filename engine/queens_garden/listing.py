@@ -80,15 +80,13 @@ class _Garden:
     hexagons, free spaces and areas, its colour and pattern groups, and per hexagon kind where it may go (Q26,
     Q28), each computed once."""
 
-    __slots__ = ("garden", "placed", "hexmap", "free", "lonely", "areas", "groups", "_near", "_spaces", "_spots")
+    __slots__ = ("garden", "placed", "hexmap", "free", "areas", "groups", "_near", "_spaces", "_spots")
 
     def __init__(self, seat: Seat) -> None:
         self.garden = seat.garden
         self.placed = seat.placed
         self.hexmap = hexmap = hexagons(seat)
         self.free = free_spaces(seat, hexmap)
-        # a free space with no neighbouring hexagon takes any hexagon (Q26a; it joins no group)
-        self.lonely = {sp for sp in self.free if not any(n in hexmap for n in NEIGHBOURS[sp])}
         self.areas = free_areas(seat)
         self.groups = (_groups(hexmap, 0), _groups(hexmap, 1))
         self._near: dict[str, Any] = {}
@@ -102,6 +100,9 @@ class _Garden:
         if near is None:
             hexmap = self.hexmap
             around = [(n, k) for n in NEIGHBOURS[space] if (k := hexmap.get(n)) is not None]
+            if not around:
+                near = self._near[space] = _LONELY
+                return near
             joins: list[dict[int, tuple[bool, frozenset[int]]]] = []
             for by in (0, 1):
                 group_of, members = self.groups[by]
@@ -117,30 +118,15 @@ class _Garden:
         return near
 
     def fits(self, space: str, kind: Kind) -> bool:
-        """placement_verdict(hexmap, space, kind) == 0 (Q26), from what the space would meet: (a) a neighbour
-        sharing colour or pattern (or every neighbour, by the rules' adjacency), (b) the colour group and the
-        pattern group it would join (joining groups together) hold no two identical hexagons with it."""
-        kinds, by_colour, by_pattern = self._around(space)
-        if not kinds:
-            return True  # (a) allows it, and a lone hexagon joins no group
-        colour, pattern = kind
-        if components.ADJACENCY == "any":
-            if colour not in by_colour and pattern not in by_pattern:
-                return False
-        elif components.ADJACENCY == "all" and any(k[0] != colour and k[1] != pattern for k in kinds):
-            return False
-        joined = by_colour.get(colour)
-        if joined is not None and (not joined[0] or pattern in joined[1]):
-            return False
-        joined = by_pattern.get(pattern)
-        return joined is None or (joined[0] and colour not in joined[1])
+        """placement_verdict(hexmap, space, kind) == 0 (Q26)."""
+        near = self._near.get(space)
+        return _fits(self._around(space) if near is None else near, kind)
 
     def spaces(self, kind: Kind) -> list[str]:
         """The free spaces a tile of `kind` may go on (Q26)."""
         found = self._spaces.get(kind)
         if found is None:
-            lonely, fits = self.lonely, self.fits
-            found = self._spaces[kind] = [sp for sp in self.free if sp in lonely or fits(sp, kind)]
+            found = self._spaces[kind] = [sp for sp in self.free if self.fits(sp, kind)]
         return found
 
     def spots(self, kind: Kind) -> list[tuple[str, int]]:
@@ -152,6 +138,29 @@ class _Garden:
                 (a, turn) for a in self.areas for turn in range(6) if fits(printed_space(a, turn), kind)
             ]
         return found
+
+
+_LONELY: Any = ((), {}, {})  # what a free space without neighbouring hexagons meets
+
+
+def _fits(near: Any, kind: Kind) -> bool:
+    """Q26 from what a free space would meet (`_Garden._around`): (a) a lone hexagon always fits, else a neighbour
+    must share its colour or pattern (or every neighbour must, by the rules' adjacency); (b) the colour group and
+    the pattern group it would join (joining groups together) hold no two identical hexagons with it."""
+    kinds, by_colour, by_pattern = near
+    if not kinds:
+        return True  # (a) allows it, and a lone hexagon joins no group
+    colour, pattern = kind
+    if components.ADJACENCY == "any":
+        if colour not in by_colour and pattern not in by_pattern:
+            return False
+    elif components.ADJACENCY == "all" and any(k[0] != colour and k[1] != pattern for k in kinds):
+        return False
+    joined = by_colour.get(colour)
+    if joined is not None and (not joined[0] or pattern in joined[1]):
+        return False
+    joined = by_pattern.get(pattern)
+    return joined is None or (joined[0] and colour not in joined[1])
 
 
 def _groups(hexmap: dict[str, Kind], by: int) -> tuple[dict[str, int], list[list[int]]]:
