@@ -71,14 +71,22 @@ def vizier_claimants(state: GameState) -> list[str]:
     the player who has just finished."""
     if state.phase != ACTION or not state.window:
         return []
+    last = _LAST_CLAIMANTS
+    if last[0] is state:  # to_move asks again and again of one state (states are never changed)
+        return list(last[1])
     n = len(state.players)
     out = []
+    market = state.market
     for k in range(n):
         i = (state.current + k) % n
         seat = state.seats[i]
-        if seat.vizier and vizier_buys(state, seat, first=True):
+        if seat.vizier and _vizier_buys(market, seat.hand):
             out.append(state.players[i])
-    return out
+    last[:] = [state, out]
+    return list(out)
+
+
+_LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
 
 
 def vizier_priority(state: GameState, claims: Iterable[str]) -> list[str]:
@@ -216,35 +224,43 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
     """V5, V11: every exact payment for every market tile (one per multiset of cards), with an exchange card
     where one helps; with `first`, stop at the first (is there any?)."""
+    found = _vizier_buys(state.market, seat.hand)
+    return list(found[:1] if first else found)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _vizier_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.VizierBuy, ...]:
+    """vizier_buys for a market and a hand (cached: to_move asks it of every claimant during the window)."""
     out: list[move.VizierBuy] = []
-    hand = seat.hand
-    for tile, own in market_money(state.market, hand):
+    for tile, own in market_money(market, hand):
         out.extend(move.VizierBuy(tile, cards) for cards in exact_payments(own, PRICE[tile]))
-        if first and out:
-            return out
     if hand and hand[-1] > 2000:
-        out.extend(exchange_buys(state, seat, move.VizierBuy, exact=True))
-    return out
+        out.extend(_exchange_buys(market, hand, move.VizierBuy, True))
+    return tuple(out)
 
 
 def exchange_buys(state: GameState, seat: PlayerState, cls: type, exact: bool) -> list[Any]:
     """V45: payments of one market tile with one exchange card and cards of its two currencies (at least one
     of the other currency: otherwise the card would be wasted), minimal, one per multiset of cards."""
+    return list(_exchange_buys(state.market, seat.hand, cls, exact))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _exchange_buys(market: tuple[str | None, ...], hand: tuple[int, ...], cls: type, exact: bool) -> tuple[Any, ...]:
     out = []
-    hand = seat.hand
     for x in hand:
         pair = EXCHANGE_PAIRS.get(x)
         if pair is None:
             continue
         mixed = tuple(c for c in hand if 0 <= c < 108 and c // 27 in pair)
         for space in pair:
-            tile = state.market[space]
+            tile = market[space]
             if tile is None:
                 continue
             other = pair[1] if pair[0] == space else pair[0]
             for cards in mixed_payments(mixed, PRICE[tile], other, exact):
                 out.append(cls(tile, tuple(sorted(cards + (x,)))))
-    return out
+    return tuple(out)
 
 
 def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tuple[int, ...]]:
