@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine._common import N_, Text
-from engine.alhambra.components import NEIGHBOURS, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
+from engine.alhambra.components import NEIGHBOURS, OPPOSITE, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
 
 Cell = tuple[int, int]
 Alhambra = Mapping[Cell, str]
@@ -29,66 +29,181 @@ RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 # --------------------------------------------------------------------------------------------- layouts
 
-# The 3 x 3 block around a cell: the cells whose frontier, hole and `needs` facts a change at its centre can alter.
-BLOCK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+# Inside a Layout a cell (x, y) is one int, (y << SHIFT) + x: its neighbours are k - ROW (north), k + 1 (east),
+# k + ROW (south) and k - 1 (west), and sorting keys sorts cells top row first (an Alhambra of at most 78 tiles
+# never reaches |x| = ROW / 2).
+SHIFT = 10
+ROW = 1 << SHIFT
+_HALF = ROW >> 1
+
+
+def cell_key(cell: Cell) -> int:
+    return (cell[1] << SHIFT) + cell[0]
+
+
+def key_cell(k: int) -> Cell:
+    x = ((k + _HALF) & (ROW - 1)) - _HALF
+    return x, (k - x) >> SHIFT
+
+
+_SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
+# The 8 cells around a key in ring order (RING) as (offset, the bit of the centre in that cell's ring mask, the
+# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell)
+_AROUND = tuple(
+    (dy * ROW + dx, 1 << ((i + 4) % 8), OPPOSITE[side] if side else 0, side)
+    for i, (dx, dy) in enumerate(RING)
+    for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
+)
 
 
 class Layout:
-    """What the listing asks of one Alhambra held by a game state (never mutated): the open slots (`open_slots`),
-    the legal cells per wall pattern, the removable cells and every occupied cell's `needs`, each computed once.
+    """What the listing asks of one Alhambra held by a game state (never mutated), by cell keys: the walls of
+    its cells (`occ`), every occupied cell's `needs` and ways on foot to its neighbours (the walking graph,
+    A31.3), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these, computed
+    once when first asked: the open slots (`open_slots`), the legal cells per wall pattern and the removable cells.
 
-    An Alhambra made from another by one change (a tile added, removed or exchanged at `changed`, see `changed`)
-    derives its slots and needs from its parent's: only the 3 x 3 block around the change can differ, so a
-    playout does not rebuild them from scratch after every move (tests/engine/test_fast_listing.py proves the
-    derived facts equal the computed ones over random games)."""
+    An Alhambra made from another by one change (a tile added, removed or exchanged at one cell, see `changed`)
+    derives all of it from its parent's: only the cell and its 8 neighbours change, each by a bit or two, so a
+    playout does not rebuild them after every move (tests/engine/test_fast_listing.py proves the derived facts
+    equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "parent", "changed", "_slots", "_fits", "_removable", "_needs", "memo")
+    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_slots", "_fits", "_removable", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self.parent = parent  # only until this layout's own slots are known (a chain is never longer than one)
-        self.changed = changed
-        self._slots: tuple[tuple[Cell, int, int], ...] | None = None
+        self._slots: list[tuple[int, int, int]] | None = None
         self._fits: dict[int, list[Cell]] = {}
-        self._removable: frozenset[Cell] | None = None
-        self._needs: dict[Cell, tuple[int, int]] | None = None
+        self._removable: frozenset[int] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
+        if parent is not None and changed is not None:
+            self._derive(parent, cell_key(changed), alh.get(changed))
+            return
+        self.occ = occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
+        self._need = {k: _needs_key(occ, k) for k in occ}
+        self.walks = walks = {k: _walks_of(occ, k) for k in occ}
+        self.edges = sum(len(v) for v in walks.values())  # each way counted from both ends
+        around = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}.difference(occ)
+        self.front = {k: _front_entry(occ, k) for k in around}
 
-    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+    def _derive(self, parent: Layout, k: int, tile: str | None) -> None:
+        """The facts of the parent's Alhambra changed at key k: `tile` added or exchanged there, or (None) the
+        tile there removed."""
+        self.occ = occ = dict(parent.occ)
+        self._need = need = dict(parent._need)
+        self.walks = walks = dict(parent.walks)
+        self.front = front = dict(parent.front)
+        edges = parent.edges
+        if k in occ:  # the old tile's ways on foot go
+            for u in walks.pop(k):
+                walks[u] = tuple(x for x in walks[u] if x != k)
+                edges -= 2
+        if tile is None:
+            del occ[k]
+            del need[k]
+            front[k] = _front_entry(occ, k)
+            for d, bit, side, _ in _AROUND:
+                n = k + d
+                if n in occ:
+                    if side:
+                        present, walled = need[n]
+                        need[n] = (present & ~side, walled & ~side)
+                else:
+                    e = front.get(n)
+                    if e is not None:
+                        present = e[1] & ~side
+                        if present:
+                            front[n] = (e[0] & ~bit, present, e[2] & ~side)
+                        else:
+                            del front[n]
+        else:
+            walls = WALLS[tile]
+            if k not in occ:
+                front.pop(k, None)
+            occ[k] = walls
+            nexts = walks[k] = _walks_of(occ, k)
+            for u in nexts:
+                walks[u] += (k,)
+                edges += 2
+            need[k] = _needs_key(occ, k)
+            for d, bit, side, mine in _AROUND:
+                n = k + d
+                if n in occ:
+                    if side:
+                        present, walled = need[n]
+                        need[n] = (present | side, walled | side if walls & mine else walled & ~side)
+                else:
+                    e = front.get(n)
+                    if e is None:
+                        if side:
+                            front[n] = _front_entry(occ, n)  # newly beside the Alhambra
+                    elif side:
+                        walled = e[2] | side if walls & mine else e[2] & ~side
+                        front[n] = (e[0] | bit, e[1] | side, walled)
+                    else:
+                        front[n] = (e[0] | bit, e[1], e[2])
+        self.edges = edges
+
+    def _slot_keys(self) -> list[tuple[int, int, int]]:
         slots = self._slots
         if slots is None:
-            parent = self.parent
-            if parent is not None and parent._slots is not None and self.changed is not None:
-                slots = self._slots = _derive_slots(self.alh, parent._slots, self.changed)
-                if parent._needs is not None and self._needs is None:
-                    self._needs = _derive_needs(self.alh, parent._needs, self.changed)
-            else:
-                slots = self._slots = open_slots(self.alh)
-            self.parent = None
+            hole = HOLE_AFTER
+            slots = self._slots = sorted([(k, e[1], e[2]) for k, e in self.front.items() if not hole[e[0]]])
         return slots
+
+    def slots(self) -> tuple[tuple[Cell, int, int], ...]:
+        """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
+        return tuple((key_cell(k), present, walled) for k, present, walled in self._slot_keys())
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
-            cells = self._fits[walls] = [
-                c for c, present, walled in self.slots() if walls & present == walled and present & ~walls
-            ]
+            fit = FIT[walls]
+            cells = self._fits[walls] = [_cell(k) for k, present, walled in self._slot_keys() if fit[present][walled]]
         return cells
 
+    def removable_keys(self) -> frozenset[int]:
+        """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
+        surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when
+        it is a tree (ways = cells - 1, the usual case) its cut vertices are the cells with more than one way, and
+        only otherwise does one depth-first search (Tarjan) find them."""
+        found = self._removable
+        if found is None:
+            walks, need = self.walks, self._need
+            if 0 not in walks:
+                found = frozenset()
+            elif self.edges == 2 * (len(walks) - 1):
+                found = frozenset(k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k][0] != 15)
+            else:
+                cut = _cut_keys(walks)
+                found = frozenset(k for k in walks if k and k not in cut and need[k][0] != 15)
+            self._removable = found
+        return found
+
     def removable(self) -> frozenset[Cell]:
-        if self._removable is None:
-            self._removable = removable_cells(self.alh)
-        return self._removable
+        """The cells whose tile may go to the reserve (A33b): removable_cells."""
+        return frozenset(key_cell(k) for k in self.removable_keys())
+
+    def need_keys(self) -> dict[int, tuple[int, int]]:
+        """`needs` of every occupied cell by key (what a tile exchanged into it must match, A33c)."""
+        return self._need
 
     def needs(self) -> dict[Cell, tuple[int, int]]:
-        """`needs` of every occupied cell (what a tile exchanged into it must match, A33c)."""
-        if self._needs is None:
-            if self.parent is not None:
-                self.slots()  # derives the needs too when the parent knows its own
-            if self._needs is None:
-                self._needs = {c: needs(self.alh, c[0], c[1]) for c in self.alh}
-        return self._needs
+        return {key_cell(k): v for k, v in self._need.items()}
+
+
+# FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
+FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
+
+_CELLS: dict[int, Cell] = {}
+
+
+def _cell(k: int) -> Cell:
+    """The cell of a key, one shared tuple per key (the listed actions are cached by their cells)."""
+    cell = _CELLS.get(k)
+    if cell is None:
+        cell = _CELLS[k] = key_cell(k)
+    return cell
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -115,58 +230,124 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     """Note that the Alhambra `new` (just made, to be held by a state) is `old` changed at `cell` only (a tile
     added, removed or exchanged there), so that its Layout derives from old's; returns `new`."""
     parent = _LAYOUTS.get(id(old))
-    if parent is not None and parent.alh is old and parent._slots is not None:
+    if parent is not None and parent.alh is old:
         _remember(Layout(new, parent, cell))
     return new
 
 
-def _derive_slots(
-    alh: Alhambra, old: tuple[tuple[Cell, int, int], ...], cell: Cell
-) -> tuple[tuple[Cell, int, int], ...]:
-    """open_slots(alh) from the open slots of the Alhambra that differed from it only at `cell`."""
-    cx, cy = cell
-    out = [s for s in old if not (-1 <= s[0][0] - cx <= 1 and -1 <= s[0][1] - cy <= 1)]
-    out += _open_among(alh, [c for dx, dy in BLOCK if (c := (cx + dx, cy + dy)) not in alh])
-    out.sort(key=_row_first)
+def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
+    """(ring mask, present, walled) of the empty cell with key k: which of its 8 neighbours are occupied (RING
+    order) and its `needs`, in one pass (written out: the hot path)."""
+    get = occ.get
+    n = get(k - ROW)
+    e = get(k + 1)
+    s = get(k + ROW)
+    w = get(k - 1)
+    present = walled = 0
+    if n is not None:
+        present = N
+        if n & S:
+            walled = N
+    if e is not None:
+        present |= E
+        if e & W:
+            walled |= E
+    if s is not None:
+        present |= S
+        if s & N:
+            walled |= S
+    if w is not None:
+        present |= W
+        if w & E:
+            walled |= W
+    mask = (
+        (n is not None)
+        | (k - ROW + 1 in occ) << 1
+        | (e is not None) << 2
+        | (k + ROW + 1 in occ) << 3
+        | (s is not None) << 4
+        | (k + ROW - 1 in occ) << 5
+        | (w is not None) << 6
+        | (k - ROW - 1 in occ) << 7
+    )
+    return mask, present, walled
+
+
+def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
+    """`needs` of the cell with key k."""
+    get = occ.get
+    present = walled = 0
+    o = get(k - ROW)
+    if o is not None:
+        present = N
+        if o & S:
+            walled = N
+    o = get(k + 1)
+    if o is not None:
+        present |= E
+        if o & W:
+            walled |= E
+    o = get(k + ROW)
+    if o is not None:
+        present |= S
+        if o & N:
+            walled |= S
+    o = get(k - 1)
+    if o is not None:
+        present |= W
+        if o & E:
+            walled |= W
+    return present, walled
+
+
+def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:
+    """The neighbours of the occupied key k reached on foot: both sides open (A31.3)."""
+    walls = occ[k]
+    get = occ.get
+    out = []
+    for d, side, back in _SIDES:
+        o = get(k + d)
+        if o is not None and not walls & side and not o & back:
+            out.append(k + d)
     return tuple(out)
+
+
+def _cut_keys(walks: dict[int, tuple[int, ...]]) -> set[int]:
+    """The cut vertices of the walking graph reached from the fountain (key 0), by one depth-first search
+    (Tarjan; whether the fountain itself is one does not matter: it is never removable)."""
+    disc: dict[int, int] = {}
+    cut: set[int] = set()
+
+    def low_of(node: int, parent: int | None) -> int:
+        """The lowest discovery index reachable from node's subtree through one back edge."""
+        d = low = disc[node] = len(disc)
+        for nxt in walks[node]:
+            if nxt == parent:
+                continue
+            seen = disc.get(nxt)
+            if seen is None:
+                sub = low_of(nxt, node)
+                if sub < low:
+                    low = sub
+                if sub >= d and parent is not None:
+                    cut.add(node)
+            elif seen < low:
+                low = seen
+        return low
+
+    low_of(0, None)
+    return cut
 
 
 def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:
     """The empty `cells` that share a side with the Alhambra and whose filling would not enclose anything
-    (A31.4), with their `needs`: the ring mask and the needs in one pass over the 8 neighbours (the hot path)."""
+    (A31.4), with their `needs` (the plain form of a Layout's slots)."""
     out = []
-    get = alh.get
     for c in cells:
-        x, y = c
-        mask = present = walled = 0
-        for dx, dy, bit, side, back in _RING_FACTS:
-            other = get((x + dx, y + dy))
-            if other is not None:
-                mask |= bit
-                if side:
-                    present |= side
-                    if WALLS[other] & back:
-                        walled |= side
-        if present and not HOLE_AFTER[mask]:
+        present, walled = needs(alh, c[0], c[1])
+        if present and not creates_hole(alh, c):
             out.append((c, present, walled))
     return out
-
-
-def _derive_needs(alh: Alhambra, old: dict[Cell, tuple[int, int]], cell: Cell) -> dict[Cell, tuple[int, int]]:
-    """The `needs` of every occupied cell of alh, from those of the Alhambra that differed from it only at `cell`."""
-    out = dict(old)
-    cx, cy = cell
-    for dx, dy in ((0, 0), (0, -1), (1, 0), (0, 1), (-1, 0)):
-        c = (cx + dx, cy + dy)
-        if c in alh:
-            out[c] = needs(alh, c[0], c[1])
-        else:
-            out.pop(c, None)
-    return out
-
-
-def _row_first(slot: tuple[Cell, int, int]) -> tuple[int, int]:
-    return slot[0][1], slot[0][0]
 
 
 # --------------------------------------------------------------------------------------------- holes

@@ -23,8 +23,8 @@ from engine.alhambra.components import (
     PRICE,
     WALLS,
     card_key,
-    value_of,
 )
+from engine.alhambra.geometry import SHIFT
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -71,14 +71,22 @@ def vizier_claimants(state: GameState) -> list[str]:
     the player who has just finished."""
     if state.phase != ACTION or not state.window:
         return []
+    last = _LAST_CLAIMANTS
+    if last[0] is state:  # to_move asks again and again of one state (states are never changed)
+        return list(last[1])
     n = len(state.players)
     out = []
+    market = state.market
     for k in range(n):
         i = (state.current + k) % n
         seat = state.seats[i]
-        if seat.vizier and vizier_buys(state, seat, first=True):
+        if seat.vizier and _vizier_buys(market, seat.hand):
             out.append(state.players[i])
-    return out
+    last[:] = [state, out]
+    return list(out)
+
+
+_LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
 
 
 def vizier_priority(state: GameState, claims: Iterable[str]) -> list[str]:
@@ -139,8 +147,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         return vizier_buys(state, seat)
     out.extend(take_options(state.display))
     hand = seat.hand
-    for tile, own in market_money(state.market, hand):
-        out.extend(_buys(tile, own))
+    out.extend(market_buys(state.market, hand))
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -182,20 +189,30 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     lay = geometry.layout(alh)
     for tile in reserve:
         out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
-    removable = lay.removable()
-    cell_needs = lay.needs() if reserve else {}
-    for cell, tile in alh.items():
-        if cell == (0, 0):
-            continue
-        if cell in removable:
+    removable = lay.removable_keys()
+    if not reserve:
+        out.extend(_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable)
+        return out
+    cell_needs = lay.need_keys()
+    walls = [(new, WALLS[new]) for new in reserve]
+    for (x, y), tile in alh.items():
+        k = (y << SHIFT) + x
+        if not k:
+            continue  # the fountain
+        if k in removable:
             out.append(_remove(tile))
-        if reserve:
-            present, walled = cell_needs[cell]
-            for new in reserve:
-                w = WALLS[new]
-                if w & present == walled and present & ~w:
-                    out.append(_swap(new, tile))
+        present, walled = cell_needs[k]
+        for new, w in walls:
+            if w & present == walled and present & ~w:
+                out.append(_swap(new, tile))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
+    """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
+    aside), space by space."""
+    return tuple(buy for tile, own in market_money(market, hand) for buy in _buys(tile, own))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -207,35 +224,43 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
     """V5, V11: every exact payment for every market tile (one per multiset of cards), with an exchange card
     where one helps; with `first`, stop at the first (is there any?)."""
+    found = _vizier_buys(state.market, seat.hand)
+    return list(found[:1] if first else found)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _vizier_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.VizierBuy, ...]:
+    """vizier_buys for a market and a hand (cached: to_move asks it of every claimant during the window)."""
     out: list[move.VizierBuy] = []
-    hand = seat.hand
-    for tile, own in market_money(state.market, hand):
+    for tile, own in market_money(market, hand):
         out.extend(move.VizierBuy(tile, cards) for cards in exact_payments(own, PRICE[tile]))
-        if first and out:
-            return out
     if hand and hand[-1] > 2000:
-        out.extend(exchange_buys(state, seat, move.VizierBuy, exact=True))
-    return out
+        out.extend(_exchange_buys(market, hand, move.VizierBuy, True))
+    return tuple(out)
 
 
 def exchange_buys(state: GameState, seat: PlayerState, cls: type, exact: bool) -> list[Any]:
     """V45: payments of one market tile with one exchange card and cards of its two currencies (at least one
     of the other currency: otherwise the card would be wasted), minimal, one per multiset of cards."""
+    return list(_exchange_buys(state.market, seat.hand, cls, exact))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _exchange_buys(market: tuple[str | None, ...], hand: tuple[int, ...], cls: type, exact: bool) -> tuple[Any, ...]:
     out = []
-    hand = seat.hand
     for x in hand:
         pair = EXCHANGE_PAIRS.get(x)
         if pair is None:
             continue
         mixed = tuple(c for c in hand if 0 <= c < 108 and c // 27 in pair)
         for space in pair:
-            tile = state.market[space]
+            tile = market[space]
             if tile is None:
                 continue
             other = pair[1] if pair[0] == space else pair[0]
             for cards in mixed_payments(mixed, PRICE[tile], other, exact):
                 out.append(cls(tile, tuple(sorted(cards + (x,)))))
-    return out
+    return tuple(out)
 
 
 def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tuple[int, ...]]:
@@ -258,13 +283,36 @@ def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Itera
 
 @functools.lru_cache(maxsize=1 << 16)
 def payments(cards: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
-    """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot."""
+    """minimal_payments for the cards of one currency (sorted ids); cached, hands repeat a lot. The search runs
+    on the values alone (`_payment_values`, shared by every hand with the same values)."""
     groups: dict[int, list[int]] = {}
     for c in cards:
         groups.setdefault((c % 27) // 3 + 1, []).append(c)
-    found = minimal_sets([(v, groups[v]) for v in sorted(groups, reverse=True)], price)
-    found.sort(key=lambda f: (f[0], len(f[1]), sorted(value_of(c) for c in f[1])))
-    return tuple(tuple(sorted(cards)) for _, cards in found)
+    shape = tuple((v, len(groups[v])) for v in sorted(groups, reverse=True))
+    out = []
+    for picks in _payment_values(shape, price):
+        ids: list[int] = []
+        for v, k in picks:
+            ids += groups[v][:k]
+        ids.sort()
+        out.append(tuple(ids))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _payment_values(shape: tuple[tuple[int, int], ...], price: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A21: the minimal payments of `price` from cards with these (value, count) in falling value order, each as
+    the (value, how many) it uses, cheapest first (then fewest cards, then lowest values)."""
+    groups = [(v, list(range(k))) for v, k in shape]
+    found = minimal_sets([(v, [i * 16 + j for j in ids]) for i, (v, ids) in enumerate(groups)], price)
+    found.sort(key=lambda f: (f[0], len(f[1]), sorted(shape[c >> 4][0] for c in f[1])))
+    out = []
+    for _, chosen in found:
+        counts: dict[int, int] = {}
+        for c in chosen:
+            counts[c >> 4] = counts.get(c >> 4, 0) + 1
+        out.append(tuple((shape[i][0], k) for i, k in counts.items()))
+    return tuple(out)
 
 
 def minimal_sets(groups: list[tuple[int, list[int]]], price: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -312,17 +360,28 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
-    seen: set[tuple[tuple[int, int], ...]] = set()
+    # the choices depend on the cards' kinds alone (a money card's kind is id // 3: currency and value)
+    kinds = tuple(c // 3 if c < 2000 else c for c in display)
+    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(kinds))
+
+
+_take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """take_options as positions in the display, for the display's card kinds (a money card: id // 3; an exchange
+    card: its id): one choice per distinct set of kinds, singles first, then pairs..., in display order."""
+    seen: set[tuple[int, ...]] = set()
     out = []
-    keys = [card_key(c) if c < 2000 else (c, 0) for c in display]
-    values = [value_of(c) if c < 2000 else 6 for c in display]  # an exchange card never joins a set (V43)
-    n = len(display)
+    values = [k % 9 + 1 if k < 2000 else 6 for k in kinds]  # an exchange card never joins a set (V43)
+    n = len(kinds)
     for size in range(1, n + 1):
         for combo in itertools.combinations(range(n), size):
             if size > 1 and sum(values[i] for i in combo) > 5:
                 continue
-            key = tuple(sorted(keys[i] for i in combo))
+            key = tuple(sorted(kinds[i] for i in combo))
             if key not in seen:
                 seen.add(key)
-                out.append(move.TakeMoney(tuple(sorted(display[i] for i in combo))))
+                out.append(combo)
     return tuple(out)

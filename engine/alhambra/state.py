@@ -61,7 +61,7 @@ AUTOPLAY_MODES = (AUTO_EVERY, AUTO_FINAL, AUTO_NEVER)
 HIDDEN = "hidden"  # what view() shows for a hut or bonus card the viewer may not see
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
 class PlayerState:
     """One seat: hand, Alhambra, reserve board, score, and tiles waiting to be placed at turn end."""
 
@@ -113,7 +113,7 @@ class Marks:
     spaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
 class GameState:
     players: tuple[str, ...]
     seed: int | None  # None in a view (A view never reveals the seed)

@@ -334,8 +334,8 @@ def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -
 def _vizier_done(state: GameState) -> GameState:
     """V6, V7, V11: the vizier purchase is placed: refill the market (and the display if it was short), score
     a revealed scoring card, then the window is open again for the others, or the game ends (A50)."""
-    state = replace(state, phase=ACTION, claimant=-1)
-    state, rounds, ended = _refill(state)
+    changes, rounds, ended = _refill(state)
+    state = replace(state, phase=ACTION, claimant=-1, **changes)
     for rnd in rounds:
         state = scoring_round(state, rnd)
     if ended:
@@ -354,19 +354,22 @@ def _finish_actions(state: GameState) -> GameState:
 def _end_turn(state: GameState) -> GameState:
     """A24: refill the money display (A39–A41) and the market (A42), score a revealed scoring card (A40,
     A43), then the next player's turn, or the end of the game when the market could not be refilled (A50)."""
-    state, rounds, ended = _refill(state)
-    for rnd in rounds:
-        state = scoring_round(state, rnd)
-    if ended:
-        return _game_end(state)
-    return _next_turn(state)
+    changes, rounds, ended = _refill(state)
+    if rounds or ended:
+        state = replace(state, **changes)
+        for rnd in rounds:
+            state = scoring_round(state, rnd)
+        if ended:
+            return _game_end(state)
+        return _next_turn(state)
+    return _next_turn(state, changes)  # the refill and the next turn in one copy of the state
 
 
-def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
-    """A39–A42 (V42: exchange cards fill the display like money): the refilled state, the scoring rounds
-    whose cards were revealed, and whether the market could not be refilled (A50)."""
+def _refill(state: GameState) -> tuple[dict[str, Any], list[int], bool]:
+    """A39–A42 (V42: exchange cards fill the display like money): the refilled fields of the state, the scoring
+    rounds whose cards were revealed, and whether the market could not be refilled (A50)."""
     if len(state.display) >= 4 and None not in state.market:
-        return state, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
+        return {}, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
     log = list(state.log)
     counter = state.rng_counter
     reshuffled = state.reshuffled
@@ -414,23 +417,24 @@ def _refill(state: GameState) -> tuple[GameState, list[int], bool]:
                 market[i] = bag[left]
             else:
                 ended = True  # A50
-    state = replace(
-        state,
-        display=tuple(display),
-        deck=deck[:top] if top < len(deck) else deck,
-        discard=discard,
-        market=tuple(market),
-        bag=bag[:left] if left < len(bag) else bag,
-        rng_counter=counter,
-        reshuffled=reshuffled,
-        log=tuple(log),
-    )
-    return state, rounds, ended
+    changes = {
+        "display": tuple(display),
+        "deck": deck[:top] if top < len(deck) else deck,
+        "discard": discard,
+        "market": tuple(market),
+        "bag": bag[:left] if left < len(bag) else bag,
+        "rng_counter": counter,
+        "reshuffled": reshuffled,
+    }
+    if len(log) != len(state.log):
+        changes["log"] = tuple(log)
+    return changes, rounds, ended
 
 
-def _next_turn(state: GameState) -> GameState:
+def _next_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameState:
     """The next player (clockwise = seat order, A14) begins; with the vizier module the window opens (V4,
-    V12: after the refill and any scoring, V11) until that player's first action."""
+    V12: after the refill and any scoring, V11) until that player's first action. `changes`: more fields to
+    set in the same copy (the refill's)."""
     n = len(state.players)
     return replace(
         state,
@@ -439,6 +443,7 @@ def _next_turn(state: GameState) -> GameState:
         bonus=False,
         turn=state.turn + 1,
         window=bool(state.options.get("vizier")),
+        **(changes or {}),
     )
 
 

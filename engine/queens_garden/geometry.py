@@ -170,35 +170,53 @@ def free_areas(seat: Seat) -> list[str]:
     return [a for a in AREAS if a not in used]
 
 
+# The refusals of `placement_verdict`'s codes (0: allowed)
+_REFUSALS = {
+    1: Text("a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)"),
+    2: Text("a hexagon must share its colour or its pattern with every neighbour (Q26a)"),
+    3: Text("its colour group would hold two identical hexagons (Q26b)"),
+    4: Text("its pattern group would hold two identical hexagons (Q26b)"),
+}
+
+
 def placement_problem(hexmap: dict[str, Kind], space: str, kind: Kind) -> Text | None:
     """Q26 (a) and (b) for a hexagon of `kind` on free `space`: None if allowed, else why not (player's words)."""
+    code = placement_verdict(hexmap, space, kind)
+    return _REFUSALS[code] if code else None
+
+
+def placement_verdict(hexmap: dict[str, Kind], space: str, kind: Kind) -> int:
+    """`placement_problem` as a code, without words (the listing's hot path): 0 if allowed, else which rule
+    refuses it (1: Q26a any, 2: Q26a all, 3: Q26b colour group, 4: Q26b pattern group)."""
     colour, pattern = kind
     count = matching = 0
     same_colour = same_pattern = False
+    get = hexmap.get
     for n in NEIGHBOURS[space]:
-        k = hexmap.get(n)
+        k = get(n)
         if k is None:
             continue
         count += 1
         if k[0] == colour:
             same_colour = True
+            matching += 1
+        elif k[1] == pattern:
+            matching += 1
         if k[1] == pattern:
             same_pattern = True
-        if k[0] == colour or k[1] == pattern:
-            matching += 1
     if not count:
-        return None  # (a) allows it, and a lone hexagon joins no group
+        return 0  # (a) allows it, and a lone hexagon joins no group
     if components.ADJACENCY == "any" and matching == 0:
-        return Text("a hexagon next to others must share its colour or its pattern with at least one of them (Q26a)")
+        return 1
     if components.ADJACENCY == "all" and matching < count:
-        return Text("a hexagon must share its colour or its pattern with every neighbour (Q26a)")
+        return 2
     # Q26b: the colour group and the pattern group it would join (joining groups together) must not hold two
     # identical hexagons. Walk each group outwards from the new space.
     if same_colour and _duplicate_in_group(hexmap, space, 0, colour, 1, pattern):
-        return Text("its colour group would hold two identical hexagons (Q26b)")
+        return 3
     if same_pattern and _duplicate_in_group(hexmap, space, 1, pattern, 0, colour):
-        return Text("its pattern group would hold two identical hexagons (Q26b)")
-    return None
+        return 4
+    return 0
 
 
 def _duplicate_in_group(hexmap: dict[str, Kind], start: str, same: int, key: int, other: int, own: int) -> bool:

@@ -105,7 +105,7 @@ class QueensGardenRules(Rules[QGState, Action]):
         # `candidates` lists exactly the legal actions (the property tests apply every one through `apply`).
         if player not in self.to_move(state):
             return []
-        return list(listing.candidates(state, player))
+        return listing.listed(state, player)
 
     def candidates(self, state: QGState, player: str) -> Iterator[Action]:
         return listing.candidates(state, player)

@@ -5,7 +5,8 @@ Alhambra: an Alhambra made from another by one move derives its open slots and c
 (geometry.Layout, A31); at every step each seat's derived facts equal the plain computation (the frontier, the
 local hole test A31.4 and `needs` of every cell, A31.2/A31.3), the removable cells equal removal_problem's
 verdicts (A33b), and legal_actions equals the listing of the same state with fresh Alhambra dicts (computed from
-scratch) and, in order, the generous candidates that check accepts (payments aside, A21).
+scratch) and, in order, the generous candidates that check accepts (payments aside, A21). Queen's Garden: the
+placement rule decided from each garden's groups equals the plain walk (Q26), and every listed action passes check.
 
 Size: $PROPERTY_GAMES games per configuration (CI: the small default).
 """
@@ -72,3 +73,34 @@ def test_A31_A33_alhambra_fast_listing_equals_the_plain_one(n, options):
             placed += isinstance(action, PlaceTile)
             state = rules.step(state, player, action, quiet=True)
     assert placed  # the games did build
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_Q26_Q28_queens_garden_fast_listing_equals_the_plain_rule(n):
+    """Queen's Garden: the listing decides Q26 from each garden's groups (listing._Garden); at every step, for
+    every free space (and every printed space of a free area) and every hexagon kind, its verdict is
+    placement_problem's, and every listed action passes check."""
+    from engine.queens_garden import geometry as qg_geometry
+    from engine.queens_garden import listing as qg_listing
+    from engine.queens_garden.components import EXPANSION_KIND, TILE_KIND
+
+    rules = get_rules("queens_garden")
+    kinds = sorted(set(TILE_KIND) | set(EXPANSION_KIND))
+    compared = 0
+    for g in range(property_games(1)):
+        rnd = random.Random(26 * n + g)
+        state = rules.new_game([str(10 + i) for i in range(n)], {}, 700 + g)
+        while not rules.is_over(state):
+            for seat in state.seats:
+                garden = qg_listing._garden(seat)
+                spaces = garden.free + [qg_geometry.printed_space(a, t) for a in garden.areas for t in range(6)]
+                for space in spaces:
+                    for kind in kinds:
+                        plain = qg_geometry.placement_problem(garden.hexmap, space, kind) is None
+                        assert garden.fits(space, kind) == plain, (space, kind)
+                        compared += 1
+            player = rnd.choice(rules.to_move(state))
+            legal = rules.legal_actions(state, player)
+            assert all(rules.check(state, player, a) is None for a in legal)
+            state = rules.step(state, player, rnd.choice(legal), quiet=True)
+    assert compared
