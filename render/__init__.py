@@ -48,7 +48,7 @@ from PIL import Image
 
 import engine
 from i18n import words
-from render._draw import Palette, encode_png, fixed_palette, placeholder_png, unobserved
+from render._draw import Palette, drawing_on, encode_png, fixed_palette, placeholder_png, unobserved
 
 __all__ = ["palette", "render_image", "render_png", "render_state", "renderer_ready"]
 
@@ -73,12 +73,18 @@ def render_image(
     highlight: Any = None,
     focus: bool = False,
     lang: str = "en",
+    rgb: bool = False,
 ) -> Image.Image | None:
-    """The board as a PIL image (None while the game's renderer is not ready). See `render_png`."""
+    """The board as a PIL image (None while the game's renderer is not ready). See `render_png`. A "P" image in
+    the game's palette (`palette`), drawn so (`_draw.drawing_on`: what `render_png` encodes as it is), or with
+    `rgb` an RGB image (whose mapping to the palette is that image, tests/render/test_encode.py)."""
     module = _module(game)
     if module is None:
         return None
-    img: Image.Image = module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang)
+    with drawing_on(None if rgb else palette(game)):
+        img: Image.Image = module.draw(
+            view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang
+        )
     return img
 
 
@@ -171,8 +177,9 @@ def _samples(game: str) -> list[Image.Image]:
             states.append(state)
         for at in picks:
             chosen = states[min(len(states) - 1, int(at * len(states)))]
-            images.append(render_image(game, rules.view(chosen, None), None, lang="en") or Image.new("RGB", (1, 1)))
+            public = render_image(game, rules.view(chosen, None), None, lang="en", rgb=True)
+            images.append(public or Image.new("RGB", (1, 1)))
         viewer = players[0]
         private = rules.view(states[2 * len(states) // 3], viewer)
-        images.append(render_image(game, private, viewer, lang="en") or Image.new("RGB", (1, 1)))
+        images.append(render_image(game, private, viewer, lang="en", rgb=True) or Image.new("RGB", (1, 1)))
     return images

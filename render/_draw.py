@@ -18,6 +18,7 @@ by the `Words` it was drawn with.
 from __future__ import annotations
 
 import collections
+import contextvars
 import dataclasses
 import functools
 import math
@@ -49,6 +50,9 @@ WHITE: RGB = (255, 255, 255)
 HIGHLIGHT: RGB = (230, 20, 140)  # the last move / a tentative placement: magenta, unlike any game colour
 TURN: RGB = (214, 120, 0)  # whose turn it is
 GOOD: RGB = (30, 130, 60)
+HAND_BG: RGB = (255, 248, 230)  # a private image's hand panel
+SHEET: RGB = (255, 250, 236)  # the results sheet
+SHEET_ROW: RGB = (246, 238, 218)  # every other row of it
 
 
 # --------------------------------------------------------------------------------------------- fonts
@@ -103,10 +107,20 @@ def fits(text: str, max_width: int, size: int, bold: bool = False, min_size: int
 
 
 def _fit_size(text: str, max_width: int, size: int, bold: bool, min_size: int) -> int:
-    """The largest size from `size` down to `min_size` at which `text` fits `max_width`, else `min_size`."""
-    while size > min_size and text_size(text, size, bold)[0] > max_width:
-        size -= 1
-    return size
+    """The largest size from `size` down to `min_size` at which `text` fits `max_width`, else `min_size`. Widths
+    grow with the size, so the search starts where the width at `size` scaled down would fit and steps from there
+    (2-3 measures of a long label rather than one per size: a new label's measure costs ~0.08 ms)."""
+    width = text_size(text, size, bold)[0]
+    if size <= min_size or width <= max_width:
+        return size
+    guess = max(min_size, min(size - 1, size * max_width // max(1, width)))
+    if text_size(text, guess, bold)[0] <= max_width:
+        while guess + 1 < size and text_size(text, guess + 1, bold)[0] <= max_width:
+            guess += 1
+        return guess
+    while guess > min_size and text_size(text, guess, bold)[0] > max_width:
+        guess -= 1
+    return guess
 
 
 def _fit_text(text: str, max_width: int, size: int, bold: bool, min_size: int) -> tuple[str, int]:
@@ -225,9 +239,56 @@ def text(
     stroke = stroke if outline is not None else 0
     (dx, dy), inner, outer = _text_masks(s, size, bold, anchor, stroke)
     pos = (round(xy[0]) + dx, round(xy[1]) + dy)
+    if isinstance(d, PaletteDraw):
+        _text_on_palette(d, pos, (s, size, bold, anchor, stroke), inner, outer, fill, outline)
+        return
     if outer is not None and outline is not None:
         d.bitmap(pos, outer, fill=outline)
     d.bitmap(pos, inner, fill=fill)
+
+
+def _text_on_palette(
+    d: PaletteDraw,
+    pos: tuple[int, int],
+    label: tuple[str, int, bool, str, int],
+    inner: Image.Image,
+    outer: Image.Image | None,
+    fill: RGB,
+    outline: RGB | None,
+) -> None:
+    """A label on a palette canvas: over one plain colour (nearly always: a panel, a bar, the background) its
+    box is pasted from a sprite drawn once per label, colours and background (`_text_sprite`); over anything else
+    the box is taken to RGB, the label blended on it and mapped back (the pixels an RGB board would store)."""
+    img, x, y = d.image, pos[0], pos[1]
+    w, h = inner.size
+    box = (x, y, x + w, y + h)
+    if x >= 0 and y >= 0 and x + w <= img.width and y + h <= img.height:
+        lo, hi = img.im.crop(box).getextrema()
+        if lo == hi:
+            img.im.paste(_text_sprite(*label, fill, outline, lo, d.target).im, box)
+            return
+    patch = img.crop(box).convert("RGB")
+    pd = ImageDraw.Draw(patch)
+    if outer is not None and outline is not None:
+        pd.bitmap((0, 0), outer, fill=outline)
+    pd.bitmap((0, 0), inner, fill=fill)
+    img.paste(d.target.indexed(patch), (x, y))
+
+
+@functools.lru_cache(maxsize=4096)  # ~1-4 KiB each (a label's box, a byte a pixel): a few MiB at most
+def _text_sprite(
+    s: str, size: int, bold: bool, anchor: str, stroke: int, fill: RGB, outline: RGB | None, bg: int, target: Palette
+) -> Image.Image:
+    """A label's box on the plain palette entry `bg`, as an RGB board would store it: drawn in RGB on a colour
+    mapped to that entry (`Palette.canon`: the entry's own colour for every key colour), then mapped to `target`
+    (mapping is per pixel, so over a key colour this is exactly the label drawn on the board, then mapped)."""
+    _, inner, outer = _text_masks(s, size, bold, anchor, stroke)
+    patch = Image.new("RGB", inner.size, target.canon[bg])
+    pd = ImageDraw.Draw(patch)
+    if outer is not None and outline is not None:
+        pd.bitmap((0, 0), outer, fill=outline)
+    pd.bitmap((0, 0), inner, fill=fill)
+    return target.indexed(patch)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -311,7 +372,7 @@ def title_bar(
     if on is None:
         d.rounded_rectangle(box, radius=8, fill=fill)
     else:
-        on[0].paste(rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
+        paste(on[0], rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
     cy = (y0 + y1) // 2
     fg = contrast(fill)
     right_size = size
@@ -366,7 +427,7 @@ def paste_chip(
     """`chip` at integer `xy` on a plain `bg` area, pasted from a cached sprite (the same pixels: every position
     in a chip is a whole pixel from its corner). Returns its width."""
     sprite = chip_sprite(label, colour, bg, size, pad, bold)
-    img.paste(sprite, xy)
+    paste(img, sprite, xy)
     return sprite.width - 1
 
 
@@ -521,7 +582,7 @@ def results_sheet(
     scoring part, winners named in the title and in green. Returns the height used."""
     row_h = RESULTS_ROW_H
     h = results_height(res, w)
-    panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=GOOD, width=3)
+    panel(d, (x, y, x + w, y + h), fill=SHEET, edge=GOOD, width=3)
     win = ", ".join(names.get(p, p) for p in res.winners)
     # i18n: the title of the results sheet; {names}: the winners' names, comma-separated
     title = _("Final results — winner: {names}", "Final results — winners: {names}", n=len(res.winners), names=win)
@@ -540,7 +601,7 @@ def results_sheet(
     for i, pid in enumerate(order):
         ry = hy + 36 + i * row_h
         if i % 2 == 0:
-            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
+            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=SHEET_ROW)
         nm, size = fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
         text(d, (x + 14, ry + row_h / 2 - 5), nm, size, GOOD if pid in res.winners else INK, bold=True, anchor="lm")
         for j, v in enumerate(res.rows[pid]):
@@ -583,8 +644,117 @@ def entry_point(model: Callable[..., Any], board: Callable[..., Image.Image]) ->
 
 
 def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGB", (int(width), int(height)), colour)
-    return img, ImageDraw.Draw(img)
+    """A board (or a part's) canvas filled with `colour`, and its drawer: RGB, or while `drawing_on(palette)` a "P"
+    image in that palette (see `PaletteDraw`)."""
+    target = _TARGET.get()
+    if target is None:
+        img = Image.new("RGB", (int(width), int(height)), colour)
+        return img, ImageDraw.Draw(img)
+    img = Image.new("P", (int(width), int(height)), target.index(colour))
+    img.putpalette(target.plte)
+    img.info[_PALETTE_INFO] = target
+    return img, PaletteDraw(img, target)
+
+
+def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
+    """The drawer for `img`: a `PaletteDraw` for a palette canvas (`canvas` while `drawing_on`), else Pillow's."""
+    if img.mode == "P":
+        target = _TARGET.get()
+        if target is None:
+            raise ValueError("a palette image is drawn on only inside drawing_on(palette)")
+        return PaletteDraw(img, target)
+    return ImageDraw.Draw(img)
+
+
+# --------------------------------------------------------------------------------------------- palette canvases
+
+# The palette boards are drawn on while inside `drawing_on` (None: RGB). A context variable: each thread (or task)
+# drawing boards has its own.
+_TARGET: contextvars.ContextVar[Palette | None] = contextvars.ContextVar("render_target", default=None)
+_PALETTE_INFO = "render.palette"  # a palette canvas's `info` key naming its Palette (for `encode_png`)
+
+
+@contextmanager
+def drawing_on(target: Palette | None) -> Iterator[None]:
+    """Boards drawn inside are "P" images in `target`'s colours (None: RGB), drawn directly so: every fill, line
+    and pasted sprite takes the palette entry an RGB board's pixel would be mapped to (`Palette.index`,
+    `Palette.indexed`: the mapping is per pixel), and text over a plain colour is pasted from a sprite drawn once
+    per label and background (`_text_sprite`). The image is the one mapping the RGB board gives, without mapping
+    ~2 million pixels per board (~2.8 ms for a 6-player Alhambra) and with a byte a pixel to fill, paste and keep
+    instead of four (tests/render/test_encode.py compares both ways)."""
+    token = _TARGET.set(target)
+    try:
+        yield
+    finally:
+        _TARGET.reset(token)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Pillow's drawer for a palette canvas: colours given as RGB are drawn as the entry `target` maps them to
+    (Pillow's own would add entries to the image's palette). `text` pastes labels (see `_text_on_palette`)."""
+
+    def __init__(self, img: Image.Image, target: Palette) -> None:
+        super().__init__(img)
+        self.palette = None  # colours are mapped here, never added to the image's palette
+        self.image, self.target = img, target
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        index = self.target.index
+        return super()._getink(
+            index(ink) if isinstance(ink, tuple) else ink, index(fill) if isinstance(fill, tuple) else fill
+        )
+
+
+def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`img.paste(sprite, xy, mask)` for any board canvas: on a palette canvas an RGB(A) sprite is pasted as its
+    entries in the palette (mapped once per sprite and palette, `_indexed`), through a 1-bit form of `mask` (or of
+    the sprite's alpha when `mask` is the sprite) when that is all opaque or clear, else blended in RGB over the box
+    and mapped back (what an RGB board stores there)."""
+    if img.mode != "P" or sprite.mode == "P":
+        img.paste(sprite, xy, mask)
+        return
+    target = _TARGET.get()
+    assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
+    indexed = _derived(sprite, target, lambda: target.indexed(sprite))
+    box = (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
+    if mask is None:
+        img.im.paste(indexed.im, box)  # Pillow's own, without the checks of `Image.paste` (~2x quicker)
+        return
+    binary = _derived(mask, "1", lambda: _binary(mask))
+    if binary is not None:
+        img.im.paste(indexed.im, box, binary.im)
+        return
+    patch = img.crop(box).convert("RGB")
+    patch.paste(sprite, (0, 0), mask)
+    img.paste(target.indexed(patch), xy)
+
+
+def _binary(mask: Image.Image) -> Image.Image | None:
+    """A 1-bit form of `mask` (or of its alpha) when every value is 0 or 255, else None."""
+    alpha = mask.getchannel("A") if mask.mode in ("RGBA", "LA") else mask
+    if alpha.mode != "L" or any(alpha.histogram()[1:255]):
+        return None
+    return alpha.convert("1", dither=Image.Dither.NONE)
+
+
+# id of a (cached, shared) image -> (a weak reference to it, what was derived from it: its mapped form per palette,
+# its 1-bit mask...): dropped with the image, so bounded by the caches holding the images
+_DERIVED: dict[int, tuple[weakref.ref[Image.Image], dict[Hashable, Any]]] = {}
+
+
+def _derived(img: Image.Image, kind: Hashable, make: Callable[[], Any]) -> Any:
+    key = id(img)
+    found = _DERIVED.get(key)
+    if found is None or found[0]() is not img:
+
+        def forget(_ref: weakref.ref[Image.Image]) -> None:
+            _DERIVED.pop(key, None)
+
+        found = _DERIVED[key] = (weakref.ref(img, forget), {})
+    table = found[1]
+    if kind not in table:
+        table[kind] = make()
+    return table[kind]
 
 
 # --------------------------------------------------------------------------------------------- cached parts
@@ -605,6 +775,15 @@ class _Tag:
 _BOOL, _FLOAT, _LIST, _DICT, _SET = map(_Tag, ("bool", "float", "list", "dict", "set"))
 
 
+_PLAIN = frozenset({str, int, type(None)})  # frozen as themselves
+# While a part is drawn (`part`): id of a dataclass frozen for its key -> (it, its frozen form), for the parts
+# inside it, whose keys hold the same objects (a player's panel, then their garden): each is frozen once per board.
+_FROZEN: contextvars.ContextVar[dict[int, tuple[Any, Hashable]] | None] = contextvars.ContextVar(
+    "render_frozen", default=None
+)
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names (dataclasses.fields is slow)
+
+
 def freeze(value: Any) -> Hashable:
     """A hashable stand-in for `value`, equal for two values exactly when they are equal as drawn: the key of a
     cached part. Strings, ints and None as they are; tuples item by item; lists, dicts (their items in order) and
@@ -613,10 +792,13 @@ def freeze(value: Any) -> Hashable:
     installed again, as tests do, has new Words: parts drawn with the old ones are never served for it). Tags are private objects, so no two different
     values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
     kind = type(value)
-    if kind is str or kind is int or value is None:
+    if kind in _PLAIN:
         return cast(Hashable, value)
-    if kind is tuple:
-        return tuple(map(freeze, value))
+    if kind is tuple:  # most are plain (cells, ids, colours): themselves, without a new tuple
+        for item in value:
+            if type(item) not in _PLAIN:
+                return tuple(map(freeze, value))
+        return cast(Hashable, value)
     if kind is bool:
         return (_BOOL, value)
     if kind is float:
@@ -624,13 +806,33 @@ def freeze(value: Any) -> Hashable:
     if kind is list:
         return (_LIST, *map(freeze, value))
     if kind is dict:
-        return (_DICT, *((freeze(k), freeze(v)) for k, v in value.items()))
+        plain = _PLAIN
+        return (
+            _DICT,
+            *(
+                (k if type(k) in plain else freeze(k), v if type(v) in plain else freeze(v))
+                for k, v in value.items()
+            ),
+        )
     if kind is frozenset or kind is set:
-        return (_SET, frozenset(map(freeze, value)))
+        for item in value:
+            if type(item) not in _PLAIN:
+                return (_SET, frozenset(map(freeze, value)))
+        return (_SET, value if kind is frozenset else frozenset(value))
     if kind is types.FunctionType or kind is Words:  # a section passed on, a language's words: only themselves
         return cast(Hashable, value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        memo = _FROZEN.get()
+        found = memo.get(id(value)) if memo is not None else None
+        if found is not None and found[0] is value:
+            return found[1]
+        frozen = (kind, *(freeze(getattr(value, name)) for name in names))
+        if memo is not None:
+            memo[id(value)] = (value, frozen)
+        return frozen
     raise TypeError(f"cannot key a cached part on a {kind.__name__}")
 
 
@@ -720,15 +922,22 @@ def part(
     (`PARTS.enabled = False`: every section drawn on the board itself) and compare the bytes."""
     x0, y0, x1, y1 = box
     if not PARTS.enabled:
-        section(img, ImageDraw.Draw(img), x0, y0, *args)
+        section(img, drawer(img), x0, y0, *args)
         return
     px, py = x0 & 1, y0 & 1
-    key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, freeze(args))
-    found = PARTS.lookup(key)
-    if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
-        section(img, ImageDraw.Draw(img), x0, y0, *args)
-        PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
-        return
+    target = _TARGET.get()
+    outermost = _FROZEN.get() is None
+    token = _FROZEN.set({}) if outermost else None
+    try:
+        key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, target.plte if target else None, freeze(args))
+        found = PARTS.lookup(key)
+        if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
+            section(img, drawer(img), x0, y0, *args)
+            PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
+            return
+    finally:
+        if token is not None:
+            _FROZEN.reset(token)
     if PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
         raise AssertionError(f"the part cache served {section.__qualname__} a part drawn for other data")
     img.paste(found, (x0 - px, y0 - py))
@@ -749,7 +958,11 @@ def _draw_part(
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     """Paste a (cached, transparent) sprite centred on (cx, cy): through its alpha, or through a 1-bit mask of it
     when every pixel is either opaque or clear (hexagons, octagons...: the same pixels, ~3x quicker)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), _stamp_mask(sprite))
+    xy = (round(cx - sprite.width / 2), round(cy - sprite.height / 2))
+    if img.mode == "P":
+        paste(img, sprite, xy, sprite if sprite.mode == "RGBA" else None)
+        return
+    img.paste(sprite, xy, _stamp_mask(sprite))
 
 
 # id of a sprite -> (a weak reference to it, its 1-bit mask or None when its alpha has shades): one entry per
@@ -775,7 +988,20 @@ def _stamp_mask(sprite: Image.Image) -> Image.Image:
     return mask or sprite
 
 
-BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, TURN, GOOD)
+BASE_PALETTE: tuple[RGB, ...] = (
+    BG,
+    PANEL,
+    PANEL_EDGE,
+    INK,
+    MUTED,
+    WHITE,
+    HIGHLIGHT,
+    TURN,
+    GOOD,
+    HAND_BG,
+    SHEET,
+    SHEET_ROW,
+)
 
 # Palette: the key colours exactly, then the image's other colours as found on a 1-in-SAMPLE_STEP grid.
 SAMPLE_STEP = 5
@@ -853,13 +1079,56 @@ class Palette:
     finding the colours of each image (~1.2 ms for a 6-player Alhambra) and lets Pillow keep what it learnt
     mapping the shades of earlier boards (~1 ms more): its 256 colours and Pillow's lookup table of ~0.5 MiB."""
 
-    __slots__ = ("colours", "image", "plte")
+    __slots__ = ("__weakref__", "_canon", "_index", "colours", "image", "plte")
 
     def __init__(self, colours: Sequence[RGB]) -> None:
         self.colours = tuple(colours)[:256]
         self.plte = bytes(v for c in self.colours for v in c)
         self.image = Image.new("P", (1, 1))
         self.image.putpalette(self.plte)
+        self._index: dict[tuple[int, ...], int] = {}
+        self._canon: tuple[RGB, ...] | None = None
+
+    @property
+    def canon(self) -> tuple[RGB, ...]:
+        """Per entry, a colour mapped to it: its own colour when that maps to it (every key colour does), else the
+        nearest colour within 4 per channel that does (Pillow maps by the corner of a pixel's 4x4x4 cell, so a
+        found shade may not map to itself), else its own. Found once (~2 ms), for labels over a plain entry."""
+        if self._canon is None:
+            steps = sorted(
+                ((dr, dg, db) for dr in range(-4, 5) for dg in range(-4, 5) for db in range(-4, 5)),
+                key=lambda o: (o[0] ** 2 + o[1] ** 2 + o[2] ** 2, o),
+            )
+            tries = [
+                tuple(min(255, max(0, v + o)) for v, o in zip(c, step, strict=True))
+                for c in self.colours
+                for step in steps
+            ]
+            sheet = Image.new("RGB", (len(steps), len(self.colours)))
+            sheet.putdata(tries)
+            mapped = self.indexed(sheet).tobytes()
+            canon = []
+            for k, colour in enumerate(self.colours):
+                row = range(k * len(steps), (k + 1) * len(steps))
+                canon.append(next((cast(RGB, tries[i]) for i in row if mapped[i] == k), colour))
+            self._canon = tuple(canon)
+        return self._canon
+
+    def indexed(self, img: Image.Image) -> Image.Image:
+        """`img` mapped to this palette, each pixel to the entry nearest its colour (no dithering), as a "P" image
+        carrying these colours."""
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def index(self, colour: tuple[int, ...]) -> int:
+        """The entry a pixel of `colour` is mapped to (`indexed`: the same mapping), remembered (at most 4096)."""
+        found = self._index.get(colour)
+        if found is None:
+            found = cast(int, self.indexed(Image.new("RGB", (1, 1), colour[:3])).getpixel((0, 0)))
+            if len(self._index) < 4096:
+                self._index[colour] = found
+        return found
 
 
 def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (), size: int = 256) -> Palette:
@@ -889,18 +1158,22 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palet
     size, which is why the file is written here rather than by Pillow's PNG plugin). Deterministic: same pixels,
     same bytes (for a given `DEFLATE` and palette).
     """
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    if palette is None:
-        palette = Palette(png_palette(img, key_colours))
-    indexed = img.quantize(palette=palette.image, dither=Image.Dither.NONE)
+    if palette is not None and img.mode == "P" and img.info.get(_PALETTE_INFO) is palette:
+        indexed = img  # drawn on this very palette (`drawing_on`)
+    else:
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        if palette is None:
+            palette = Palette(png_palette(img, key_colours))
+        indexed = palette.indexed(img)
+    plte = cast(Palette, palette).plte  # (set in both branches)
     w, h = img.size
     rows = memoryview(indexed.tobytes("raw", "P", w + 1))  # each row then a zero (Pillow pads a row to its stride)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
-            _chunk(b"PLTE", palette.plte),
+            _chunk(b"PLTE", plte),
             _chunk(b"IDAT", _deflate(b"\x00", rows[:-1])),  # filter type 0 (none) before each row
             _chunk(b"IEND", b""),
         )
