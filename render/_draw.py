@@ -809,10 +809,7 @@ def freeze(value: Any) -> Hashable:
         plain = _PLAIN
         return (
             _DICT,
-            *(
-                (k if type(k) in plain else freeze(k), v if type(v) in plain else freeze(v))
-                for k, v in value.items()
-            ),
+            *((k if type(k) in plain else freeze(k), v if type(v) in plain else freeze(v)) for k, v in value.items()),
         )
     if kind is frozenset or kind is set:
         for item in value:
