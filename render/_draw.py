@@ -333,6 +333,97 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 # --------------------------------------------------------------------------------------------- shapes
 
 
+def rounded(
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    radius: int,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    """`d.rounded_rectangle(box, radius, fill, outline, width)`, the same pixels, quicker: for a whole-pixel box
+    larger than its corners, the corners are pasted from sprites drawn once per look (`_rounded_parts`) and the
+    straight parts filled as rectangles (Pillow's pie slices and arcs cost ~4x more for a panel)."""
+    c = radius + width + 1  # a corner's side: the straight parts begin after it
+    if (
+        any(type(v) is not int for v in box)
+        or type(radius) is not int
+        or box[2] - box[0] < 2 * c + 2
+        or box[3] - box[1] < 2 * c + 2
+    ):
+        d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+        return
+    x0, y0, x1, y1 = (int(v) for v in box)
+    corners, bands, middle = _rounded_parts(radius, fill, outline, width)
+    img = d._image  # the image an ImageDraw draws on
+    at = ((x0, y0), (x1 - c + 1, y0), (x0, y1 - c + 1), (x1 - c + 1, y1 - c + 1))
+    for sprite, xy in zip(corners, at, strict=True):
+        paste(img, sprite, xy, sprite)
+    if middle is not None:  # the middle's colour where no corner is: three rectangles, no pixel filled twice
+        d.rectangle((x0 + c, y0, x1 - c, y0 + c - 1), fill=middle)
+        d.rectangle((x0, y0 + c, x1, y1 - c), fill=middle)
+        d.rectangle((x0 + c, y1 - c + 1, x1 - c, y1), fill=middle)
+    top, bottom, left, right = bands
+    for k0, k1, colour in top:
+        d.rectangle((x0 + c, y0 + k0, x1 - c, y0 + k1), fill=colour)
+    for k0, k1, colour in bottom:
+        d.rectangle((x0 + c, y1 - c + 1 + k0, x1 - c, y1 - c + 1 + k1), fill=colour)
+    for k0, k1, colour in left:
+        d.rectangle((x0 + k0, y0 + c, x0 + k1, y1 - c), fill=colour)
+    for k0, k1, colour in right:
+        d.rectangle((x1 - c + 1 + k0, y0 + c, x1 - c + 1 + k1, y1 - c), fill=colour)
+
+
+Runs = tuple[tuple[int, int, RGB], ...]
+
+
+@functools.lru_cache(maxsize=256)  # each ~4 small sprites
+def _rounded_parts(
+    radius: int, fill: RGB | None, outline: RGB | None, width: int
+) -> tuple[tuple[Image.Image, ...], tuple[Runs, Runs, Runs, Runs], RGB | None]:
+    """Pillow's rounded rectangle of this look drawn once at the smallest size with straight parts: its four
+    corners (RGBA, clear outside), the runs of colour across each band (top, bottom, left, right: (first, last,
+    colour) from the band's outer side, those differing from the middle) and the middle's colour (None: clear)."""
+    c = radius + width + 1
+    s = 2 * c + 1
+    small = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(small).rounded_rectangle(
+        (0, 0, s - 1, s - 1),
+        radius=radius,
+        fill=(*fill, 255) if fill is not None else None,
+        outline=(*outline, 255) if outline is not None else None,
+        width=width,
+    )
+    px = small.load()
+    assert px is not None
+
+    def colour(x: int, y: int) -> RGB | None:
+        r, g, b, a = cast(tuple[int, int, int, int], px[x, y])
+        return (r, g, b) if a else None
+
+    middle = colour(c, c)
+
+    def runs(cells: list[RGB | None]) -> Runs:
+        out: list[tuple[int, int, RGB]] = []
+        for k, col in enumerate(cells):
+            if col is None or col == middle:
+                continue
+            if out and out[-1][1] == k - 1 and out[-1][2] == col:
+                out[-1] = (out[-1][0], k, col)
+            else:
+                out.append((k, k, col))
+        return tuple(out)
+
+    bands = (
+        runs([colour(c, k) for k in range(c)]),
+        runs([colour(c, s - c + k) for k in range(c)]),
+        runs([colour(k, c) for k in range(c)]),
+        runs([colour(s - c + k, c) for k in range(c)]),
+    )
+    corners = tuple(small.crop(b) for b in ((0, 0, c, c), (s - c, 0, s, c), (0, s - c, c, s), (s - c, s - c, s, s)))
+    return corners, bands, middle
+
+
 def panel(
     d: ImageDraw.ImageDraw,
     box: tuple[int, int, int, int],
@@ -343,7 +434,7 @@ def panel(
     radius: int = 10,
 ) -> None:
     """A rounded card to group related things."""
-    d.rounded_rectangle(box, radius=radius, fill=fill, outline=edge, width=width)
+    rounded(d, box, radius, fill=fill, outline=edge, width=width)
 
 
 @functools.lru_cache(maxsize=128)
@@ -370,7 +461,7 @@ def title_bar(
     draws on, the plain colour under `box`): the strip is pasted from a cached sprite (faster, same pixels)."""
     x0, y0, x1, y1 = box
     if on is None:
-        d.rounded_rectangle(box, radius=8, fill=fill)
+        rounded(d, box, 8, fill=fill)
     else:
         paste(on[0], rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
     cy = (y0 + y1) // 2
@@ -395,13 +486,43 @@ def chip(
     pad: int = 6,
     bold: bool = True,
 ) -> int:
-    """A small coloured label (legend entry, currency name...). Returns its width."""
+    """A small coloured label (legend entry, currency name...). Returns its width. Over one plain colour it is
+    pasted from a sprite drawn once on that colour (`chip_sprite`: the same pixels)."""
     w, h = text_size(label, size, bold)
     x, y = xy
     box = (x, y, x + w + 2 * pad, y + size + 2 * pad - 2)
-    d.rounded_rectangle(box, radius=6, fill=colour, outline=mix(colour, INK, 0.5), width=1)
-    text(d, (x + pad, (box[1] + box[3]) // 2), label, size, contrast(colour), bold=bold, anchor="lm")
+    bg = plain_under(d, box) if type(x) is int and type(y) is int else None
+    if bg is not None:
+        paste(d._image, chip_sprite(label, colour, bg, size, pad, bold), (x, y))
+        return box[2] - box[0]
+    _chip(d, box, label, colour, size, pad, bold)
     return box[2] - box[0]
+
+
+def plain_under(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> RGB | None:
+    """The colour under `box` (both corners inclusive) when it is one plain colour inside the image, else None
+    (on a palette canvas: a colour mapped to that entry, `Palette.canon`)."""
+    x0, y0, x1, y1 = box
+    width, height = d._image.size
+    if x0 < 0 or y0 < 0 or x1 >= width or y1 >= height:
+        return None
+    region = d.im.crop((x0, y0, x1 + 1, y1 + 1))
+    if isinstance(d, PaletteDraw):
+        lo, hi = region.getextrema()
+        return d.target.canon[lo] if lo == hi else None
+    if d._image.mode != "RGB":
+        return None
+    bands = [region.getband(i).getextrema() for i in range(3)]
+    if all(lo == hi for lo, hi in bands):
+        return (bands[0][0], bands[1][0], bands[2][0])
+    return None
+
+
+def _chip(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str, colour: RGB, size: int, pad: int, bold: bool
+) -> None:
+    rounded(d, box, 6, fill=colour, outline=mix(colour, INK, 0.5), width=1)
+    text(d, (box[0] + pad, (box[1] + box[3]) // 2), label, size, contrast(colour), bold=bold, anchor="lm")
 
 
 @functools.lru_cache(maxsize=256)
@@ -409,7 +530,7 @@ def chip_sprite(label: str, colour: RGB, bg: RGB, size: int = 15, pad: int = 6, 
     """`chip` drawn once on a `bg` background, for `paste_chip`. Never draw on it (it is shared)."""
     w, _ = text_size(label, size, bold)
     img = Image.new("RGB", (w + 2 * pad + 1, size + 2 * pad - 1), bg)
-    chip(ImageDraw.Draw(img), (0, 0), label, colour, size=size, pad=pad, bold=bold)
+    _chip(ImageDraw.Draw(img), (0, 0, w + 2 * pad, size + 2 * pad - 2), label, colour, size, pad, bold)
     return img
 
 
@@ -707,54 +828,57 @@ class PaletteDraw(ImageDraw.ImageDraw):
 
 def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
     """`img.paste(sprite, xy, mask)` for any board canvas: on a palette canvas an RGB(A) sprite is pasted as its
-    entries in the palette (mapped once per sprite and palette, `_indexed`), through a 1-bit form of `mask` (or of
-    the sprite's alpha when `mask` is the sprite) when that is all opaque or clear, else blended in RGB over the box
-    and mapped back (what an RGB board stores there)."""
+    entries in the palette, through a 1-bit form of `mask` (or of the sprite's alpha when `mask` is the sprite)
+    when that is all opaque or clear (both found once per sprite, mask and palette: `_mapped`), else blended in RGB
+    over the box and mapped back (what an RGB board stores there)."""
     if img.mode != "P" or sprite.mode == "P":
         img.paste(sprite, xy, mask)
         return
     target = _TARGET.get()
     assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
-    indexed = _derived(sprite, target, lambda: target.indexed(sprite))
+    other = None if mask is sprite else mask  # (a sprite never holds itself: no reference cycle)
+    found = sprite.__dict__.get(_MAPPED)
+    mapped = found.get((target, id(other))) if found is not None else None
+    if mapped is None or mapped[0] is not other:
+        mapped = _mapped(sprite, mask, target)
     box = (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
-    if mask is None:
-        img.im.paste(indexed.im, box)  # Pillow's own, without the checks of `Image.paste` (~2x quicker)
-        return
-    binary = _derived(mask, "1", lambda: _binary(mask))
-    if binary is not None:
-        img.im.paste(indexed.im, box, binary.im)
-        return
-    patch = img.crop(box).convert("RGB")
-    patch.paste(sprite, (0, 0), mask)
-    img.paste(target.indexed(patch), xy)
+    if mapped[2] is not None:  # Pillow's own paste, without the checks of `Image.paste` (~2x quicker)
+        img.im.paste(mapped[1], box, mapped[2])
+    elif mask is None:
+        img.im.paste(mapped[1], box)
+    else:
+        patch = img.crop(box).convert("RGB")
+        patch.paste(sprite, (0, 0), mask)
+        img.paste(target.indexed(patch), xy)
 
 
-def _binary(mask: Image.Image) -> Image.Image | None:
-    """A 1-bit form of `mask` (or of its alpha) when every value is 0 or 255, else None."""
-    alpha = mask.getchannel("A") if mask.mode in ("RGBA", "LA") else mask
-    if alpha.mode != "L" or any(alpha.histogram()[1:255]):
-        return None
-    return alpha.convert("1", dither=Image.Dither.NONE)
+def fill_mask(img: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image.Image) -> None:
+    """`colour` wherever the 1-bit `mask` is set, its corner at `xy` (many plain shapes drawn once as a mask)."""
+    if img.mode == "P":
+        target = _TARGET.get()
+        assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
+        img.paste(target.index(colour), (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
+    else:
+        img.paste(colour, (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
 
 
-# id of a (cached, shared) image -> (a weak reference to it, what was derived from it: its mapped form per palette,
-# its 1-bit mask...): dropped with the image, so bounded by the caches holding the images
-_DERIVED: dict[int, tuple[weakref.ref[Image.Image], dict[Hashable, Any]]] = {}
+_MAPPED = "_render_mapped"  # a sprite's attribute: (palette, id(mask)) -> (mask, its pixels mapped, 1-bit mask or None)
 
 
-def _derived(img: Image.Image, kind: Hashable, make: Callable[[], Any]) -> Any:
-    key = id(img)
-    found = _DERIVED.get(key)
-    if found is None or found[0]() is not img:
-
-        def forget(_ref: weakref.ref[Image.Image]) -> None:
-            _DERIVED.pop(key, None)
-
-        found = _DERIVED[key] = (weakref.ref(img, forget), {})
-    table = found[1]
-    if kind not in table:
-        table[kind] = make()
-    return table[kind]
+def _mapped(sprite: Image.Image, mask: Image.Image | None, target: Palette) -> tuple[Any, Any, Any]:
+    """`sprite` mapped to `target` and the 1-bit form of `mask` (None without a mask or when it has shades), kept
+    on the sprite itself (sprites are cached and shared: what is found lives and dies with them)."""
+    binary = None
+    if mask is not None and mask.mode == "1":
+        binary = mask.im
+    elif mask is not None:
+        alpha = mask.getchannel("A") if mask.mode in ("RGBA", "LA") else mask
+        if alpha.mode == "L" and not any(alpha.histogram()[1:255]):
+            binary = alpha.convert("1", dither=Image.Dither.NONE).im
+    other = None if mask is sprite else mask
+    mapped = (other, target.indexed(sprite).im, binary)
+    sprite.__dict__.setdefault(_MAPPED, {})[(target, id(other))] = mapped
+    return mapped
 
 
 # --------------------------------------------------------------------------------------------- cached parts

@@ -534,7 +534,9 @@ def _draw_grid(
     marks: frozenset[tuple[int, int]] = frozenset(),
     _: Words = ENGLISH,
 ) -> None:
-    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells."""
+    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells: the
+    empty cells of the whole box filled at once through a mask drawn once per box size (`_empty_cells`, shared
+    by every game), the tiles pasted over their cells (each covers its cell)."""
     ox, oy = origin
     bx0, by0, bx1, by1 = bbox
     label = max(14, min(18, cell // 3))
@@ -546,17 +548,23 @@ def _draw_grid(
     for y in range(by0, by1 + 1):
         __, row = _split_name((bx0, y))
         D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
-    for y in range(by0, by1 + 1):
-        for x in range(bx0, bx1 + 1):
-            cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
-            tid = grid.get((x, y))
-            if tid is None:
-                d.rectangle((cx + 1, cy + 1, cx + cell - 2, cy + cell - 2), fill=EMPTY_CELL)
-            else:
-                D.paste(img, tile_sprite(tid, cell, True, _), (cx, cy))
+    D.fill_mask(img, EMPTY_CELL, (gx, gy), _empty_cells(bx1 - bx0 + 1, by1 - by0 + 1, cell))
+    for (x, y), tid in grid.items():
+        D.paste(img, tile_sprite(tid, cell, True, _), (gx + (x - bx0) * cell, gy + (y - by0) * cell))
     for x, y in sorted(marks):
         cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
+
+
+@functools.lru_cache(maxsize=64)  # ~0.1-0.2 MiB each (a byte a pixel), so bounded
+def _empty_cells(cols: int, rows: int, cell: int) -> Image.Image:
+    """The mask ("1") of the empty cells of a box of cols x rows cells: each a square 1 pixel inside its cell."""
+    mask = Image.new("1", (cols * cell, rows * cell), 0)
+    d = ImageDraw.Draw(mask)
+    for r in range(rows):
+        for c in range(cols):
+            d.rectangle((c * cell + 1, r * cell + 1, c * cell + cell - 2, r * cell + cell - 2), fill=1)
+    return mask
 
 
 def _grid_size(bbox: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
@@ -690,7 +698,7 @@ def _market(
     for i, (cur, tid) in enumerate(market):
         sx = x + 10 + i * space_w
         col = CURRENCY_COLOURS[cur]
-        d.rounded_rectangle((sx, y + 38, sx + space_w - 8, y + 38 + 26), radius=6, fill=col)
+        D.rounded(d, (sx, y + 38, sx + space_w - 8, y + 38 + 26), 6, fill=col)
         label, size = D.fit_text(f"{i + 1} {_.text(CURRENCY_WORDS[cur])}", space_w - 14, 15, bold=True, min_size=10)
         D.text(d, (sx + (space_w - 8) / 2, y + 51), label, size, D.contrast(col), bold=True, anchor="mm")
         ty = y + 38 + 30
@@ -804,7 +812,7 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
         ry = head_y + 22 + i * row_h
         col = TYPE_COLOURS[t]
         s = int(min(row_h - 2, 22))
-        d.rounded_rectangle((cols[0], ry, cols[0] + s, ry + s), radius=4, fill=col, outline=D.mix(col, D.INK, 0.5))
+        D.rounded(d, (cols[0], ry, cols[0] + s, ry + s), 4, fill=col, outline=D.mix(col, D.INK, 0.5))
         D.building_icon(d, t, (cols[0] + 2, ry + 2, cols[0] + s - 2, ry + s - 2), D.contrast(col))
         name = _.text(TYPE_WORDS[t] if name_w > 100 else SHORT[t])  # a narrow table: the tiles' short names
         name, size = D.fit_text(name, int(cols[1] - cols[0]) - s - 8, 15, True, 10)
@@ -876,7 +884,7 @@ def _hand(
         gx, gy = x + 12 + k * col_w, y + 42
         vals = sorted(groups[cur], reverse=True)
         col = CURRENCY_COLOURS[cur]
-        d.rounded_rectangle((gx, gy, gx + col_w - 12, gy + 30), radius=6, fill=col)
+        D.rounded(d, (gx, gy, gx + col_w - 12, gy + 30), 6, fill=col)
         # i18n: the sum of a player's cards of one currency
         worth, wsize = _("total {total}", total=sum(vals)), 17
         name, size = _.text(CURRENCY_WORDS[cur]), 17

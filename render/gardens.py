@@ -301,7 +301,7 @@ def _board(
 ) -> None:
     """The board, its top-left corner at (ox, oy), BOARD_PX square; the spaces named in `marks` highlighted."""
     gx, gy = ox + LABEL + MARGIN, oy + LABEL + MARGIN  # top-left corner of the garden grid (building a1)
-    d.rounded_rectangle((ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), radius=16, fill=BOARD_BG)
+    D.rounded(d, (ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), 16, fill=BOARD_BG)
     for c in range(6):
         D.text(d, (gx + (c + 0.5) * S, oy + LABEL / 2), "ABCDEF"[c], 22, D.INK, bold=True, anchor="mm")
     for r in range(6):

@@ -340,15 +340,15 @@ def _draw_kind(
 ) -> None:
     """One hexagon: its colour, and its code (the reader's colour letter + pattern value), so hue is never the
     only cue (Q2)."""
+    D.stamp(img, _kind_sprite(r, kind, printed, size, _), cx, cy)
+
+
+@functools.lru_cache(maxsize=4096)  # the sprites are hex_sprite's: this only spares naming them per hexagon
+def _kind_sprite(r: float, kind: Kind, printed: bool, size: int | None, _: Words) -> Image.Image:
     col = colour_rgb(kind[0])
     fg = D.contrast(col)
     code = _.text(QC.code_text(kind))
-    D.stamp(
-        img,
-        hex_sprite(r, col, D.INK, 2, code, size or max(13, round(r * 0.62)), fg, fg if printed else None),
-        cx,
-        cy,
-    )
+    return hex_sprite(r, col, D.INK, 2, code, size or max(13, round(r * 0.62)), fg, fg if printed else None)
 
 
 @functools.cache
@@ -648,9 +648,7 @@ def _wheel(
         cy = ry + (rnd - 1) * row_h
         now = rnd == round_ and not over
         if now:
-            d.rounded_rectangle(
-                (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=TO_MOVE, outline=D.TURN, width=2
-            )
+            D.rounded(d, (x + 6, cy - 2, x + w - 6, cy + row_h - 4), 6, fill=TO_MOVE, outline=D.TURN, width=2)
         # i18n: a round on the wheel, short ("R1")
         label, size = D.fit_text(_("R{round}", context="queens_garden", round=rnd), 34, 17, bold=True, min_size=10)
         D.text(d, (x + 14, cy + row_h / 2 - 3), label, size, D.TURN if now else D.INK, bold=True, anchor="lm")
@@ -731,14 +729,14 @@ def _display(
         row, col = divmod(i, per_row)
         px, py = x + 12 + col * (piece_w + 8), y + 40 + row * (piece_h + 8)
         if pc.face_up and pc.kind is not None:
-            d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=FACE_UP, outline=D.GOOD, width=2)
+            D.rounded(d, (px, py, px + piece_w, py + piece_h), 8, fill=FACE_UP, outline=D.GOOD, width=2)
             _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16, _=_)
             # i18n: under an expansion lying face up in the display (Q22)
             shown, size = D.fit_text(_("face up"), piece_w - 6, 12, bold=True, min_size=9)
             D.text(d, (px + piece_w / 2, py + piece_h - 4), shown, size, D.GOOD, bold=True, anchor="md")
             continue
         fill = STACK if kind == "stack" else FACE_DOWN
-        d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=fill, outline=D.INK, width=2)
+        D.rounded(d, (px, py, px + piece_w, py + piece_h), 8, fill=fill, outline=D.INK, width=2)
         for j, t in enumerate(pc.tiles):
             rr, cc = divmod(j, 2)
             _draw_kind(
