@@ -31,9 +31,10 @@ meet the same machine: median and p95 per image of each and LANG's median agains
 (hu, cs, es, de: their catalogs), `long` (a made-up language whose every word is 60% longer, more than German or
 Hungarian: the most measuring, shrinking and wrapping) or `qps` (the tests' pseudo-language). Aim: within 10%.
 
-Encoders: the PNG encoder of `render` with the game's fixed palette ("new", as `render_png`), with a palette
-found per image ("own", until issue #27) and the one before it ("old", kept here only for this comparison) on
-three states (mid-game, late, the end).
+Encoders: the PNG encoder of `render` as `render_png` uses it ("new": a board drawn on the game's fixed palette,
+written as it is), an RGB board mapped to that palette ("fixed"), with a palette found per image ("own", until
+issue #27) and the one before it ("old", kept here only for this comparison) on three states (mid-game, late,
+the end).
 
 Times are this thread's CPU time, which stays meaningful when the machine is busy (wall time then includes
 waiting for a core). Aim: <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
@@ -90,6 +91,7 @@ def keys(game: str) -> tuple[_draw.RGB, ...]:
 ENCODERS: dict[str, Callable[[Image.Image, str], bytes]] = {
     "old": lambda img, game: encode_png_old(img, keys(game)),
     "own": lambda img, game: _draw.encode_png(img, keys(game)),  # a palette found per image (until #27)
+    "fixed": lambda img, game: _draw.encode_png(img, palette=render.palette(game)),  # RGB mapped to the fixed one
     "new": lambda img, game: _draw.encode_png(img, palette=render.palette(game)),  # exactly what render_png does
 }
 
@@ -201,10 +203,12 @@ def encoders(game: str, repeats: int) -> None:
     picks = [states[len(states) // 2], states[(len(states) * 4) // 5], states[-1]]
     views = [rules.view(s, None) for s in picks]
     names = names_for(n)
-    imgs = [render_image(game, v, names=names) for v in views]
-    sizes_wh = {img.size for img in imgs}
+    drawn = [render_image(game, v, names=names) for v in views]  # on the game's palette, as render_png draws
+    rgb = [render_image(game, v, names=names, rgb=True) for v in views]
+    sizes_wh = {img.size for img in drawn}
     print(f"{game} {n}p encoders ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * 3} images each")
     for name, encode in ENCODERS.items():  # one encoder at a time: interleaved, each slows the other (memory)
+        imgs = drawn if name == "new" else rgb
         for img in imgs:  # warm-up
             encode(img, game)
         times, sizes = [], []

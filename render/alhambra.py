@@ -535,8 +535,8 @@ def _draw_grid(
     _: Words = ENGLISH,
 ) -> None:
     """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells: the
-    empty cells of the whole box filled at once through a mask drawn once per box size (`_empty_cells`, shared
-    by every game), the tiles pasted over their cells (each covers its cell)."""
+    empty cells of each row filled at once through a mask drawn once per row length and cell size (`_empty_row`,
+    shared by every game), the tiles pasted over their cells (each covers its cell)."""
     ox, oy = origin
     bx0, by0, bx1, by1 = bbox
     label = max(14, min(18, cell // 3))
@@ -548,7 +548,9 @@ def _draw_grid(
     for y in range(by0, by1 + 1):
         __, row = _split_name((bx0, y))
         D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
-    D.fill_mask(img, EMPTY_CELL, (gx, gy), _empty_cells(bx1 - bx0 + 1, by1 - by0 + 1, cell))
+    empty = _empty_row(bx1 - bx0 + 1, cell)
+    for y in range(by1 - by0 + 1):
+        D.fill_mask(img, EMPTY_CELL, (gx, gy + y * cell), empty)
     for (x, y), tid in grid.items():
         D.paste(img, tile_sprite(tid, cell, True, _), (gx + (x - bx0) * cell, gy + (y - by0) * cell))
     for x, y in sorted(marks):
@@ -556,14 +558,13 @@ def _draw_grid(
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
 
 
-@functools.lru_cache(maxsize=64)  # ~0.1-0.2 MiB each (a byte a pixel), so bounded
-def _empty_cells(cols: int, rows: int, cell: int) -> Image.Image:
-    """The mask ("1") of the empty cells of a box of cols x rows cells: each a square 1 pixel inside its cell."""
-    mask = Image.new("1", (cols * cell, rows * cell), 0)
+@functools.lru_cache(maxsize=64)  # ~10-50 KiB each (a byte a pixel): ~3 MiB at most
+def _empty_row(cols: int, cell: int) -> Image.Image:
+    """The mask ("1") of a row of `cols` empty cells: each a square 1 pixel inside its cell."""
+    mask = Image.new("1", (cols * cell, cell), 0)
     d = ImageDraw.Draw(mask)
-    for r in range(rows):
-        for c in range(cols):
-            d.rectangle((c * cell + 1, r * cell + 1, c * cell + cell - 2, r * cell + cell - 2), fill=1)
+    for c in range(cols):
+        d.rectangle((c * cell + 1, 1, c * cell + cell - 2, cell - 2), fill=1)
     return mask
 
 
