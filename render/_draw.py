@@ -1,6 +1,7 @@
 """Drawing helpers shared by every game's renderer: the bundled fonts, text with an outline, panels, legend
 chips, player names, a few icons, the sections every board has (the last-move line, the results sheet), sprite
-stamping, the part cache boards are composed from (`part`, `PARTS`) and PNG encoding tuned for speed and size.
+stamping, the part cache boards are composed from (`part`, `PARTS`), palette canvases boards are drawn on
+(`drawing_on`, `PaletteDraw`: a "P" image in the game's PNG palette) and PNG encoding tuned for speed and size.
 
 Everything here is pure and deterministic: the same inputs give the same pixels, so the same view gives the
 same bytes. Fonts are read from the project's `data/fonts/` (never from the system) once per process.
@@ -1031,7 +1032,8 @@ def part(
     part cache if this section was drawn for the same data before, else the section draws on a `bg` canvas of its
     own, which is kept and pasted.
 
-    The key is the section, the box's size and the parity of its corner, `bg`, `viewer` and `freeze(args)`: a
+    The key is the section, the box's size and the parity of its corner, `bg`, `viewer`, the colours of the
+    palette drawn on (`drawing_on`; None for RGB) and `freeze(args)`: a
     section reads nothing but its arguments (and constants), and a part holds nothing but what its section drew,
     so a part is only ever reused for the same data; `viewer` keeps the parts of one player's private image (a
     hand, a preview) to that player. A section that draws words takes the `Words` it draws them with as an
@@ -1269,7 +1271,8 @@ def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (
 
 def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palette | None = None) -> bytes:
     """PNG bytes, small and quick to make: 8-bit indexed colour, no filter, one IDAT chunk. The colours: `palette`
-    (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`).
+    (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`). A board drawn on
+    `palette` (`drawing_on`: its canvas names it) is written as it is, unmapped: ~1.5 ms for a 6-player Alhambra.
 
     Boards are flat colours plus anti-aliased text, so 256 colours without dithering look the same as RGB and
     make the file ~2x smaller. Per 6-player Alhambra board (1460x1532-1804, bench/render.py): mapping every pixel
