@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import importlib
 import io
+import itertools
 import struct
 import zlib
 
@@ -267,3 +268,30 @@ def test_palette_canvas_blends_what_lies_over_several_colours():
         drawn = draw()
     assert drawn.mode == "P" and drawn.tobytes() == palette.indexed(rgb).tobytes()
     assert _draw.encode_png(drawn, palette=palette) == _draw.encode_png(rgb, palette=palette)
+
+
+@pytest.mark.parametrize("radius", [3, 6, 8, 10, 16])
+def test_rounded_draws_pillows_rounded_rectangle(radius):
+    """`_draw.rounded` (corners pasted from sprites, straight parts as rectangles) gives Pillow's own pixels, for
+    every look, size and corner parity, on RGB and on a palette canvas; boxes too small or not whole fall back."""
+    palette = render.palette("alhambra")
+    looks = [(_draw.PANEL, _draw.PANEL_EDGE), (_draw.TURN, None), (None, _draw.INK), (_draw.HIGHLIGHT, _draw.INK)]
+    for (fill, outline), width in itertools.product(looks, (1, 2, 4)):
+        c = radius + width + 1
+        for w, h, ox, oy in ((2 * c + 3, 2 * c + 3, 3, 4), (57, 2 * c + 40, 4, 5), (301, 45 + c, 2, 2), (9, 9, 1, 1)):
+            box = (ox, oy, ox + w - 1, oy + h - 1)
+            want = Image.new("RGB", (w + 8, h + 8), _draw.BG)
+            ImageDraw.Draw(want).rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+            got = Image.new("RGB", want.size, _draw.BG)
+            _draw.rounded(ImageDraw.Draw(got), box, radius, fill=fill, outline=outline, width=width)
+            assert got.tobytes() == want.tobytes(), (radius, fill, outline, width, w, h)
+            with _draw.drawing_on(palette):
+                drawn, d = _draw.canvas(*want.size)
+                _draw.rounded(d, box, radius, fill=fill, outline=outline, width=width)
+            assert drawn.tobytes() == palette.indexed(want).tobytes(), (radius, fill, outline, width, w, h)
+    half = Image.new("RGB", (40, 40), _draw.BG)
+    _draw.rounded(ImageDraw.Draw(half), (2.5, 2, 37, 37), radius, fill=_draw.PANEL)  # not whole: Pillow's own
+    ImageDraw.Draw(want := Image.new("RGB", (40, 40), _draw.BG)).rounded_rectangle(
+        (2.5, 2, 37, 37), radius=radius, fill=_draw.PANEL
+    )
+    assert half.tobytes() == want.tobytes()
