@@ -839,7 +839,7 @@ def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], mask: Imag
     assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
     other = None if mask is sprite else mask  # (a sprite never holds itself: no reference cycle)
     found = sprite.__dict__.get(_MAPPED)
-    mapped = found.get((target, id(other))) if found is not None else None
+    mapped = found.get((target, _mask_key(sprite, mask))) if found is not None else None
     if mapped is None or mapped[0] is not other:
         mapped = _mapped(sprite, mask, target)
     box = (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
@@ -863,7 +863,7 @@ def fill_mask(img: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image.Im
         img.paste(colour, (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
 
 
-_MAPPED = "_render_mapped"  # a sprite's attribute: (palette, id(mask)) -> (mask, its pixels mapped, 1-bit mask or None)
+_MAPPED = "_render_mapped"  # a sprite's attribute: (palette, _mask_key) -> (mask, its pixels mapped, 1-bit mask)
 
 
 def _mapped(sprite: Image.Image, mask: Image.Image | None, target: Palette) -> tuple[Any, Any, Any]:
@@ -878,8 +878,14 @@ def _mapped(sprite: Image.Image, mask: Image.Image | None, target: Palette) -> t
             binary = alpha.convert("1", dither=Image.Dither.NONE).im
     other = None if mask is sprite else mask
     mapped = (other, target.indexed(sprite).im, binary)
-    sprite.__dict__.setdefault(_MAPPED, {})[(target, id(other))] = mapped
+    sprite.__dict__.setdefault(_MAPPED, {})[(target, _mask_key(sprite, mask))] = mapped
     return mapped
+
+
+def _mask_key(sprite: Image.Image, mask: Image.Image | None) -> int:
+    """How `sprite` is pasted, in the key of its mapped forms: 0 opaque, 1 through its own alpha, else the id of
+    the mask (kept in the entry, so no other image takes that id while the entry lives)."""
+    return 0 if mask is None else 1 if mask is sprite else id(mask)
 
 
 # --------------------------------------------------------------------------------------------- cached parts
