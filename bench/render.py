@@ -3,14 +3,17 @@ Vizier's Favour modules), over the successive states of one seeded game, as the 
 
     python bench/render.py [repeats] [game ...] [--lang LANG]   (from the repository root; default 3 repeats,
                                                                 every game, LANG long)
-    python bench/render.py --cold [games] [--profile]           # many games' positions in turn (default 12)
+    python bench/render.py --cold [games] [--profile] [--bare]  # many games' positions in turn (default 12)
 
 Cold (`--cold`): the largest boards (6-player Alhambra with every module, 4-player Gardens, 4-player Queen's
 Garden), positions of `games` seeded games drawn in turn (game 1's position k, game 2's position k, ...), as a
 drawing worker meets them under real load, where consecutive moves come from different games: no cache of one
 game's parts helps (the caches stay as a running worker keeps them: whatever is shared by all games, e.g.
 sprites, glyphs, pre-drawn layers, is warm). Printed per board: p50/p95/max CPU ms of the image (decode + view,
-draw, encode) and the PNG's size; `--profile` adds cProfile's 25 costliest functions of each.
+draw, encode) and the PNG's size; `--profile` adds cProfile's 25 costliest functions of each. `--bare`: the part
+cache emptied before each position as well (a worker meeting more games than its part cache holds: 64 MiB is
+~6 boards of 6-player Alhambra drawn in RGB, ~25 drawn on a palette, so with few games the cache keeps parts of
+every one of them; with 1,000 games running it keeps almost none).
 
 Moves: every state of the game in order, each drawn from its stored JSON text exactly as a render worker does
 (`render.render_state`: decode + `rules.view` + draw + PNG), public image. Two cases:
@@ -28,9 +31,10 @@ meet the same machine: median and p95 per image of each and LANG's median agains
 (hu, cs, es, de: their catalogs), `long` (a made-up language whose every word is 60% longer, more than German or
 Hungarian: the most measuring, shrinking and wrapping) or `qps` (the tests' pseudo-language). Aim: within 10%.
 
-Encoders: the PNG encoder of `render` with the game's fixed palette ("new", as `render_png`), with a palette
-found per image ("own", until issue #27) and the one before it ("old", kept here only for this comparison) on
-three states (mid-game, late, the end).
+Encoders: the PNG encoder of `render` as `render_png` uses it ("new": a board drawn on the game's fixed palette,
+written as it is), an RGB board mapped to that palette ("fixed"), with a palette found per image ("own", until
+issue #27) and the one before it ("old", kept here only for this comparison) on three states (mid-game, late,
+the end).
 
 Times are this thread's CPU time, which stays meaningful when the machine is busy (wall time then includes
 waiting for a core). Aim: <= 15 ms CPU per move for a 6-player Alhambra with every module, engine and
@@ -87,6 +91,7 @@ def keys(game: str) -> tuple[_draw.RGB, ...]:
 ENCODERS: dict[str, Callable[[Image.Image, str], bytes]] = {
     "old": lambda img, game: encode_png_old(img, keys(game)),
     "own": lambda img, game: _draw.encode_png(img, keys(game)),  # a palette found per image (until #27)
+    "fixed": lambda img, game: _draw.encode_png(img, palette=render.palette(game)),  # RGB mapped to the fixed one
     "new": lambda img, game: _draw.encode_png(img, palette=render.palette(game)),  # exactly what render_png does
 }
 
@@ -198,10 +203,12 @@ def encoders(game: str, repeats: int) -> None:
     picks = [states[len(states) // 2], states[(len(states) * 4) // 5], states[-1]]
     views = [rules.view(s, None) for s in picks]
     names = names_for(n)
-    imgs = [render_image(game, v, names=names) for v in views]
-    sizes_wh = {img.size for img in imgs}
+    drawn = [render_image(game, v, names=names) for v in views]  # on the game's palette, as render_png draws
+    rgb = [render_image(game, v, names=names, rgb=True) for v in views]
+    sizes_wh = {img.size for img in drawn}
     print(f"{game} {n}p encoders ({', '.join(f'{w}x{h}' for w, h in sorted(sizes_wh))}), {repeats * 3} images each")
     for name, encode in ENCODERS.items():  # one encoder at a time: interleaved, each slows the other (memory)
+        imgs = drawn if name == "new" else rgb
         for img in imgs:  # warm-up
             encode(img, game)
         times, sizes = [], []
@@ -216,13 +223,13 @@ def encoders(game: str, repeats: int) -> None:
         )
 
 
-def cold(games: int, profile: bool) -> None:
+def cold(games: int, profile: bool, bare: bool = False) -> None:
     """Positions of `games` seeded games in turn, at each game's largest board (see the module docstring)."""
     for game, options in (("alhambra", ALL), ("gardens", None), ("queens_garden", None)):
-        cold_board(game, options, games, profile)
+        cold_board(game, options, games, profile, bare)
 
 
-def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: bool) -> None:
+def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: bool, bare: bool = False) -> None:
     import cProfile
     import pstats
 
@@ -243,6 +250,8 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
     sizes = []
     prof = cProfile.Profile() if profile else None
     for text in texts:
+        if bare:
+            clear_parts()
         if prof is not None:
             prof.enable()
         t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
@@ -253,7 +262,7 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
         for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):
             steps[k].append(v)
         sizes.append(len(png))  # type: ignore[arg-type]
-    label = f"{game} {n}p" + (" all modules" if options else "")
+    label = f"{game} {n}p" + (" all modules" if options else "") + (" bare" if bare else "")
     line = "  ".join(f"{k} {statistics.median(v):5.2f} (p95 {pct(v, 0.95):5.2f})" for k, v in steps.items())
     print(
         f"{label}, {len(texts)} positions of {games} games in turn: {line} ms; max {max(steps['total']):.1f} ms; "
@@ -266,8 +275,8 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
 def main() -> None:
     args = sys.argv[1:]
     if "--cold" in args:
-        rest = [a for a in args if a not in ("--cold", "--profile")]
-        cold(int(rest[0]) if rest else 12, "--profile" in args)
+        rest = [a for a in args if a not in ("--cold", "--profile", "--bare")]
+        cold(int(rest[0]) if rest else 12, "--profile" in args, "--bare" in args)
         return
     lang = "long"
     if "--lang" in args:

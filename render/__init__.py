@@ -15,13 +15,17 @@ the side panels...) kept in a per-process cache (`render._draw.PARTS`, at most 6
 the data each part shows, and by the viewer for a private image's own parts (a hand, a preview): a move redraws
 what it changed and pastes the rest. The bytes are the same whether the cache is cold or warm (tests/render/
 test_parts.py). What no position changes is drawn once per process and shared by every game: tile and hex
-sprites, chips, glyph masks and text sizes, a Queen's Garden's free spaces per area (`queens_garden._area_base`),
-and each game's PNG palette (`palette`: its key colours exactly and the shades of sample boards, so no image
-looks for its own colours). Drawn cold, as a worker meets boards under load (positions of many games in turn,
-`bench/render.py --cold 6`, machine shared, load 2-4), median / p95 CPU per image: a 6-player Alhambra with every
-module 22-28 / 27-35 ms (30-39 / 38-54 before these were shared, in the same runs), a 4-player Queen's Garden
-25-28 / 28-34 ms (32-36 / 37-43), a 4-player Gardens 11-14 / 16-18 ms (15-17 / 20-22); of which the PNG encoding
-6.4-7.6, 6.2-6.8 and 2.9-3.6 ms. Finding a game's palette costs ~0.15-0.5 s once per process (its sample boards).
+sprites, chips, glyph masks and text sizes, labels on a plain colour, rounded corners, the empty cells of an
+Alhambra row, a Queen's Garden's free spaces per area (`queens_garden._area_base`), and each game's PNG palette
+(`palette`: its key colours exactly and the shades of sample boards, so no image looks for its own colours).
+Boards are drawn directly on that palette (a "P" image, `_draw.drawing_on`): the pixels the RGB board would be
+mapped to, without mapping ~2 million pixels per board, a byte a pixel to fill, paste and keep. Drawn cold, as a
+worker meets boards under load (positions of many games in turn, `bench/render.py --cold 6`, machine shared,
+load 10-13), median / p95 CPU per image: a 6-player Alhambra with every module 8.5-9.1 / 12.1-13.1 ms (22-24 /
+26-30 before issue #27's palette drawing, in the same runs), a 4-player Queen's Garden 9.4-9.7 / 11.5-12.1 ms
+(23-25 / 27-28), a 4-player Gardens 6.4-7.2 / 10.2-11.9 ms (9.5-11 / 14-15.5); of which the PNG encoding 2.0-2.2,
+2.1-2.2 and 1.2-1.3 ms (README, Speed). Finding a game's palette costs ~0.15-0.5 s once per process (its
+sample boards).
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
@@ -48,7 +52,7 @@ from PIL import Image
 
 import engine
 from i18n import words
-from render._draw import Palette, encode_png, fixed_palette, placeholder_png, unobserved
+from render._draw import Palette, drawing_on, encode_png, fixed_palette, placeholder_png, unobserved
 
 __all__ = ["palette", "render_image", "render_png", "render_state", "renderer_ready"]
 
@@ -73,12 +77,18 @@ def render_image(
     highlight: Any = None,
     focus: bool = False,
     lang: str = "en",
+    rgb: bool = False,
 ) -> Image.Image | None:
-    """The board as a PIL image (None while the game's renderer is not ready). See `render_png`."""
+    """The board as a PIL image (None while the game's renderer is not ready). See `render_png`. A "P" image in
+    the game's palette (`palette`), drawn so (`_draw.drawing_on`: what `render_png` encodes as it is), or with
+    `rgb` an RGB image (whose mapping to the palette is that image, tests/render/test_encode.py)."""
     module = _module(game)
     if module is None:
         return None
-    img: Image.Image = module.draw(view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang)
+    with drawing_on(None if rgb else palette(game)):
+        img: Image.Image = module.draw(
+            view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang
+        )
     return img
 
 
@@ -171,8 +181,9 @@ def _samples(game: str) -> list[Image.Image]:
             states.append(state)
         for at in picks:
             chosen = states[min(len(states) - 1, int(at * len(states)))]
-            images.append(render_image(game, rules.view(chosen, None), None, lang="en") or Image.new("RGB", (1, 1)))
+            public = render_image(game, rules.view(chosen, None), None, lang="en", rgb=True)
+            images.append(public or Image.new("RGB", (1, 1)))
         viewer = players[0]
         private = rules.view(states[2 * len(states) // 3], viewer)
-        images.append(render_image(game, private, viewer, lang="en") or Image.new("RGB", (1, 1)))
+        images.append(render_image(game, private, viewer, lang="en", rgb=True) or Image.new("RGB", (1, 1)))
     return images

@@ -1,6 +1,7 @@
 """Drawing helpers shared by every game's renderer: the bundled fonts, text with an outline, panels, legend
 chips, player names, a few icons, the sections every board has (the last-move line, the results sheet), sprite
-stamping, the part cache boards are composed from (`part`, `PARTS`) and PNG encoding tuned for speed and size.
+stamping, the part cache boards are composed from (`part`, `PARTS`), palette canvases boards are drawn on
+(`drawing_on`, `PaletteDraw`: a "P" image in the game's PNG palette) and PNG encoding tuned for speed and size.
 
 Everything here is pure and deterministic: the same inputs give the same pixels, so the same view gives the
 same bytes. Fonts are read from the project's `data/fonts/` (never from the system) once per process.
@@ -18,6 +19,7 @@ by the `Words` it was drawn with.
 from __future__ import annotations
 
 import collections
+import contextvars
 import dataclasses
 import functools
 import math
@@ -49,6 +51,9 @@ WHITE: RGB = (255, 255, 255)
 HIGHLIGHT: RGB = (230, 20, 140)  # the last move / a tentative placement: magenta, unlike any game colour
 TURN: RGB = (214, 120, 0)  # whose turn it is
 GOOD: RGB = (30, 130, 60)
+HAND_BG: RGB = (255, 248, 230)  # a private image's hand panel
+SHEET: RGB = (255, 250, 236)  # the results sheet
+SHEET_ROW: RGB = (246, 238, 218)  # every other row of it
 
 
 # --------------------------------------------------------------------------------------------- fonts
@@ -61,7 +66,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)  # ~0.2 KiB an entry: ~3 MiB (the three games in one language: ~3,700)
 def text_size(text: str, size: int, bold: bool = False) -> tuple[int, int]:
     """Width and height of `text` (ink box from the origin), cached: layouts measure the same labels often."""
     left, top, right, bottom = font(size, bold).getbbox(text)
@@ -103,10 +108,20 @@ def fits(text: str, max_width: int, size: int, bold: bool = False, min_size: int
 
 
 def _fit_size(text: str, max_width: int, size: int, bold: bool, min_size: int) -> int:
-    """The largest size from `size` down to `min_size` at which `text` fits `max_width`, else `min_size`."""
-    while size > min_size and text_size(text, size, bold)[0] > max_width:
-        size -= 1
-    return size
+    """The largest size from `size` down to `min_size` at which `text` fits `max_width`, else `min_size`. Widths
+    grow with the size, so the search starts where the width at `size` scaled down would fit and steps from there
+    (2-3 measures of a long label rather than one per size: a new label's measure costs ~0.08 ms)."""
+    width = text_size(text, size, bold)[0]
+    if size <= min_size or width <= max_width:
+        return size
+    guess = max(min_size, min(size - 1, size * max_width // max(1, width)))
+    if text_size(text, guess, bold)[0] <= max_width:
+        while guess + 1 < size and text_size(text, guess + 1, bold)[0] <= max_width:
+            guess += 1
+        return guess
+    while guess > min_size and text_size(text, guess, bold)[0] > max_width:
+        guess -= 1
+    return guess
 
 
 def _fit_text(text: str, max_width: int, size: int, bold: bool, min_size: int) -> tuple[str, int]:
@@ -225,9 +240,56 @@ def text(
     stroke = stroke if outline is not None else 0
     (dx, dy), inner, outer = _text_masks(s, size, bold, anchor, stroke)
     pos = (round(xy[0]) + dx, round(xy[1]) + dy)
+    if isinstance(d, PaletteDraw):
+        _text_on_palette(d, pos, (s, size, bold, anchor, stroke), inner, outer, fill, outline)
+        return
     if outer is not None and outline is not None:
         d.bitmap(pos, outer, fill=outline)
     d.bitmap(pos, inner, fill=fill)
+
+
+def _text_on_palette(
+    d: PaletteDraw,
+    pos: tuple[int, int],
+    label: tuple[str, int, bool, str, int],
+    inner: Image.Image,
+    outer: Image.Image | None,
+    fill: RGB,
+    outline: RGB | None,
+) -> None:
+    """A label on a palette canvas: over one plain colour (nearly always: a panel, a bar, the background) its
+    box is pasted from a sprite drawn once per label, colours and background (`_text_sprite`); over anything else
+    the box is taken to RGB, the label blended on it and mapped back (the pixels an RGB board would store)."""
+    img, x, y = d.image, pos[0], pos[1]
+    w, h = inner.size
+    box = (x, y, x + w, y + h)
+    if x >= 0 and y >= 0 and x + w <= img.width and y + h <= img.height:
+        lo, hi = img.im.crop(box).getextrema()
+        if lo == hi:
+            img.im.paste(_text_sprite(*label, fill, outline, lo, d.target).im, box)
+            return
+    patch = img.crop(box).convert("RGB")
+    pd = ImageDraw.Draw(patch)
+    if outer is not None and outline is not None:
+        pd.bitmap((0, 0), outer, fill=outline)
+    pd.bitmap((0, 0), inner, fill=fill)
+    img.paste(d.target.indexed(patch), (x, y))
+
+
+@functools.lru_cache(maxsize=4096)  # ~1-4 KiB each (a label's box, a byte a pixel): a few MiB at most
+def _text_sprite(
+    s: str, size: int, bold: bool, anchor: str, stroke: int, fill: RGB, outline: RGB | None, bg: int, target: Palette
+) -> Image.Image:
+    """A label's box on the plain palette entry `bg`, as an RGB board would store it: drawn in RGB on a colour
+    mapped to that entry (`Palette.canon`: the entry's own colour for every key colour), then mapped to `target`
+    (mapping is per pixel, so over a key colour this is exactly the label drawn on the board, then mapped)."""
+    _, inner, outer = _text_masks(s, size, bold, anchor, stroke)
+    patch = Image.new("RGB", inner.size, target.canon[bg])
+    pd = ImageDraw.Draw(patch)
+    if outer is not None and outline is not None:
+        pd.bitmap((0, 0), outer, fill=outline)
+    pd.bitmap((0, 0), inner, fill=fill)
+    return target.indexed(patch)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -272,6 +334,97 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 # --------------------------------------------------------------------------------------------- shapes
 
 
+def rounded(
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    radius: int,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    """`d.rounded_rectangle(box, radius, fill, outline, width)`, the same pixels, quicker: for a whole-pixel box
+    larger than its corners, the corners are pasted from sprites drawn once per look (`_rounded_parts`) and the
+    straight parts filled as rectangles (Pillow's pie slices and arcs cost ~4x more for a panel)."""
+    c = radius + width + 1  # a corner's side: the straight parts begin after it
+    if (
+        any(type(v) is not int for v in box)
+        or type(radius) is not int
+        or box[2] - box[0] < 2 * c + 2
+        or box[3] - box[1] < 2 * c + 2
+    ):
+        d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+        return
+    x0, y0, x1, y1 = (int(v) for v in box)
+    corners, bands, middle = _rounded_parts(radius, fill, outline, width)
+    img = d._image  # the image an ImageDraw draws on
+    at = ((x0, y0), (x1 - c + 1, y0), (x0, y1 - c + 1), (x1 - c + 1, y1 - c + 1))
+    for sprite, xy in zip(corners, at, strict=True):
+        paste(img, sprite, xy, sprite)
+    if middle is not None:  # the middle's colour where no corner is: three rectangles, no pixel filled twice
+        d.rectangle((x0 + c, y0, x1 - c, y0 + c - 1), fill=middle)
+        d.rectangle((x0, y0 + c, x1, y1 - c), fill=middle)
+        d.rectangle((x0 + c, y1 - c + 1, x1 - c, y1), fill=middle)
+    top, bottom, left, right = bands
+    for k0, k1, colour in top:
+        d.rectangle((x0 + c, y0 + k0, x1 - c, y0 + k1), fill=colour)
+    for k0, k1, colour in bottom:
+        d.rectangle((x0 + c, y1 - c + 1 + k0, x1 - c, y1 - c + 1 + k1), fill=colour)
+    for k0, k1, colour in left:
+        d.rectangle((x0 + k0, y0 + c, x0 + k1, y1 - c), fill=colour)
+    for k0, k1, colour in right:
+        d.rectangle((x1 - c + 1 + k0, y0 + c, x1 - c + 1 + k1, y1 - c), fill=colour)
+
+
+Runs = tuple[tuple[int, int, RGB], ...]
+
+
+@functools.lru_cache(maxsize=256)  # each ~4 small sprites
+def _rounded_parts(
+    radius: int, fill: RGB | None, outline: RGB | None, width: int
+) -> tuple[tuple[Image.Image, ...], tuple[Runs, Runs, Runs, Runs], RGB | None]:
+    """Pillow's rounded rectangle of this look drawn once at the smallest size with straight parts: its four
+    corners (RGBA, clear outside), the runs of colour across each band (top, bottom, left, right: (first, last,
+    colour) from the band's outer side, those differing from the middle) and the middle's colour (None: clear)."""
+    c = radius + width + 1
+    s = 2 * c + 1
+    small = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    ImageDraw.Draw(small).rounded_rectangle(
+        (0, 0, s - 1, s - 1),
+        radius=radius,
+        fill=(*fill, 255) if fill is not None else None,
+        outline=(*outline, 255) if outline is not None else None,
+        width=width,
+    )
+    px = small.load()
+    assert px is not None
+
+    def colour(x: int, y: int) -> RGB | None:
+        r, g, b, a = cast(tuple[int, int, int, int], px[x, y])
+        return (r, g, b) if a else None
+
+    middle = colour(c, c)
+
+    def runs(cells: list[RGB | None]) -> Runs:
+        out: list[tuple[int, int, RGB]] = []
+        for k, col in enumerate(cells):
+            if col is None or col == middle:
+                continue
+            if out and out[-1][1] == k - 1 and out[-1][2] == col:
+                out[-1] = (out[-1][0], k, col)
+            else:
+                out.append((k, k, col))
+        return tuple(out)
+
+    bands = (
+        runs([colour(c, k) for k in range(c)]),
+        runs([colour(c, s - c + k) for k in range(c)]),
+        runs([colour(k, c) for k in range(c)]),
+        runs([colour(s - c + k, c) for k in range(c)]),
+    )
+    corners = tuple(small.crop(b) for b in ((0, 0, c, c), (s - c, 0, s, c), (0, s - c, c, s), (s - c, s - c, s, s)))
+    return corners, bands, middle
+
+
 def panel(
     d: ImageDraw.ImageDraw,
     box: tuple[int, int, int, int],
@@ -282,7 +435,7 @@ def panel(
     radius: int = 10,
 ) -> None:
     """A rounded card to group related things."""
-    d.rounded_rectangle(box, radius=radius, fill=fill, outline=edge, width=width)
+    rounded(d, box, radius, fill=fill, outline=edge, width=width)
 
 
 @functools.lru_cache(maxsize=128)
@@ -309,9 +462,9 @@ def title_bar(
     draws on, the plain colour under `box`): the strip is pasted from a cached sprite (faster, same pixels)."""
     x0, y0, x1, y1 = box
     if on is None:
-        d.rounded_rectangle(box, radius=8, fill=fill)
+        rounded(d, box, 8, fill=fill)
     else:
-        on[0].paste(rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
+        paste(on[0], rounded_sprite(x1 - x0, y1 - y0, 8, fill, on[1]), (x0, y0))
     cy = (y0 + y1) // 2
     fg = contrast(fill)
     right_size = size
@@ -334,13 +487,43 @@ def chip(
     pad: int = 6,
     bold: bool = True,
 ) -> int:
-    """A small coloured label (legend entry, currency name...). Returns its width."""
+    """A small coloured label (legend entry, currency name...). Returns its width. Over one plain colour it is
+    pasted from a sprite drawn once on that colour (`chip_sprite`: the same pixels)."""
     w, h = text_size(label, size, bold)
     x, y = xy
     box = (x, y, x + w + 2 * pad, y + size + 2 * pad - 2)
-    d.rounded_rectangle(box, radius=6, fill=colour, outline=mix(colour, INK, 0.5), width=1)
-    text(d, (x + pad, (box[1] + box[3]) // 2), label, size, contrast(colour), bold=bold, anchor="lm")
+    bg = plain_under(d, box) if type(x) is int and type(y) is int else None
+    if bg is not None:
+        paste(d._image, chip_sprite(label, colour, bg, size, pad, bold), (x, y))
+        return box[2] - box[0]
+    _chip(d, box, label, colour, size, pad, bold)
     return box[2] - box[0]
+
+
+def plain_under(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> RGB | None:
+    """The colour under `box` (both corners inclusive) when it is one plain colour inside the image, else None
+    (on a palette canvas: a colour mapped to that entry, `Palette.canon`)."""
+    x0, y0, x1, y1 = box
+    width, height = d._image.size
+    if x0 < 0 or y0 < 0 or x1 >= width or y1 >= height:
+        return None
+    region = d.im.crop((x0, y0, x1 + 1, y1 + 1))
+    if isinstance(d, PaletteDraw):
+        lo, hi = region.getextrema()
+        return d.target.canon[lo] if lo == hi else None
+    if d._image.mode != "RGB":
+        return None
+    bands = [region.getband(i).getextrema() for i in range(3)]
+    if all(lo == hi for lo, hi in bands):
+        return (bands[0][0], bands[1][0], bands[2][0])
+    return None
+
+
+def _chip(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str, colour: RGB, size: int, pad: int, bold: bool
+) -> None:
+    rounded(d, box, 6, fill=colour, outline=mix(colour, INK, 0.5), width=1)
+    text(d, (box[0] + pad, (box[1] + box[3]) // 2), label, size, contrast(colour), bold=bold, anchor="lm")
 
 
 @functools.lru_cache(maxsize=256)
@@ -348,7 +531,7 @@ def chip_sprite(label: str, colour: RGB, bg: RGB, size: int = 15, pad: int = 6, 
     """`chip` drawn once on a `bg` background, for `paste_chip`. Never draw on it (it is shared)."""
     w, _ = text_size(label, size, bold)
     img = Image.new("RGB", (w + 2 * pad + 1, size + 2 * pad - 1), bg)
-    chip(ImageDraw.Draw(img), (0, 0), label, colour, size=size, pad=pad, bold=bold)
+    _chip(ImageDraw.Draw(img), (0, 0, w + 2 * pad, size + 2 * pad - 2), label, colour, size, pad, bold)
     return img
 
 
@@ -366,7 +549,7 @@ def paste_chip(
     """`chip` at integer `xy` on a plain `bg` area, pasted from a cached sprite (the same pixels: every position
     in a chip is a whole pixel from its corner). Returns its width."""
     sprite = chip_sprite(label, colour, bg, size, pad, bold)
-    img.paste(sprite, xy)
+    paste(img, sprite, xy)
     return sprite.width - 1
 
 
@@ -521,7 +704,7 @@ def results_sheet(
     scoring part, winners named in the title and in green. Returns the height used."""
     row_h = RESULTS_ROW_H
     h = results_height(res, w)
-    panel(d, (x, y, x + w, y + h), fill=(255, 250, 236), edge=GOOD, width=3)
+    panel(d, (x, y, x + w, y + h), fill=SHEET, edge=GOOD, width=3)
     win = ", ".join(names.get(p, p) for p in res.winners)
     # i18n: the title of the results sheet; {names}: the winners' names, comma-separated
     title = _("Final results — winner: {names}", "Final results — winners: {names}", n=len(res.winners), names=win)
@@ -540,7 +723,7 @@ def results_sheet(
     for i, pid in enumerate(order):
         ry = hy + 36 + i * row_h
         if i % 2 == 0:
-            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=(246, 238, 218))
+            d.rectangle((x + 8, ry - 4, x + w - 8, ry + row_h - 6), fill=SHEET_ROW)
         nm, size = fit_text(names.get(pid, pid), name_w - 10, 18, bold=True)
         text(d, (x + 14, ry + row_h / 2 - 5), nm, size, GOOD if pid in res.winners else INK, bold=True, anchor="lm")
         for j, v in enumerate(res.rows[pid]):
@@ -583,8 +766,126 @@ def entry_point(model: Callable[..., Any], board: Callable[..., Image.Image]) ->
 
 
 def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGB", (int(width), int(height)), colour)
-    return img, ImageDraw.Draw(img)
+    """A board (or a part's) canvas filled with `colour`, and its drawer: RGB, or while `drawing_on(palette)` a "P"
+    image in that palette (see `PaletteDraw`)."""
+    target = _TARGET.get()
+    if target is None:
+        img = Image.new("RGB", (int(width), int(height)), colour)
+        return img, ImageDraw.Draw(img)
+    img = Image.new("P", (int(width), int(height)), target.index(colour))
+    img.putpalette(target.plte)
+    img.info[_PALETTE_INFO] = target
+    return img, PaletteDraw(img, target)
+
+
+def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
+    """The drawer for `img`: a `PaletteDraw` for a palette canvas (`canvas` while `drawing_on`), else Pillow's."""
+    if img.mode == "P":
+        target = _TARGET.get()
+        if target is None:
+            raise ValueError("a palette image is drawn on only inside drawing_on(palette)")
+        return PaletteDraw(img, target)
+    return ImageDraw.Draw(img)
+
+
+# --------------------------------------------------------------------------------------------- palette canvases
+
+# The palette boards are drawn on while inside `drawing_on` (None: RGB). A context variable: each thread (or task)
+# drawing boards has its own.
+_TARGET: contextvars.ContextVar[Palette | None] = contextvars.ContextVar("render_target", default=None)
+_PALETTE_INFO = "render.palette"  # a palette canvas's `info` key naming its Palette (for `encode_png`)
+
+
+@contextmanager
+def drawing_on(target: Palette | None) -> Iterator[None]:
+    """Boards drawn inside are "P" images in `target`'s colours (None: RGB), drawn directly so: every fill, line
+    and pasted sprite takes the palette entry an RGB board's pixel would be mapped to (`Palette.index`,
+    `Palette.indexed`: the mapping is per pixel), and text over a plain colour is pasted from a sprite drawn once
+    per label and background (`_text_sprite`). The image is the one mapping the RGB board gives, without mapping
+    ~2 million pixels per board (~2.8 ms for a 6-player Alhambra) and with a byte a pixel to fill, paste and keep
+    instead of four (tests/render/test_encode.py compares both ways)."""
+    token = _TARGET.set(target)
+    try:
+        yield
+    finally:
+        _TARGET.reset(token)
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Pillow's drawer for a palette canvas: colours given as RGB are drawn as the entry `target` maps them to
+    (Pillow's own would add entries to the image's palette). `text` pastes labels (see `_text_on_palette`)."""
+
+    def __init__(self, img: Image.Image, target: Palette) -> None:
+        super().__init__(img)
+        self.palette = None  # colours are mapped here, never added to the image's palette
+        self.image, self.target = img, target
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        index = self.target.index
+        return super()._getink(
+            index(ink) if isinstance(ink, tuple) else ink, index(fill) if isinstance(fill, tuple) else fill
+        )
+
+
+def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """`img.paste(sprite, xy, mask)` for any board canvas: on a palette canvas an RGB(A) sprite is pasted as its
+    entries in the palette, through a 1-bit form of `mask` (or of the sprite's alpha when `mask` is the sprite)
+    when that is all opaque or clear (both found once per sprite, mask and palette: `_mapped`), else blended in RGB
+    over the box and mapped back (what an RGB board stores there)."""
+    if img.mode != "P" or sprite.mode == "P":
+        img.paste(sprite, xy, mask)
+        return
+    target = _TARGET.get()
+    assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
+    other = None if mask is sprite else mask  # (a sprite never holds itself: no reference cycle)
+    found = sprite.__dict__.get(_MAPPED)
+    mapped = found.get((target, _mask_key(sprite, mask))) if found is not None else None
+    if mapped is None or mapped[0] is not other:
+        mapped = _mapped(sprite, mask, target)
+    box = (xy[0], xy[1], xy[0] + sprite.width, xy[1] + sprite.height)
+    if mapped[2] is not None:  # Pillow's own paste, without the checks of `Image.paste` (~2x quicker)
+        img.im.paste(mapped[1], box, mapped[2])
+    elif mask is None:
+        img.im.paste(mapped[1], box)
+    else:
+        patch = img.crop(box).convert("RGB")
+        patch.paste(sprite, (0, 0), mask)
+        img.paste(target.indexed(patch), xy)
+
+
+def fill_mask(img: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image.Image) -> None:
+    """`colour` wherever the 1-bit `mask` is set, its corner at `xy` (many plain shapes drawn once as a mask)."""
+    if img.mode == "P":
+        target = _TARGET.get()
+        assert target is not None, "a palette image is drawn on only inside drawing_on(palette)"
+        img.paste(target.index(colour), (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
+    else:
+        img.paste(colour, (*xy, xy[0] + mask.width, xy[1] + mask.height), mask)
+
+
+_MAPPED = "_render_mapped"  # a sprite's attribute: (palette, _mask_key) -> (mask, its pixels mapped, 1-bit mask)
+
+
+def _mapped(sprite: Image.Image, mask: Image.Image | None, target: Palette) -> tuple[Any, Any, Any]:
+    """`sprite` mapped to `target` and the 1-bit form of `mask` (None without a mask or when it has shades), kept
+    on the sprite itself (sprites are cached and shared: what is found lives and dies with them)."""
+    binary = None
+    if mask is not None and mask.mode == "1":
+        binary = mask.im
+    elif mask is not None:
+        alpha = mask.getchannel("A") if mask.mode in ("RGBA", "LA") else mask
+        if alpha.mode == "L" and not any(alpha.histogram()[1:255]):
+            binary = alpha.convert("1", dither=Image.Dither.NONE).im
+    other = None if mask is sprite else mask
+    mapped = (other, target.indexed(sprite).im, binary)
+    sprite.__dict__.setdefault(_MAPPED, {})[(target, _mask_key(sprite, mask))] = mapped
+    return mapped
+
+
+def _mask_key(sprite: Image.Image, mask: Image.Image | None) -> int:
+    """How `sprite` is pasted, in the key of its mapped forms: 0 opaque, 1 through its own alpha, else the id of
+    the mask (kept in the entry, so no other image takes that id while the entry lives)."""
+    return 0 if mask is None else 1 if mask is sprite else id(mask)
 
 
 # --------------------------------------------------------------------------------------------- cached parts
@@ -605,6 +906,15 @@ class _Tag:
 _BOOL, _FLOAT, _LIST, _DICT, _SET = map(_Tag, ("bool", "float", "list", "dict", "set"))
 
 
+_PLAIN = frozenset({str, int, type(None)})  # frozen as themselves
+# While a part is drawn (`part`): id of a dataclass frozen for its key -> (it, its frozen form), for the parts
+# inside it, whose keys hold the same objects (a player's panel, then their garden): each is frozen once per board.
+_FROZEN: contextvars.ContextVar[dict[int, tuple[Any, Hashable]] | None] = contextvars.ContextVar(
+    "render_frozen", default=None
+)
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a dataclass's field names (dataclasses.fields is slow)
+
+
 def freeze(value: Any) -> Hashable:
     """A hashable stand-in for `value`, equal for two values exactly when they are equal as drawn: the key of a
     cached part. Strings, ints and None as they are; tuples item by item; lists, dicts (their items in order) and
@@ -613,10 +923,13 @@ def freeze(value: Any) -> Hashable:
     installed again, as tests do, has new Words: parts drawn with the old ones are never served for it). Tags are private objects, so no two different
     values freeze alike. Anything else is refused (TypeError): nothing can reach a part without being in its key."""
     kind = type(value)
-    if kind is str or kind is int or value is None:
+    if kind in _PLAIN:
         return cast(Hashable, value)
-    if kind is tuple:
-        return tuple(map(freeze, value))
+    if kind is tuple:  # most are plain (cells, ids, colours): themselves, without a new tuple
+        for item in value:
+            if type(item) not in _PLAIN:
+                return tuple(map(freeze, value))
+        return cast(Hashable, value)
     if kind is bool:
         return (_BOOL, value)
     if kind is float:
@@ -624,13 +937,30 @@ def freeze(value: Any) -> Hashable:
     if kind is list:
         return (_LIST, *map(freeze, value))
     if kind is dict:
-        return (_DICT, *((freeze(k), freeze(v)) for k, v in value.items()))
+        plain = _PLAIN
+        return (
+            _DICT,
+            *((k if type(k) in plain else freeze(k), v if type(v) in plain else freeze(v)) for k, v in value.items()),
+        )
     if kind is frozenset or kind is set:
-        return (_SET, frozenset(map(freeze, value)))
+        for item in value:
+            if type(item) not in _PLAIN:
+                return (_SET, frozenset(map(freeze, value)))
+        return (_SET, value if kind is frozenset else frozenset(value))
     if kind is types.FunctionType or kind is Words:  # a section passed on, a language's words: only themselves
         return cast(Hashable, value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (kind, *(freeze(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        memo = _FROZEN.get()
+        found = memo.get(id(value)) if memo is not None else None
+        if found is not None and found[0] is value:
+            return found[1]
+        frozen = (kind, *(freeze(getattr(value, name)) for name in names))
+        if memo is not None:
+            memo[id(value)] = (value, frozen)
+        return frozen
     raise TypeError(f"cannot key a cached part on a {kind.__name__}")
 
 
@@ -708,7 +1038,8 @@ def part(
     part cache if this section was drawn for the same data before, else the section draws on a `bg` canvas of its
     own, which is kept and pasted.
 
-    The key is the section, the box's size and the parity of its corner, `bg`, `viewer` and `freeze(args)`: a
+    The key is the section, the box's size and the parity of its corner, `bg`, `viewer`, the colours of the
+    palette drawn on (`drawing_on`; None for RGB) and `freeze(args)`: a
     section reads nothing but its arguments (and constants), and a part holds nothing but what its section drew,
     so a part is only ever reused for the same data; `viewer` keeps the parts of one player's private image (a
     hand, a preview) to that player. A section that draws words takes the `Words` it draws them with as an
@@ -720,15 +1051,22 @@ def part(
     (`PARTS.enabled = False`: every section drawn on the board itself) and compare the bytes."""
     x0, y0, x1, y1 = box
     if not PARTS.enabled:
-        section(img, ImageDraw.Draw(img), x0, y0, *args)
+        section(img, drawer(img), x0, y0, *args)
         return
     px, py = x0 & 1, y0 & 1
-    key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, freeze(args))
-    found = PARTS.lookup(key)
-    if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
-        section(img, ImageDraw.Draw(img), x0, y0, *args)
-        PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
-        return
+    target = _TARGET.get()
+    outermost = _FROZEN.get() is None
+    token = _FROZEN.set({}) if outermost else None
+    try:
+        key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, target.plte if target else None, freeze(args))
+        found = PARTS.lookup(key)
+        if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
+            section(img, drawer(img), x0, y0, *args)
+            PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
+            return
+    finally:
+        if token is not None:
+            _FROZEN.reset(token)
     if PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
         raise AssertionError(f"the part cache served {section.__qualname__} a part drawn for other data")
     img.paste(found, (x0 - px, y0 - py))
@@ -749,7 +1087,11 @@ def _draw_part(
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     """Paste a (cached, transparent) sprite centred on (cx, cy): through its alpha, or through a 1-bit mask of it
     when every pixel is either opaque or clear (hexagons, octagons...: the same pixels, ~3x quicker)."""
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), _stamp_mask(sprite))
+    xy = (round(cx - sprite.width / 2), round(cy - sprite.height / 2))
+    if img.mode == "P":
+        paste(img, sprite, xy, sprite if sprite.mode == "RGBA" else None)
+        return
+    img.paste(sprite, xy, _stamp_mask(sprite))
 
 
 # id of a sprite -> (a weak reference to it, its 1-bit mask or None when its alpha has shades): one entry per
@@ -775,7 +1117,20 @@ def _stamp_mask(sprite: Image.Image) -> Image.Image:
     return mask or sprite
 
 
-BASE_PALETTE: tuple[RGB, ...] = (BG, PANEL, PANEL_EDGE, INK, MUTED, WHITE, HIGHLIGHT, TURN, GOOD)
+BASE_PALETTE: tuple[RGB, ...] = (
+    BG,
+    PANEL,
+    PANEL_EDGE,
+    INK,
+    MUTED,
+    WHITE,
+    HIGHLIGHT,
+    TURN,
+    GOOD,
+    HAND_BG,
+    SHEET,
+    SHEET_ROW,
+)
 
 # Palette: the key colours exactly, then the image's other colours as found on a 1-in-SAMPLE_STEP grid.
 SAMPLE_STEP = 5
@@ -853,13 +1208,56 @@ class Palette:
     finding the colours of each image (~1.2 ms for a 6-player Alhambra) and lets Pillow keep what it learnt
     mapping the shades of earlier boards (~1 ms more): its 256 colours and Pillow's lookup table of ~0.5 MiB."""
 
-    __slots__ = ("colours", "image", "plte")
+    __slots__ = ("__weakref__", "_canon", "_index", "colours", "image", "plte")
 
     def __init__(self, colours: Sequence[RGB]) -> None:
         self.colours = tuple(colours)[:256]
         self.plte = bytes(v for c in self.colours for v in c)
         self.image = Image.new("P", (1, 1))
         self.image.putpalette(self.plte)
+        self._index: dict[tuple[int, ...], int] = {}
+        self._canon: tuple[RGB, ...] | None = None
+
+    @property
+    def canon(self) -> tuple[RGB, ...]:
+        """Per entry, a colour mapped to it: its own colour when that maps to it (every key colour does), else the
+        nearest colour within 4 per channel that does (Pillow maps by the corner of a pixel's 4x4x4 cell, so a
+        found shade may not map to itself), else its own. Found once (~2 ms), for labels over a plain entry."""
+        if self._canon is None:
+            steps = sorted(
+                ((dr, dg, db) for dr in range(-4, 5) for dg in range(-4, 5) for db in range(-4, 5)),
+                key=lambda o: (o[0] ** 2 + o[1] ** 2 + o[2] ** 2, o),
+            )
+            tries = [
+                tuple(min(255, max(0, v + o)) for v, o in zip(c, step, strict=True))
+                for c in self.colours
+                for step in steps
+            ]
+            sheet = Image.new("RGB", (len(steps), len(self.colours)))
+            sheet.putdata(tries)
+            mapped = self.indexed(sheet).tobytes()
+            canon = []
+            for k, colour in enumerate(self.colours):
+                row = range(k * len(steps), (k + 1) * len(steps))
+                canon.append(next((cast(RGB, tries[i]) for i in row if mapped[i] == k), colour))
+            self._canon = tuple(canon)
+        return self._canon
+
+    def indexed(self, img: Image.Image) -> Image.Image:
+        """`img` mapped to this palette, each pixel to the entry nearest its colour (no dithering), as a "P" image
+        carrying these colours."""
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def index(self, colour: tuple[int, ...]) -> int:
+        """The entry a pixel of `colour` is mapped to (`indexed`: the same mapping), remembered (at most 4096)."""
+        found = self._index.get(colour)
+        if found is None:
+            found = cast(int, self.indexed(Image.new("RGB", (1, 1), colour[:3])).getpixel((0, 0)))
+            if len(self._index) < 4096:
+                self._index[colour] = found
+        return found
 
 
 def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (), size: int = 256) -> Palette:
@@ -879,7 +1277,8 @@ def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (
 
 def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palette | None = None) -> bytes:
     """PNG bytes, small and quick to make: 8-bit indexed colour, no filter, one IDAT chunk. The colours: `palette`
-    (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`).
+    (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`). A board drawn on
+    `palette` (`drawing_on`: its canvas names it) is written as it is, unmapped: ~1.5 ms for a 6-player Alhambra.
 
     Boards are flat colours plus anti-aliased text, so 256 colours without dithering look the same as RGB and
     make the file ~2x smaller. Per 6-player Alhambra board (1460x1532-1804, bench/render.py): mapping every pixel
@@ -889,18 +1288,22 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palet
     size, which is why the file is written here rather than by Pillow's PNG plugin). Deterministic: same pixels,
     same bytes (for a given `DEFLATE` and palette).
     """
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    if palette is None:
-        palette = Palette(png_palette(img, key_colours))
-    indexed = img.quantize(palette=palette.image, dither=Image.Dither.NONE)
+    if palette is not None and img.mode == "P" and img.info.get(_PALETTE_INFO) is palette:
+        indexed = img  # drawn on this very palette (`drawing_on`)
+    else:
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        if palette is None:
+            palette = Palette(png_palette(img, key_colours))
+        indexed = palette.indexed(img)
+    plte = cast(Palette, palette).plte  # (set in both branches)
     w, h = img.size
     rows = memoryview(indexed.tobytes("raw", "P", w + 1))  # each row then a zero (Pillow pads a row to its stride)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
-            _chunk(b"PLTE", palette.plte),
+            _chunk(b"PLTE", plte),
             _chunk(b"IDAT", _deflate(b"\x00", rows[:-1])),  # filter type 0 (none) before each row
             _chunk(b"IEND", b""),
         )

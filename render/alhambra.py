@@ -54,6 +54,9 @@ CURRENCY_COLOURS: dict[str, D.RGB] = {  # A4: denar blue, dirham green, ducat or
 WALL: D.RGB = (58, 40, 30)
 WALL_LIGHT: D.RGB = (150, 120, 96)
 EMPTY_CELL: D.RGB = (236, 228, 210)
+HUT_BG: D.RGB = (250, 244, 230)
+DIRK_PANEL: D.RGB = (244, 238, 228)
+OTHER_CARD: D.RGB = (90, 80, 70)  # a card of another kind in a hand
 DIRK = "Dirk"
 
 PALETTE = (
@@ -62,7 +65,9 @@ PALETTE = (
     WALL,
     WALL_LIGHT,
     EMPTY_CELL,
-)  # colours the PNG palette must keep exactly
+    DIRK_PANEL,
+    OTHER_CARD,
+)  # colours the PNG palette must keep exactly (and the plain fields labels are drawn on)
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -392,9 +397,6 @@ def tile_sprite(tile_id: str, size: int, price: bool = True, _: Words = ENGLISH)
     return img
 
 
-HUT_BG: D.RGB = (250, 244, 230)
-
-
 def _hut_face(d: ImageDraw.ImageDraw, typ: str, size: int, t: int, _: Words) -> None:
     """A hut: a light field framed in its type's colour, a small hut (roof and door) in that colour, 'Hut' (where
     the word fits whole: a small tile in a language with a longer word shows the pictogram alone)."""
@@ -451,7 +453,7 @@ def bonus_sprite(tile_id: str, w: int, h: int, dim: bool = False, _: Words = ENG
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=max(4, w // 7), fill=D.WHITE, outline=col, width=3)
     s = min(w - 10, round(h * 0.55))
-    img.paste(tile_sprite(tile_id, s, True, _), ((w - s) // 2, 5))
+    D.paste(img, tile_sprite(tile_id, s, True, _), ((w - s) // 2, 5))
     D.text(d, (w / 2, h - 4), "+1", max(12, round(h * 0.24)), D.GOOD, bold=True, anchor="md")
     if dim:  # in hand but its building is not in the Alhambra yet: not playable (V62)
         veil = Image.new("RGB", (w, h), D.WHITE)
@@ -482,7 +484,7 @@ def card_sprite(currency: str, value: int, w: int, h: int, _: Words = ENGLISH) -
 
 def _other_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], label: str) -> None:  # label: in words
     """A non-money card in the display (an expansion's exchange card, a face-down card)."""
-    D.panel(d, box, fill=(90, 80, 70), edge=D.INK, radius=6)
+    D.panel(d, box, fill=OTHER_CARD, edge=D.INK, radius=6)
     x0, y0, x1, y1 = box
     lines = label.split("\n")
     y = (y0 + y1) / 2 - (len(lines) - 1) * 9
@@ -532,7 +534,9 @@ def _draw_grid(
     marks: frozenset[tuple[int, int]] = frozenset(),
     _: Words = ENGLISH,
 ) -> None:
-    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells."""
+    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells: the
+    empty cells of each row filled at once through a mask drawn once per row length and cell size (`_empty_row`,
+    shared by every game), the tiles pasted over their cells (each covers its cell)."""
     ox, oy = origin
     bx0, by0, bx1, by1 = bbox
     label = max(14, min(18, cell // 3))
@@ -544,17 +548,24 @@ def _draw_grid(
     for y in range(by0, by1 + 1):
         __, row = _split_name((bx0, y))
         D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
-    for y in range(by0, by1 + 1):
-        for x in range(bx0, bx1 + 1):
-            cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
-            tid = grid.get((x, y))
-            if tid is None:
-                d.rectangle((cx + 1, cy + 1, cx + cell - 2, cy + cell - 2), fill=EMPTY_CELL)
-            else:
-                img.paste(tile_sprite(tid, cell, True, _), (cx, cy))
+    empty = _empty_row(bx1 - bx0 + 1, cell)
+    for y in range(by1 - by0 + 1):
+        D.fill_mask(img, EMPTY_CELL, (gx, gy + y * cell), empty)
+    for (x, y), tid in grid.items():
+        D.paste(img, tile_sprite(tid, cell, True, _), (gx + (x - bx0) * cell, gy + (y - by0) * cell))
     for x, y in sorted(marks):
         cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
+
+
+@functools.lru_cache(maxsize=64)  # ~10-50 KiB each (a byte a pixel): ~3 MiB at most
+def _empty_row(cols: int, cell: int) -> Image.Image:
+    """The mask ("1") of a row of `cols` empty cells: each a square 1 pixel inside its cell."""
+    mask = Image.new("1", (cols * cell, cell), 0)
+    d = ImageDraw.Draw(mask)
+    for c in range(cols):
+        d.rectangle((c * cell + 1, 1, c * cell + cell - 2, cell - 2), fill=1)
+    return mask
 
 
 def _grid_size(bbox: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
@@ -606,7 +617,7 @@ def _counts_strip(
     icon = COUNT_ICON
     for i, t in enumerate(C.TYPES):
         sx = x + i * slot
-        img.paste(type_icon(t, bg), (sx, y))
+        D.paste(img, type_icon(t, bg), (sx, y))
         c = counts.get(t, 0)
         D.text(d, (sx + icon + 6, y + icon / 2), str(c), 22, D.INK if c else D.MUTED, bold=True, anchor="lm")
     return icon
@@ -638,7 +649,7 @@ def _small_tiles(
     per_row = max(1, (w - tw) // (size + 4))
     for i, tid in enumerate(tiles):
         r, c = divmod(i, per_row)
-        img.paste(tile_sprite(tid, size, True, _), (x + tw + c * (size + 4), y + r * (size + 4)))
+        D.paste(img, tile_sprite(tid, size, True, _), (x + tw + c * (size + 4), y + r * (size + 4)))
     rows = (len(tiles) + per_row - 1) // per_row
     return max(20, rows * (size + 4))
 
@@ -688,7 +699,7 @@ def _market(
     for i, (cur, tid) in enumerate(market):
         sx = x + 10 + i * space_w
         col = CURRENCY_COLOURS[cur]
-        d.rounded_rectangle((sx, y + 38, sx + space_w - 8, y + 38 + 26), radius=6, fill=col)
+        D.rounded(d, (sx, y + 38, sx + space_w - 8, y + 38 + 26), 6, fill=col)
         label, size = D.fit_text(f"{i + 1} {_.text(CURRENCY_WORDS[cur])}", space_w - 14, 15, bold=True, min_size=10)
         D.text(d, (sx + (space_w - 8) / 2, y + 51), label, size, D.contrast(col), bold=True, anchor="mm")
         ty = y + 38 + 30
@@ -699,7 +710,7 @@ def _market(
             shown, size = D.fit_text(_("empty"), tile - 8, 15, bold=True, min_size=10)
             D.text(d, (tx + tile / 2, ty + tile / 2), shown, size, D.MUTED, bold=True, anchor="mm")
         else:
-            img.paste(tile_sprite(tid, tile, True, _), (tx, ty))
+            D.paste(img, tile_sprite(tid, tile, True, _), (tx, ty))
         if i in market_last:
             D.highlight_box(d, (tx, ty, tx + tile - 1, ty + tile - 1), width=4)
 
@@ -727,9 +738,9 @@ def _display(
         cx = x + 12 + i * (cw + 8)
         pair = _exchange_label(card)
         if isinstance(card, tuple):
-            img.paste(card_sprite(card[0], card[1], cw, ch, _), (cx, cy))
+            D.paste(img, card_sprite(card[0], card[1], cw, ch, _), (cx, cy))
         elif pair:  # V42: exchange cards lie in the display like money
-            img.paste(exchange_sprite(pair[0], pair[1], cw, ch, _), (cx, cy))
+            D.paste(img, exchange_sprite(pair[0], pair[1], cw, ch, _), (cx, cy))
         else:
             _other_card(d, (cx, cy, cx + cw, cy + ch), card)
     if not display:
@@ -764,7 +775,7 @@ def _hut_stacks(
             shown, size = D.fit_text(_("none"), HUT_STACK - 6, 14, bold=True, min_size=9)
             D.text(d, (sx + HUT_STACK / 2, sy + HUT_STACK / 2), shown, size, D.MUTED, bold=True, anchor="mm")
         else:
-            img.paste(tile_sprite(hut, HUT_STACK, True, _), (sx, sy))
+            D.paste(img, tile_sprite(hut, HUT_STACK, True, _), (sx, sy))
         room = slot - HUT_STACK - 12
         shown, size = D.fit_text(_.text(TYPE_WORDS[typ]), room, 15, bold=True, min_size=10)
         D.text(d, (sx + HUT_STACK + 8, sy + 14), shown, size, D.INK, bold=True, anchor="lm")
@@ -802,7 +813,7 @@ def _points_table(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, w: i
         ry = head_y + 22 + i * row_h
         col = TYPE_COLOURS[t]
         s = int(min(row_h - 2, 22))
-        d.rounded_rectangle((cols[0], ry, cols[0] + s, ry + s), radius=4, fill=col, outline=D.mix(col, D.INK, 0.5))
+        D.rounded(d, (cols[0], ry, cols[0] + s, ry + s), 4, fill=col, outline=D.mix(col, D.INK, 0.5))
         D.building_icon(d, t, (cols[0] + 2, ry + 2, cols[0] + s - 2, ry + s - 2), D.contrast(col))
         name = _.text(TYPE_WORDS[t] if name_w > 100 else SHORT[t])  # a narrow table: the tiles' short names
         name, size = D.fit_text(name, int(cols[1] - cols[0]) - s - 8, 15, True, 10)
@@ -860,7 +871,7 @@ def _hand(
     col_w, per_row, h = _hand_layout(hand, bonus_hand, w)
     rows = max(1, *((len(v) + per_row - 1) // per_row for v in groups.values()))
     bonus_h = 0 if bonus_hand is None else BONUS_H + 34
-    D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
+    D.panel(d, (x, y, x + w, y + h), fill=D.HAND_BG, edge=D.TURN, width=3)
     total = sum(sum(v) for v in groups.values())
     title = _(
         "Your hand (private): {n} card worth {total}",
@@ -874,7 +885,7 @@ def _hand(
         gx, gy = x + 12 + k * col_w, y + 42
         vals = sorted(groups[cur], reverse=True)
         col = CURRENCY_COLOURS[cur]
-        d.rounded_rectangle((gx, gy, gx + col_w - 12, gy + 30), radius=6, fill=col)
+        D.rounded(d, (gx, gy, gx + col_w - 12, gy + 30), 6, fill=col)
         # i18n: the sum of a player's cards of one currency
         worth, wsize = _("total {total}", total=sum(vals)), 17
         name, size = _.text(CURRENCY_WORDS[cur]), 17
@@ -890,14 +901,14 @@ def _hand(
             D.text(d, (gx + 4, gy + 44), shown, size, D.MUTED, bold=True)
         for i, v in enumerate(vals):
             r, c = divmod(i, per_row)
-            img.paste(card_sprite(cur, v, cw, ch, _), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
+            D.paste(img, card_sprite(cur, v, cw, ch, _), (gx + c * (cw + 4), gy + 36 + r * (ch + 6)))
     ry = y + 44 + 36 + rows * (ch + 6)
     if exchange:  # V44: exchange cards are kept secret in the hand like money
         title = _row_title(_("Exchange cards:"), w - 24, 17)[0]
         D.text(d, (x + 12, ry + XH / 2), title, 17, D.INK, bold=True, anchor="lm")
         tx = x + 12 + D.text_size(title, 17, True)[0] + 12
         for i, (first, second) in enumerate(exchange):
-            img.paste(exchange_sprite(first, second, XW, XH, _), (tx + i * (XW + 6), ry))
+            D.paste(img, exchange_sprite(first, second, XW, XH, _), (tx + i * (XW + 6), ry))
         ry += XH + 12
     if bonus_hand is not None:  # V61/V62/V66: secret bonus cards, which are playable now, the standing order
         auto = _.text(AUTO_TEXT[bonus_auto]) if bonus_auto in AUTO_TEXT else bonus_auto
@@ -914,7 +925,7 @@ def _hand(
         shown, size = D.fit_text(title, w - 24, 17, bold=True)
         D.text(d, (x + 12, ry + 4), shown, size, D.INK, bold=True)
         for i, (tile, ok) in enumerate(bonus_hand):
-            img.paste(bonus_sprite(tile, BONUS_W, BONUS_H, not ok, _), (x + 12 + i * (BONUS_W + 8), ry + 30))
+            D.paste(img, bonus_sprite(tile, BONUS_W, BONUS_H, not ok, _), (x + 12 + i * (BONUS_W + 8), ry + 30))
         if not bonus_hand:
             # i18n: the viewer holds no bonus cards
             shown, size = D.fit_text(_("none in hand"), w - 24, 15, bold=True)
@@ -982,7 +993,7 @@ def _bonus_row(
     per_row = max(1, (w - tw) // (BONUS_W + 6))
     for i, tid in enumerate(cards):
         r, c = divmod(i, per_row)
-        img.paste(bonus_sprite(tid, BONUS_W, BONUS_H, False, _), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
+        D.paste(img, bonus_sprite(tid, BONUS_W, BONUS_H, False, _), (x + tw + c * (BONUS_W + 6), y + r * (BONUS_H + 4)))
     return _bonus_row_height(bonus_played, w, _)
 
 
@@ -1094,9 +1105,6 @@ def _panel_body(
         y += _bonus_row(img, d, bonus_played, x0 + 12, y, x1 - x0 - 24, _)
 
 
-DIRK_PANEL: D.RGB = (244, 238, 228)
-
-
 def _dirk_panel(
     img: Image.Image,
     d: ImageDraw.ImageDraw,
@@ -1137,7 +1145,7 @@ def _dirk_panel(
         r, c = divmod(i, per_row)
         if y + r * (size + 4) + size > y1 - 6:
             break
-        img.paste(tile_sprite(tid, size, True, _), (x0 + 12 + c * (size + 4), y + r * (size + 4)))
+        D.paste(img, tile_sprite(tid, size, True, _), (x0 + 12 + c * (size + 4), y + r * (size + 4)))
 
 
 def _dirk_name(_: Words) -> str:

@@ -301,7 +301,7 @@ def _board(
 ) -> None:
     """The board, its top-left corner at (ox, oy), BOARD_PX square; the spaces named in `marks` highlighted."""
     gx, gy = ox + LABEL + MARGIN, oy + LABEL + MARGIN  # top-left corner of the garden grid (building a1)
-    d.rounded_rectangle((ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), radius=16, fill=BOARD_BG)
+    D.rounded(d, (ox + LABEL, oy + LABEL, ox + BOARD_PX, oy + BOARD_PX), 16, fill=BOARD_BG)
     for c in range(6):
         D.text(d, (gx + (c + 0.5) * S, oy + LABEL / 2), "ABCDEF"[c], 22, D.INK, bold=True, anchor="mm")
     for r in range(6):
@@ -510,7 +510,7 @@ def _hand(
     group_w = 4 * (s + 8) + 16
     per_row = max(1, (w - 24) // group_w)
     h = _hand_height(hand, w)
-    D.panel(d, (x, y, x + w, y + h), fill=(255, 248, 230), edge=D.TURN, width=3)
+    D.panel(d, (x, y, x + w, y + h), fill=D.HAND_BG, edge=D.TURN, width=3)
     title, size = D.fit_text(_("Your hand (private) — each tile in its 4 rotations"), w - 24, 19, bold=True)
     D.text(d, (x + 12, y + 10), title, size, D.INK, bold=True)
     if not hand:
@@ -529,7 +529,7 @@ def _hand(
         for q in range(4):
             spr = tile_sprite(tile, q, scale, frozenset(unowned), _)
             tx = gx + q * (s + 8)
-            img.paste(spr, (tx, gy + 22), spr)
+            D.paste(img, spr, (tx, gy + 22), spr)
             D.text(d, (tx + s / 2, gy + 24 + s), f"{G.DEGREES[q]}°", 15, D.INK, bold=True, anchor="ma")
     return h
 
@@ -608,7 +608,7 @@ def _side_part(img: Image.Image, d: ImageDraw.ImageDraw, x: int, y: int, section
 
 def _board_part(img: Image.Image, b: Board, x: int, y: int, extra: str | None) -> None:
     """The board, drawn every time: a move always changes it (a part of its own would never be reused)."""
-    _board(img, ImageDraw.Draw(img), x, y, b.spaces, b.buildings, b.unowned, (b.last_space, extra), b.words)
+    _board(img, D.drawer(img), x, y, b.spaces, b.buildings, b.unowned, (b.last_space, extra), b.words)
 
 
 def _hand_part(img: Image.Image, b: Board, x: int, y: int, w: int) -> None:

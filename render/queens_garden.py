@@ -47,6 +47,9 @@ FREE: D.RGB = (240, 232, 212)
 BOARD: D.RGB = (210, 196, 160)
 AREA_FREE: D.RGB = (226, 220, 206)
 ELEMENT: D.RGB = (186, 170, 140)
+TO_MOVE: D.RGB = (255, 236, 200)  # the row of the player to move
+PATTERN_CHIP: D.RGB = (236, 228, 210)  # a pattern's chip on the wheel
+FACE_UP, STACK, FACE_DOWN = (250, 244, 226), (120, 104, 86), (156, 140, 120)  # the display's pieces (Q13)
 
 
 def colour_rgb(c: int) -> D.RGB:
@@ -87,7 +90,19 @@ def joker_letter(_: Words) -> str:
     return _("J")
 
 
-PALETTE = (*COLOUR_RGB.values(), JOKER, FREE, BOARD, AREA_FREE, ELEMENT)  # colours the PNG palette must keep exactly
+PALETTE = (
+    *COLOUR_RGB.values(),
+    JOKER,
+    FREE,
+    BOARD,
+    AREA_FREE,
+    ELEMENT,
+    TO_MOVE,
+    FACE_UP,
+    STACK,
+    FACE_DOWN,
+    PATTERN_CHIP,
+)  # colours the PNG palette keeps exactly
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -325,15 +340,15 @@ def _draw_kind(
 ) -> None:
     """One hexagon: its colour, and its code (the reader's colour letter + pattern value), so hue is never the
     only cue (Q2)."""
+    D.stamp(img, _kind_sprite(r, kind, printed, size, _), cx, cy)
+
+
+@functools.lru_cache(maxsize=4096)  # the sprites are hex_sprite's: this only spares naming them per hexagon
+def _kind_sprite(r: float, kind: Kind, printed: bool, size: int | None, _: Words) -> Image.Image:
     col = colour_rgb(kind[0])
     fg = D.contrast(col)
     code = _.text(QC.code_text(kind))
-    D.stamp(
-        img,
-        hex_sprite(r, col, D.INK, 2, code, size or max(13, round(r * 0.62)), fg, fg if printed else None),
-        cx,
-        cy,
-    )
+    return hex_sprite(r, col, D.INK, 2, code, size or max(13, round(r * 0.62)), fg, fg if printed else None)
 
 
 @functools.cache
@@ -375,6 +390,7 @@ def element_sprite(element: str, rewarded: bool, r: float) -> Image.Image:
     return img
 
 
+@functools.lru_cache(maxsize=64)
 def garden_extent(r: float) -> tuple[float, float, float, float]:
     """Pixel bounding box of every space of a full garden with hexes of circumradius r, fountain at (0, 0)."""
     xs, ys = zip(*(GEO.pixel(s, r) for s in GEO.SPACES), strict=True)
@@ -401,7 +417,7 @@ def _garden(
     for area in AREAS:
         placed = area == GEO.FOUNTAIN_BOARD or area in g.areas
         base, mask, (bx, by) = _area_base(r, area, placed, ox & 1, oy & 1, bg, _)
-        img.paste(base, (ox + bx, oy + by), mask)
+        D.paste(img, base, (ox + bx, oy + by), mask)
     for space in (*g.hexes, *(s for s in g.elements if s not in g.hexes)):
         area = GEO.area_of(space)
         if area != GEO.FOUNTAIN_BOARD and area not in g.areas:
@@ -632,9 +648,7 @@ def _wheel(
         cy = ry + (rnd - 1) * row_h
         now = rnd == round_ and not over
         if now:
-            d.rounded_rectangle(
-                (x + 6, cy - 2, x + w - 6, cy + row_h - 4), radius=6, fill=(255, 236, 200), outline=D.TURN, width=2
-            )
+            D.rounded(d, (x + 6, cy - 2, x + w - 6, cy + row_h - 4), 6, fill=TO_MOVE, outline=D.TURN, width=2)
         # i18n: a round on the wheel, short ("R1")
         label, size = D.fit_text(_("R{round}", context="queens_garden", round=rnd), 34, 17, bold=True, min_size=10)
         D.text(d, (x + 14, cy + row_h / 2 - 3), label, size, D.TURN if now else D.INK, bold=True, anchor="lm")
@@ -645,7 +659,7 @@ def _wheel(
                 colour = QC.COLOURS[key]
                 label, fill = f"{_.text(colour.letter)} {colour_name(key, _)}", colour_rgb(key)
             else:
-                label, fill = f"{pattern_name(key, _, plural=True)} ({key})", (236, 228, 210)
+                label, fill = f"{pattern_name(key, _, plural=True)} ({key})", PATTERN_CHIP
             if what == "colour" or QC.PATTERN_POINTS_MODE != "value":
                 label += f" ×{QC.criterion_points(crit, 1, rnd)}"
             shown, size = D.fit_text(label, (w - 64) // 3 - 12, 15, bold=True, min_size=12)
@@ -715,16 +729,14 @@ def _display(
         row, col = divmod(i, per_row)
         px, py = x + 12 + col * (piece_w + 8), y + 40 + row * (piece_h + 8)
         if pc.face_up and pc.kind is not None:
-            d.rounded_rectangle(
-                (px, py, px + piece_w, py + piece_h), radius=8, fill=(250, 244, 226), outline=D.GOOD, width=2
-            )
+            D.rounded(d, (px, py, px + piece_w, py + piece_h), 8, fill=FACE_UP, outline=D.GOOD, width=2)
             _draw_kind(img, px + piece_w / 2, py + piece_h / 2 - 6, R_SMALL + 8, pc.kind, printed=True, size=16, _=_)
             # i18n: under an expansion lying face up in the display (Q22)
             shown, size = D.fit_text(_("face up"), piece_w - 6, 12, bold=True, min_size=9)
             D.text(d, (px + piece_w / 2, py + piece_h - 4), shown, size, D.GOOD, bold=True, anchor="md")
             continue
-        fill = (120, 104, 86) if kind == "stack" else (156, 140, 120)
-        d.rounded_rectangle((px, py, px + piece_w, py + piece_h), radius=8, fill=fill, outline=D.INK, width=2)
+        fill = STACK if kind == "stack" else FACE_DOWN
+        D.rounded(d, (px, py, px + piece_w, py + piece_h), 8, fill=fill, outline=D.INK, width=2)
         for j, t in enumerate(pc.tiles):
             rr, cc = divmod(j, 2)
             _draw_kind(

@@ -1,11 +1,14 @@
 """PNG encoding (`render._draw.encode_png`): a valid indexed PNG, deterministic, the key colours kept exactly (a thin
-highlight frame, player colours), every other colour close, the same pixels whichever deflate library is used."""
+highlight frame, player colours), every other colour close, the same pixels whichever deflate library is used; and
+boards drawn directly on their game's palette (`_draw.drawing_on`) are the RGB boards mapped to it, pixel for
+pixel."""
 
 from __future__ import annotations
 
 import functools
 import importlib
 import io
+import itertools
 import struct
 import zlib
 
@@ -67,7 +70,7 @@ def board(game: str) -> Image.Image:
     rules = get_rules(game)
     n = rules.player_counts[-1]
     state = mid_state(playthrough(game, n, seed=3), 0.6)
-    return render_image(game, rules.view(state, None), names=names_for(n))
+    return render_image(game, rules.view(state, None), names=names_for(n), rgb=True)
 
 
 def busy_image() -> Image.Image:
@@ -174,7 +177,7 @@ def test_boards_keep_their_look_with_the_games_fixed_palette(game, n, options):
         viewer = state.players[0] if i % 2 else None
         lang = ("en", "hu", "cs")[i % 3]
         view = rules.view(state, viewer)
-        img = render_image(game, view, viewer, named, lang=lang)
+        img = render_image(game, view, viewer, named, lang=lang, rgb=True)
         decoded = decode(render_png(game, view, viewer, named, lang=lang))
         assert decoded.getpalette()[: 3 * len(render.palette(game).colours)] == list(render.palette(game).plte)
         assert changed_key_pixels(img, decoded, keys) == 0
@@ -209,3 +212,86 @@ def test_scanlines_from_pillows_raw_encoder_are_rows_after_a_zero():
     index = {tuple(plte[i : i + 3]): i // 3 for i in range(0, len(plte), 3)}
     bg, ink, good = index[_draw.BG], index[_draw.INK], index[_draw.GOOD]
     assert zlib.decompress(parts[b"IDAT"]) == bytes([0, bg, bg, ink, 0, good, bg, bg])
+
+
+@pytest.mark.parametrize(("game", "n", "options"), FIXED_CASES, ids=[f"{g}-{n}p" for g, n, _ in FIXED_CASES])
+def test_boards_drawn_on_the_palette_are_the_rgb_boards_mapped(game, n, options):
+    """`render_image` draws on the game's palette (a "P" image, issue #27: no ~2 million pixels mapped per board):
+    public and private boards, a focus image, the end, in three languages, are exactly the RGB boards mapped to
+    the palette, and `render_png` writes the bytes the RGB board would be written as."""
+    rules = get_rules(game)
+    states = playthrough(game, n, seed=22, options=options)
+    named = names_for(n)
+    palette = render.palette(game)
+    for i, state in enumerate([*states[:: max(1, len(states) // 5)], states[-1]]):
+        viewer = state.players[0] if i % 2 else None
+        lang = ("en", "de", "hu")[i % 3]
+        view = rules.view(state, viewer)
+        for focus in (False, True) if viewer else (False,):
+            drawn = render_image(game, view, viewer, named, focus=focus, lang=lang)
+            rgb = render_image(game, view, viewer, named, focus=focus, lang=lang, rgb=True)
+            assert drawn is not None and rgb is not None and drawn.mode == "P" and rgb.mode == "RGB"
+            assert drawn.size == rgb.size
+            assert drawn.tobytes() == palette.indexed(rgb).tobytes(), (game, i, viewer, focus, lang)
+            assert _draw.encode_png(drawn, palette=palette) == _draw.encode_png(rgb, palette=palette)
+        assert render_png(game, view, viewer, named, lang=lang) == _draw.encode_png(
+            render_image(game, view, viewer, named, lang=lang, rgb=True), palette=palette
+        )
+
+
+def test_palette_canvas_blends_what_lies_over_several_colours():
+    """On a palette canvas a label over more than one colour, and a sprite with shaded alpha, are blended in RGB
+    over their box and mapped back; a sprite with hard alpha is pasted through a 1-bit mask; a colour not in the
+    palette is drawn as the entry it maps to: over key colours, exactly the RGB drawing mapped."""
+    keys = (_draw.BG, _draw.INK, _draw.HIGHLIGHT, _draw.GOOD, _draw.PANEL)
+    sample = Image.new("RGB", (64, 16), _draw.BG)
+    ImageDraw.Draw(sample).rectangle((32, 0, 63, 15), fill=(120, 200, 90))
+    palette = _draw.fixed_palette([sample], keys)
+    shaded = Image.new("RGBA", (30, 20), (*_draw.HIGHLIGHT, 0))
+    shaded.putalpha(Image.linear_gradient("L").resize((30, 20)))
+    hard = Image.new("RGBA", (12, 12), (0, 0, 0, 0))
+    ImageDraw.Draw(hard).ellipse((0, 0, 11, 11), fill=(*_draw.GOOD, 255))
+
+    def draw() -> Image.Image:
+        img, d = _draw.canvas(200, 60, _draw.BG)
+        d.rectangle((100, 0, 199, 59), fill=_draw.PANEL)
+        d.rectangle((0, 40, 40, 59), fill=(121, 199, 91))  # not a key colour
+        _draw.text(d, (60, 10), "Across two", 18, _draw.INK, bold=True)  # over BG and PANEL
+        _draw.text(d, (10, 10), "Plain", 16, _draw.GOOD)  # over BG only
+        _draw.text(d, (150, 30), "Out", 16, _draw.HIGHLIGHT, outline=_draw.INK)
+        _draw.paste(img, shaded, (90, 30), shaded)
+        _draw.stamp(img, hard, 100, 30)
+        return img
+
+    rgb = draw()
+    with _draw.drawing_on(palette):
+        drawn = draw()
+    assert drawn.mode == "P" and drawn.tobytes() == palette.indexed(rgb).tobytes()
+    assert _draw.encode_png(drawn, palette=palette) == _draw.encode_png(rgb, palette=palette)
+
+
+@pytest.mark.parametrize("radius", [3, 6, 8, 10, 16])
+def test_rounded_draws_pillows_rounded_rectangle(radius):
+    """`_draw.rounded` (corners pasted from sprites, straight parts as rectangles) gives Pillow's own pixels, for
+    every look, size and corner parity, on RGB and on a palette canvas; boxes too small or not whole fall back."""
+    palette = render.palette("alhambra")
+    looks = [(_draw.PANEL, _draw.PANEL_EDGE), (_draw.TURN, None), (None, _draw.INK), (_draw.HIGHLIGHT, _draw.INK)]
+    for (fill, outline), width in itertools.product(looks, (1, 2, 4)):
+        c = radius + width + 1
+        for w, h, ox, oy in ((2 * c + 3, 2 * c + 3, 3, 4), (57, 2 * c + 40, 4, 5), (301, 45 + c, 2, 2), (9, 9, 1, 1)):
+            box = (ox, oy, ox + w - 1, oy + h - 1)
+            want = Image.new("RGB", (w + 8, h + 8), _draw.BG)
+            ImageDraw.Draw(want).rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+            got = Image.new("RGB", want.size, _draw.BG)
+            _draw.rounded(ImageDraw.Draw(got), box, radius, fill=fill, outline=outline, width=width)
+            assert got.tobytes() == want.tobytes(), (radius, fill, outline, width, w, h)
+            with _draw.drawing_on(palette):
+                drawn, d = _draw.canvas(*want.size)
+                _draw.rounded(d, box, radius, fill=fill, outline=outline, width=width)
+            assert drawn.tobytes() == palette.indexed(want).tobytes(), (radius, fill, outline, width, w, h)
+    half = Image.new("RGB", (40, 40), _draw.BG)
+    _draw.rounded(ImageDraw.Draw(half), (2.5, 2, 37, 37), radius, fill=_draw.PANEL)  # not whole: Pillow's own
+    ImageDraw.Draw(want := Image.new("RGB", (40, 40), _draw.BG)).rounded_rectangle(
+        (2.5, 2, 37, 37), radius=radius, fill=_draw.PANEL
+    )
+    assert half.tobytes() == want.tobytes()
