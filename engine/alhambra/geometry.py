@@ -11,11 +11,13 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from engine._common import N_, Text
 from engine.alhambra.components import NEIGHBOURS, OPPOSITE, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
+
+K = TypeVar("K", bound=Hashable)  # a cell of the walking graph: a layout's int key, or a plain Cell
 
 Cell = tuple[int, int]
 Alhambra = Mapping[Cell, str]
@@ -175,7 +177,7 @@ class Layout:
             elif self.edges == 2 * (len(walks) - 1):
                 found = frozenset(k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k][0] != 15)
             else:
-                cut = _cut_keys(walks)
+                cut = _cut_vertices(walks, 0)
                 found = frozenset(k for k in walks if k and k not in cut and need[k][0] != 15)
             self._removable = found
         return found
@@ -312,13 +314,14 @@ def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _cut_keys(walks: dict[int, tuple[int, ...]]) -> set[int]:
-    """The cut vertices of the walking graph reached from the fountain (key 0), by one depth-first search
-    (Tarjan; whether the fountain itself is one does not matter: it is never removable)."""
-    disc: dict[int, int] = {}
-    cut: set[int] = set()
+def _cut_vertices(walks: Mapping[K, Sequence[K]], root: K) -> set[K]:
+    """The cut vertices of the walking graph reached from `root` (the fountain), by one depth-first search
+    (Tarjan; whether the fountain itself is one does not matter: it is never removable). Shared by the layouts'
+    int keys (`Layout.removable_keys`) and the plain cells of `removable_cells`."""
+    disc: dict[K, int] = {}
+    cut: set[K] = set()
 
-    def low_of(node: int, parent: int | None) -> int:
+    def low_of(node: K, parent: K | None) -> int:
         """The lowest discovery index reachable from node's subtree through one back edge."""
         d = low = disc[node] = len(disc)
         for nxt in walks[node]:
@@ -335,7 +338,7 @@ def _cut_keys(walks: dict[int, tuple[int, ...]]) -> set[int]:
                 low = seen
         return low
 
-    low_of(0, None)
+    low_of(root, None)
     return cut
 
 
@@ -630,27 +633,7 @@ def removable_cells(alh: Alhambra) -> frozenset[Cell]:
         walks[cell] = nexts
         if around < 4 and cell != root:  # surrounded on all four sides: removing it would leave a hole
             out.append(cell)
-    disc: dict[Cell, int] = {}
-    cut: set[Cell] = set()
-
-    def low_of(node: Cell, parent: Cell | None) -> int:
-        """Tarjan: the lowest discovery index reachable from node's subtree through one back edge."""
-        d = low = disc[node] = len(disc)
-        for nxt in walks[node]:
-            if nxt == parent:
-                continue
-            seen = disc.get(nxt)
-            if seen is None:
-                sub = low_of(nxt, node)
-                if sub < low:
-                    low = sub
-                if sub >= d and parent is not None:
-                    cut.add(node)
-            elif seen < low:
-                low = seen
-        return low
-
-    low_of(root, None)  # (the fountain is never removable, so whether it is a cut vertex does not matter)
+    cut = _cut_vertices(walks, root)
     return frozenset(c for c in out if c not in cut)
 
 
