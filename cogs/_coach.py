@@ -35,7 +35,7 @@ from ai import coach
 from cogs import _records
 from cogs._items import TableBot, TableButton, bot_of, new_view, reply, session_of
 from cogs._locale import user_words
-from cogs._seating import GameError
+from cogs._seating import GameError, Position, position
 from cogs._text import chunks, clip, esc, fit, title_of
 from cogs.replays import ReplayStep, replayable
 from engine import IllegalAction, Text
@@ -69,7 +69,9 @@ class Coach:
         self.step_seconds = coach.STEP_SECONDS
         self.wait = WAIT
         self.save_every = SAVE_EVERY
-        self._hints: collections.OrderedDict[tuple[int, str, str], list[coach.Option]] = collections.OrderedDict()
+        # by the position itself (its game, undos and move number: an undo never lets a hint of another position
+        # be served) and the seat
+        self._hints: collections.OrderedDict[tuple[Position, str], list[coach.Option]] = collections.OrderedDict()
         self._asking: set[str] = set()
         self._reviews: dict[int, asyncio.Task[None]] = {}
         self.judged = 0  # moves judged by this process (tests, logs)
@@ -87,11 +89,12 @@ class Coach:
         """The seed an AI seat decides with at this position (cogs/ai_seats.py `play`)."""
         return row.seed + row.version
 
-    async def hint(self, row: GameRow, seat: str, key: str, state: Any, *, optional: bool) -> list[coach.Option]:
-        """The hard AI's options for `seat` at position `key`, best first (kept; thought in a worker)."""
-        kept = self._hints.get((row.id, key, seat))
+    async def hint(self, row: GameRow, seat: str, state: Any, *, optional: bool) -> list[coach.Option]:
+        """The hard AI's options for `seat` at the game's position now, best first (kept; thought in a worker)."""
+        key = (position(row), seat)
+        kept = self._hints.get(key)
         if kept is not None:
-            self._hints.move_to_end((row.id, key, seat))
+            self._hints.move_to_end(key)
             return kept
         if seat in self._asking:
             raise GameError(Text("I'm still thinking about your last hint. One moment."))
@@ -111,7 +114,7 @@ class Coach:
             )
         finally:
             self._asking.discard(seat)
-        self._hints[(row.id, key, seat)] = options
+        self._hints[key] = options
         while len(self._hints) > HINTS_KEPT:
             self._hints.popitem(last=False)
         return options

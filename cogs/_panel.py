@@ -310,7 +310,7 @@ async def show_hint(interaction: discord.Interaction, row: GameRow, key: str | N
     await interaction.response.defer(ephemeral=True, thinking=True)  # "thinking…" while a worker searches
     c = _coach.coach_of(interaction)
     optional = player in session.out_of_turn(row)
-    options = await c.hint(row, player, panel.key, panel.state, optional=optional)
+    options = await c.hint(row, player, panel.state, optional=optional)
     content = _coach.hint_text(row, panel.rules, options, c.hint_iterations, _)
     best = options[0].action
     index = next((i for i, a in enumerate(panel.actions) if a == best), None) if best is not None else None
