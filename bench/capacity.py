@@ -10,13 +10,14 @@
 copy with its own ids, players, guild and channel) and 1,000 running games stopped part way, with the next
 moves of each planned ahead (a random legal move, its /move suggestion value as the bot would list it), and
 writes them through the storage interface (`import_game`, with every column the bot derives; players with
-19-digit Discord ids). `run`
-starts the real bot as its own process (bench/capacity_bot.py: a fake Discord at the network boundary, raw
-gateway payloads in) on a copy of that database, sends `/move` interactions at each rate (each move in an
-active game chosen uniformly among those with no move in flight: consecutive moves come from different games,
-so every board is drawn cold), and prints per window: moves offered and posted, p50/p95/p99 from the
-interaction to its first answer and to the public post, missed 3 s deadlines, the worst event-loop lag, the
-background passes' durations, CPU per move of the bot process and of its drawing workers, and the bot's RSS;
+19-digit Discord ids). `run` starts the real bot as its own process (bench/capacity_bot.py: a fake Discord at
+the network boundary, raw gateway payloads in, every server of the games announced at connect as Discord does) on
+a copy of that database, sends `/move` interactions at each rate (each move in an active game chosen uniformly
+among those with no move in flight: consecutive moves come from different games, so every board is drawn cold),
+and prints per window: moves offered and posted, p50/p95/p99 from the interaction to its first answer and to the
+public post, missed 3 s deadlines, the worst event-loop lag, its longest single step (with CAPACITY_LOOP=asyncio
+only: the bot runs on uvloop as in production, whose steps cannot be timed from Python), the background passes'
+durations, CPU per move of the bot process and of its drawing workers, and the bot's RSS;
 plus its start-up time. The first window begins at the bot's start (its start-up passes run in it).
 """
 
@@ -349,6 +350,7 @@ async def run(args) -> None:
     plan = json.loads((CACHE / "plan.json").read_text())
     db = CACHE / "run.sqlite3"
     env = {**os.environ, "DISCORD_TOKEN": "fake", "LOG_LEVEL": "WARNING", "AI_PROCESSES": "1"}
+    env["CAPACITY_PLAN"] = str(CACHE / "plan.json")  # the bot is told of every server at connect, as by Discord
     server = None
     if args.database == "postgres":  # a server of our own, loaded from the SQLite database with storage copy
         from tests.pgserver import start_server
@@ -412,7 +414,7 @@ async def run(args) -> None:
         print(
             f"{rate:>7} {sent:>6} {len(window):>7} {pct(acks, 0.5):>8.1f} {pct(acks, 0.99):>6.1f} "
             f"{pct(posts, 0.5):>9.1f} {pct(posts, 0.95):>6.1f} {pct(posts, 0.99):>6.1f} {max(posts, default=0):>6.0f} "
-            f"{missed:>4} {lag:>8.1f} {stall:>6.1f}  {passes or '-'}"
+            f"{missed:>4} {lag:>8.1f} {f'{stall:.1f}' if stall else '-':>6}  {passes or '-'}"
         )
         slow = sorted(window, key=lambda s: -s[1])[: max(1, len(window) // 100)]
         cpu = [e for e in events if e["ev"] == "cpu"]

@@ -90,6 +90,14 @@ def install(fake: LightDiscord) -> None:
         ready(self, self.application_id or 1, self.application_id)
         state = self._connection
         state.parsers["GUILD_CREATE"](h.guild_payload())
+        if os.environ.get("CAPACITY_PLAN"):  # every server of the running games, as the gateway sends them at connect
+            for guild_id, channels in guilds_of(os.environ["CAPACITY_PLAN"]).items():
+                payload = h.guild_payload()
+                payload["id"] = payload["roles"][0]["id"] = str(guild_id)
+                payload["channels"] = [
+                    {**h.channel_payload(c, f"games-{i}"), "guild_id": str(guild_id)} for i, c in enumerate(channels)
+                ]
+                state.parsers["GUILD_CREATE"](payload)
         await self.wait_until_ready()
         emit(ev="ready", t=time.monotonic())
         if PROFILER[0] is not None and PROFILE_START[0]:
@@ -118,6 +126,14 @@ def install(fake: LightDiscord) -> None:
             state.parsers["INTERACTION_CREATE"](payload)
 
     replace_network(fake, connect)
+
+
+def guilds_of(plan_path: str) -> dict[int, list[int]]:
+    """The servers of the planned games, with their games' channels (bench/capacity.py's plan.json)."""
+    guilds: dict[int, list[int]] = {}
+    for game in json.loads(Path(plan_path).read_text()):
+        guilds.setdefault(int(game["guild"]), []).append(int(game["channel"]))
+    return guilds
 
 
 STEP = [0.0]  # the longest single step of the event loop (one callback or task step) since the last report
@@ -231,7 +247,9 @@ if __name__ == "__main__":
     import gc
 
     gc.callbacks.append(time_gc)
-    time_steps()
+    if os.environ.get("CAPACITY_LOOP") == "asyncio":  # asyncio's own loop, whose every step is timed below
+        bot.run = asyncio.run
+        time_steps()
     install(LightDiscord())
     if os.environ.get("CAPACITY_PROFILE"):  # a cProfile of this process (the event loop's thread), written at exit
         import atexit

@@ -117,7 +117,7 @@ class Herald:
         time, so that their database writes never queue up in front of the moves players are making."""
         if self.closed:
             return
-        work = self.deliver(game_id, force=force) if not background else self._deliver_later(game_id, force)
+        work = self.deliver(game_id, force=force, row=row) if not background else self._deliver_later(game_id, force)
         task = asyncio.create_task(work, name=f"herald-{game_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -342,7 +342,9 @@ class Herald:
             return None
         return self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id).get_partial_message(board)
 
-    async def deliver(self, game_id: int, *, force: bool = False) -> None:
+    async def deliver(self, game_id: int, *, force: bool = False, row: GameRow | None = None) -> None:
+        """Post game `game_id`'s pending notices, in order. `row`: the game as the change that owes them committed
+        it (a listener's), used instead of loading it again while it is still the game's latest (below)."""
         if self.closed:
             return
         # one delivery of a game at a time: the lock stays while any delivery holds it or waits for it (a waiter
@@ -351,7 +353,7 @@ class Herald:
         self._locks[game_id] = (lock, users + 1)
         try:
             async with lock:
-                await self._deliver(game_id, force)
+                await self._deliver(game_id, force, row)
         except Exception:
             log.exception("posting the notices of game %s failed; they stay in the outbox for the next pass", game_id)
         finally:
@@ -361,21 +363,25 @@ class Herald:
             else:
                 self._locks[game_id] = (lock, users - 1)
 
-    async def _deliver(self, game_id: int, force: bool) -> None:
+    async def _deliver(self, game_id: int, force: bool, row: GameRow | None = None) -> None:
         storage = self.session.storage
         if storage.shared and not await storage.lease(game_id, self.owner, LEASE_SECONDS):
             return  # another process (a redeploy's overlap) is posting this game's notices right now
         try:
-            await self._post_all(game_id, force)
+            await self._post_all(game_id, force, row)
         finally:
             if storage.shared:
                 await storage.release(game_id, self.owner)
 
-    async def _post_all(self, game_id: int, force: bool) -> None:
+    async def _post_all(self, game_id: int, force: bool, row: GameRow | None = None) -> None:
         notices = await self.session.storage.pending_notices(game_id)
         if not notices:
             return
-        row = await self.session.load(game_id)
+        # The committed row of the move that owes these notices is the game now if every pending notice is of
+        # that very version (a move's notice is written in its own transaction): a later move, an undo or a
+        # reminder would have left one of another version, and then the game is loaded again.
+        if row is None or any(n.version != row.version for n in notices):
+            row = await self.session.load(game_id)
         _ = await self.session.languages.public(row.guild_id)  # the server's language
         # players in their quiet hours are named, never pinged; the deadline shown waits over their nights
         players = await self.session.storage.players([s.id for s in row.seats if not is_ai(s.id)])

@@ -65,6 +65,7 @@ class GameEntry:
 
 
 _ENTRIES: dict[str, GameEntry] = {}
+_RULES: dict[str, Any] = {}  # each game's RULES once imported (get_rules is on every request's path)
 GAMES: tuple[str, ...] = ()  # the registered games, in order of registration
 
 
@@ -72,12 +73,14 @@ def register(game: GameEntry) -> None:
     """Add a game (a fourth game is new files plus one `register` call; tests register their own)."""
     global GAMES
     _ENTRIES[game.name] = game
+    _RULES.pop(game.name, None)
     GAMES = tuple(_ENTRIES)
 
 
 def unregister(name: str) -> None:
     global GAMES
     _ENTRIES.pop(name, None)
+    _RULES.pop(name, None)
     GAMES = tuple(_ENTRIES)
 
 
@@ -91,7 +94,9 @@ def entry(game: str) -> GameEntry:
 
 def get_rules(game: str) -> Rules[Any, Any]:
     """The rules object of `game` (one of GAMES). ValueError for an unknown game."""
-    rules: Rules[Any, Any] = importlib.import_module(entry(game).rules).RULES
+    rules: Rules[Any, Any] | None = _RULES.get(game)
+    if rules is None:
+        rules = _RULES[game] = importlib.import_module(entry(game).rules).RULES
     return rules
 
 

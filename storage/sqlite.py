@@ -624,6 +624,35 @@ class SQLiteStorage(Clubs, Storage):
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
+    async def _atomically(self, steps: Sequence[tuple[str, Any]], *, first_changes_one: bool = False) -> list[int]:
+        """BEGIN IMMEDIATE, the statements (SQL, parameters) and COMMIT in one trip to the database's thread, not
+        one per statement: a move's commit was five trips, each a wake-up of that thread and of the event loop.
+        The rows each statement changed. With `first_changes_one`, a first statement that changes no row (a
+        compare-and-set that lost) rolls back at once, and only its count is returned. A failure rolls back.
+
+        aiosqlite runs a function in its thread through `Connection._execute` (the pinned version's own way to
+        run each of its calls there); a cancelled caller leaves the function to finish, so a transaction is
+        never left half done."""
+
+        def run(conn: sqlite3.Connection) -> list[int]:
+            conn.execute("BEGIN IMMEDIATE")
+            counts: list[int] = []
+            try:
+                for sql, params in steps:
+                    counts.append(conn.execute(sql, params).rowcount)
+                    if first_changes_one and len(counts) == 1 and counts[0] != 1:
+                        conn.execute("ROLLBACK")
+                        return counts
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return counts
+
+        async with self._write:
+            counts: list[int] = await self._db._execute(run, self._db._conn)  # type: ignore[no-untyped-call]
+        return counts
+
     async def _run(self, name: str, params: dict[str, Any]) -> int:
         cur = await self._db.execute(SQL[name], params)
         return cur.rowcount
@@ -779,9 +808,9 @@ class SQLiteStorage(Clubs, Storage):
         turn = 0 if free else 1
         remind_at = None if finished else due.remind_at
         deadline_at = None if finished else due.deadline_at
-        async with self._write, self._transaction():
-            changed = await self._run(
-                "commit_move",
+        steps: list[tuple[str, Any]] = [
+            (
+                SQL["commit_move"],
                 {
                     "state": pack_state(state_json),
                     "status": status,
@@ -794,11 +823,9 @@ class SQLiteStorage(Clubs, Storage):
                     "id": row.id,
                     "version": row.version,
                 },
-            )
-            if changed != 1:
-                raise StaleVersion("The game has moved on since this move was chosen.")
-            await self._run(
-                "insert_move",
+            ),
+            (
+                SQL["insert_move"],
                 {
                     "id": row.id,
                     "number": row.version + 1,
@@ -808,9 +835,32 @@ class SQLiteStorage(Clubs, Storage):
                     "origin": origin,
                     "standin": 1 if standin else None,
                 },
+            ),
+        ]
+        if notice is not None:
+            kind, payload = notice
+            steps.append(
+                (
+                    SQL["insert_notice"],
+                    {
+                        "id": row.id,
+                        "version": row.version + 1,
+                        "kind": kind,
+                        "payload": _rows.dumps(payload),
+                        "now": now,
+                    },
+                )
             )
-            await self._notice(row.id, row.version + 1, notice, now)
-            if finished:  # its results, then its move log archived (it takes no more clicks)
+        if not finished:  # the common case: the whole transaction in one trip
+            if (await self._atomically(steps, first_changes_one=True))[0] != 1:
+                raise StaleVersion("The game has moved on since this move was chosen.")
+        else:
+            async with self._write, self._transaction():
+                for i, (sql, params) in enumerate(steps):
+                    changed = (await self._db.execute(sql, params)).rowcount
+                    if i == 0 and changed != 1:
+                        raise StaleVersion("The game has moved on since this move was chosen.")
+                # its results, then its move log archived (it takes no more clicks)
                 log = await self.moves(row.id)
                 if finish is not None:
                     await self._settle(row.id, row.guild_id or 0, row.game, finish, now, live=True, log=log)
@@ -832,11 +882,12 @@ class SQLiteStorage(Clubs, Storage):
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
         if not ids and post is None:
             return
-        async with self._write, self._transaction():
-            if ids:
-                await self._db.execute(f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids))
-            if post is not None:
-                await self._run("last_post", {"id": post[0], "message": post[1]})
+        steps: list[tuple[str, Any]] = []
+        if ids:
+            steps.append((f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids)))
+        if post is not None:
+            steps.append((SQL["last_post"], {"id": post[0], "message": post[1]}))
+        await self._atomically(steps)
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         claimed = []
