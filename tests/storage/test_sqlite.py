@@ -153,3 +153,43 @@ async def test_discord_ids_of_19_digits_are_packed_as_integers_and_old_text_rows
     assert [m.player for m in await lite.moves(g.id)] == [dee, dee]
     assert (await lite.move_by_origin(g.id, dee, "o1")).move_number == 2
     assert await lite.last_move_of(g.id, dee) == 2
+
+
+async def test_a_move_is_one_trip_to_the_database_thread_and_all_or_nothing(lite, monkeypatch):
+    """A move's transaction (the state's compare-and-set, the move, its notice) runs in one call to aiosqlite's
+    thread, as does clearing the posted notices: one wake-up of that thread and of the event loop, not one per
+    statement. A statement failing inside it rolls the whole move back: the state, the log and the outbox are
+    as before, and the next move goes through."""
+    g = await lite.create_game(guild_id=1, channel_id=1, game="fake", options={}, seed=1, creator=ANA)
+    g = await lite.start_game(g.id, seats=[ANA, BO], state_json='{"s":0}')
+    trips = []
+    real = lite._db._execute
+
+    async def counted(fn, *args, **kwargs):
+        trips.append(getattr(fn, "__name__", repr(fn)))
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(lite._db, "_execute", counted)
+    g1 = await lite.commit_move(
+        g, player="1", action={"n": 1}, state_json='{"s":1}', finished=False, notice=("move", {"player": "1"})
+    )
+    assert len(trips) == 1
+    trips.clear()
+    notices = await lite.pending_notices(g.id)
+    trips.clear()
+    await lite.clear_notices([n.id for n in notices], post=(g.id, 77))
+    assert len(trips) == 1 and await lite.pending_notices(g.id) == []
+    g1 = await lite.load_game(g.id)
+    assert g1.last_post_id == 77
+    # move 2 is already in the log (as after a bug): the move's insert fails, and nothing of it stays
+    await lite._db.execute(
+        "INSERT INTO moves (game_id, move_number, player, action, created_at) VALUES (?, 2, 2, '{}', 0)", (g.id,)
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        await lite.commit_move(
+            g1, player="2", action={"n": 2}, state_json='{"s":2}', finished=False, notice=("move", {"player": "2"})
+        )
+    assert await lite.load_game(g.id) == g1 and await lite.pending_notices(g.id) == []
+    await lite._db.execute("DELETE FROM moves WHERE game_id = ? AND move_number = 2", (g.id,))
+    g2 = await lite.commit_move(g1, player="2", action={"n": 2}, state_json='{"s":2}', finished=False)
+    assert g2.version == 2 and [m.action for m in await lite.moves(g.id)] == [{"n": 1}, {"n": 2}]
