@@ -90,3 +90,38 @@ async def test_two_confirms_of_an_exact_purchase_end_on_the_follow_up_panel(harn
         await h.click(user, panel, "Confirm")
         post = h.last_public(CHANNEL_ID)
     pytest.fail("no exact purchase came up")
+
+
+async def test_a_move_is_posted_from_its_committed_row_unless_a_later_notice_waits(harness, users):
+    """The herald posts a move from the row its commit returned, without loading the game again. A row handed
+    over while a notice of a later version waits (another move landed first) is not the game any more: the
+    herald loads the game, and the post tells the later move."""
+    h = harness
+    ana, bo = users[:2]
+    post = await create_and_start(h, "fake", [ana, bo], options="no-claps")
+    session, herald = h.bot.session, h.bot.herald
+    loads: list[int] = []
+    real = session.storage.load_game
+
+    async def counted(game_id):
+        loads.append(game_id)
+        return await real(game_id)
+
+    session.storage.load_game = counted
+    panel = await panel_at_confirm(h, ana, post, "adds 4")
+    loads.clear()
+    await h.click(ana, panel, "Confirm")
+    await h.settle()
+    row = await session.storage.game_in_channel(CHANNEL_ID)
+    assert row.version == 1 and h.last_public(CHANNEL_ID).content.startswith("**Ana** adds 4.")
+    assert loads == [row.id, row.id]  # the click's own read, the session's under the game's lock; not the herald
+    session.listeners.remove(herald.notify)  # Bo's move is committed, its notice left waiting
+    try:
+        await session.act(row.id, str(bo.id), session.legal_actions(row, str(bo.id))[0])
+    finally:
+        session.listeners.append(herald.notify)
+    loads.clear()
+    await herald.deliver(row.id, row=row)  # handed Ana's row (version 1) while Bo's notice (version 2) waits
+    assert loads == [row.id]
+    assert h.last_public(CHANNEL_ID).content.startswith("**Bo** adds"), h.last_public(CHANNEL_ID).content
+    assert await session.storage.games_with_notices() == []
