@@ -36,13 +36,21 @@ def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
         yield state
 
 
+# Decoded states kept (`Core.remember`): a state is about 10 KiB in memory (1,000 running games of every kind:
+# 9.6 MiB; a late 6-player Alhambra with every module 37 KiB), so 2,048 hold 20-75 MiB and spare the cold
+# decoding (0.2-0.4 ms of CPU, validation included) of any of the last ~1,000 games played.
+STATES = 2048
+PER_GAME = 2  # positions kept of one game: its latest, and the one before (a post of it may still be drawn)
+
+
 class Core:
     """The shared ground of the session's parts. One per bot (the session)."""
 
-    def __init__(self, storage: Storage, *, state_cache_size: int = 256):
+    def __init__(self, storage: Storage, *, state_cache_size: int = STATES):
         self.storage = storage
         self._locks: dict[int, asyncio.Lock] = {}
         self._states: collections.OrderedDict[Position, Any] = collections.OrderedDict()  # by position's name
+        self._of_game: dict[int, list[Position]] = {}  # the positions held of each game, oldest first
         self._state_cache_size = state_cache_size
         # called with a game id after each committed move or start (the herald posts, the AI looks)
         # (and the row as just committed, when the caller has it: None otherwise)
@@ -87,14 +95,29 @@ class Core:
     def forget(self, game_id: int) -> None:
         """Drop what is cached of a game whose history changed (an undo): only to free memory, as the keys of
         the positions taken back are never asked for again (`Position`)."""
-        for key in [k for k in self._states if k.game_id == game_id]:
-            del self._states[key]
+        for key in self._of_game.pop(game_id, []):
+            self._states.pop(key, None)
 
     def remember(self, key: Position, state: Any) -> None:
+        """Keep a decoded state. Of each game only its latest PER_GAME positions are kept (a move supersedes the
+        position before; the herald may still draw that one), so the cache holds the games played lately, about
+        STATES / PER_GAME of them, rather than the many positions of a few: a game's next move, even from another
+        player an hour later, finds its state decoded while fewer games than that moved meanwhile."""
         self._states[key] = state
         self._states.move_to_end(key)
+        kept = self._of_game.setdefault(key.game_id, [])
+        if key in kept:
+            kept.remove(key)
+        kept.append(key)
+        while len(kept) > PER_GAME:
+            self._states.pop(kept.pop(0), None)
         while len(self._states) > self._state_cache_size:
-            self._states.popitem(last=False)
+            old, _ = self._states.popitem(last=False)
+            held = self._of_game.get(old.game_id)
+            if held is not None:
+                held.remove(old)
+                if not held:
+                    del self._of_game[old.game_id]
 
     def changed(self, game_id: int, row: GameRow | None = None) -> None:
         """Tell the listeners that `game_id` moved on (`row`: the game as this change committed it, if known).

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import engine
-from cogs._core import Core
+from cogs._core import STATES, Core
 from cogs._locale import Languages
 from cogs._seating import GameError, Position, encode, is_ai, position, undos_of
 from cogs._seats import Seating
@@ -72,7 +72,7 @@ class Session(Core):
     """Game lifecycle and moves over a `Storage`, one per bot: the core (cogs/_core.py) with the moves on it,
     built from its parts (the table, the clock, undo, substitutes), whose operations it offers under their own names (the cogs call them on the session)."""
 
-    def __init__(self, storage: Storage, *, state_cache_size: int = 256):
+    def __init__(self, storage: Storage, *, state_cache_size: int = STATES):
         super().__init__(storage, state_cache_size=state_cache_size)
         self.tempo = tempo = Tempo(self)
         self.seating = seating = Seating(self, tempo)
