@@ -417,6 +417,9 @@ SQL: dict[str, str] = {
     "INSERT INTO move_archive (game_id, moves) VALUES ($1, $2)",
     "clear_notices": "DELETE FROM notices WHERE id = ANY($1::bigint[])",  # ids
     "last_post": "UPDATE games SET last_post_id = $2 WHERE id = $1",  # id, message id
+    # both in one statement (one round trip): ids, game id, message id
+    "clear_and_post": "WITH cleared AS (DELETE FROM notices WHERE id = ANY($1::bigint[])) "
+    "UPDATE games SET last_post_id = $3 WHERE id = $2",
     # id, expected table, table, deadline
     "update_table": f"UPDATE games SET table_state = $3, deadline_at = $4 WHERE id = $1 AND table_state = $2 "
     f"AND status = 'active' RETURNING {_COLUMNS}",
@@ -595,6 +598,7 @@ SAMPLES: dict[str, tuple[Any, ...]] = {
     "archive": (1,),
     "archive_moves": (1, b"x"),
     "last_post": (1, 5),
+    "clear_and_post": ([1, 2], 1, 5),
     "update_table": (1, "{}", "{}", None),
     "deadlines_due": (1e9, 100, 2, [1]),
     "undo_game": (1, 3, 2, _STATE, 2, 1e9, None, False, None, "{}"),
@@ -1046,9 +1050,11 @@ class PostgresStorage(Clubs, Storage):
         )
 
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
-        if ids:
+        if ids and post is not None:
+            await self._pool.execute(SQL["clear_and_post"], list(ids), *post)
+        elif ids:
             await self._pool.execute(SQL["clear_notices"], list(ids))
-        if post is not None:
+        elif post is not None:
             await self._pool.execute(SQL["last_post"], *post)
 
     async def update_table(

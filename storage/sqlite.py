@@ -496,6 +496,7 @@ class SQLiteStorage(Clubs, Storage):
         # One connection: statements of concurrent coroutines would interleave inside a transaction, so every
         # write transaction holds this lock (reads are single statements and need none).
         self._write = asyncio.Lock()
+        self._synchronous = "FULL"  # as opened (`open`): the mode of every commit but the outbox's bookkeeping
 
     @classmethod
     async def open(cls, path: str, *, synchronous: str = "FULL", rater: Rater | None = None) -> SQLiteStorage:
@@ -505,6 +506,7 @@ class SQLiteStorage(Clubs, Storage):
         conn.row_factory = sqlite3.Row  # rows are read by column name (storage/_rows.py)
         self = cls(conn, path)
         self.rater = rater
+        self._synchronous = synchronous.upper()
         try:
             await conn.execute("PRAGMA journal_mode=WAL")
             # FULL: each commit is fsynced before the move is announced; NORMAL (opt-in) may lose the last
@@ -624,7 +626,9 @@ class SQLiteStorage(Clubs, Storage):
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
-    async def _atomically(self, steps: Sequence[tuple[str, Any]], *, first_changes_one: bool = False) -> list[int]:
+    async def _atomically(
+        self, steps: Sequence[tuple[str, Any]], *, first_changes_one: bool = False, durable: bool = True
+    ) -> list[int]:
         """BEGIN IMMEDIATE, the statements (SQL, parameters) and COMMIT in one trip to the database's thread, not
         one per statement: a move's commit was five trips, each a wake-up of that thread and of the event loop.
         The rows each statement changed. With `first_changes_one`, a first statement that changes no row (a
@@ -632,9 +636,23 @@ class SQLiteStorage(Clubs, Storage):
 
         aiosqlite runs a function in its thread through `Connection._execute` (the pinned version's own way to
         run each of its calls there); a cancelled caller leaves the function to finish, so a transaction is
-        never left half done."""
+        never left half done.
+
+        `durable=False`: committed without waiting for the disk (SQLite's NORMAL mode for this one commit): a
+        crash of the bot keeps it, as every commit in WAL mode; a power cut may lose it, which only the outbox's
+        record of what was posted may risk (that post is made once more). The next durable commit syncs it."""
+        relaxed = not durable and self._synchronous == "FULL"
 
         def run(conn: sqlite3.Connection) -> list[int]:
+            if relaxed:
+                conn.execute("PRAGMA synchronous=NORMAL")
+            try:
+                return transaction(conn)
+            finally:
+                if relaxed:
+                    conn.execute("PRAGMA synchronous=FULL")
+
+        def transaction(conn: sqlite3.Connection) -> list[int]:
             conn.execute("BEGIN IMMEDIATE")
             counts: list[int] = []
             try:
@@ -887,7 +905,8 @@ class SQLiteStorage(Clubs, Storage):
             steps.append((f"DELETE FROM notices WHERE id IN ({', '.join('?' * len(ids))})", tuple(ids)))
         if post is not None:
             steps.append((SQL["last_post"], {"id": post[0], "message": post[1]}))
-        await self._atomically(steps)
+        # what was posted: lost only to a power cut (then posted again), so its commit does not wait for the disk
+        await self._atomically(steps, durable=False)
 
     async def claim_reminders(self, now: float, *, shards: Shards = ALL_SHARDS, limit: int = 100) -> list[int]:
         claimed = []
