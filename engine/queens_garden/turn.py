@@ -29,7 +29,14 @@ from engine.queens_garden.components import (
     criterion_name,
     element_text,
 )
-from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space, space_text
+from engine.queens_garden.geometry import (
+    FOUNTAIN_ELEMENTS,
+    NEIGHBOURS,
+    hexagons,
+    newly_surrounded,
+    printed_space,
+    space_text,
+)
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
@@ -79,6 +86,23 @@ def _move_data(action: Action) -> dict[str, Any]:
     if isinstance(action, PlaceExpansion):
         data["space"] = printed_space(action.area, action.turn)
     return data
+
+
+def _surrounds(seat: Seat, changed: tuple[str, ...]) -> bool:
+    """Q30's quick test: is an element on or next to the `changed` spaces now surrounded and not yet rewarded?
+    (The seat's elements are the fountain board's and the pavilions of its face-up expansions.)"""
+    printed = [printed_space(p.area, p.turn) for p in seat.placed if p.face_up]
+    pavilions = [f"{p.area}0" for p in seat.placed if p.face_up]
+    garden = seat.garden
+    for space in changed:
+        for e in (space, *NEIGHBOURS[space]):
+            if (
+                (e in FOUNTAIN_ELEMENTS or e in pavilions)
+                and e not in seat.rewarded
+                and all(n in garden or n in printed for n in NEIGHBOURS[e])
+            ):
+                return True
+    return False
 
 
 class Draft:
@@ -200,12 +224,12 @@ class Draft:
     def place_tile(self, i: int, a: PlaceTile) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_tile=a.tile)
         self.seats[i] = replace(seat, garden={**seat.garden, a.space: a.tile})
-        self.reward_surrounded(i)
+        self.reward_surrounded(i, a.space)
 
     def place_expansion(self, i: int, a: PlaceExpansion) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_expansion=a.expansion)
         self.seats[i] = replace(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
-        self.reward_surrounded(i)
+        self.reward_surrounded(i, printed_space(a.area, a.turn), f"{a.area}0")
 
     def buy_expansion(self, i: int, a: BuyExpansion) -> None:
         # Q28 ii: exactly 6 points for the supply's top expansion, placed blank side up (7 free spaces)
@@ -215,9 +239,14 @@ class Draft:
             seat, score=seat.score - BLANK_EXPANSION_COST, placed=seat.placed + (Placed(e, a.area, 0, False),)
         )
 
-    def reward_surrounded(self, i: int) -> None:
-        """Q30: jokers for every element now completely surrounded; those that do not fit in storage are lost."""
+    def reward_surrounded(self, i: int, *changed: str) -> None:
+        """Q30: jokers for every element now completely surrounded; those that do not fit in storage are lost.
+        `changed`: the spaces of the new hexagon (and pavilion). Only an element on or next to them can have
+        become surrounded (every other one was rewarded when its last neighbour came), so the whole garden is
+        looked at only when one of them is."""
         seat = self.seats[i]
+        if not _surrounds(seat, changed):
+            return
         done = newly_surrounded(seat, hexagons(seat))
         if not done:
             return
@@ -228,6 +257,8 @@ class Draft:
             got = min(owed, max(room, 0))
             jokers += got
             rewarded.add(space)
+            if self.quiet:
+                continue
             if got < owed:
                 text = Text(
                     "surrounds the {element} at {space} and takes {n} joker ({lost} lost: storage full).",
@@ -266,16 +297,17 @@ class Draft:
         if self.marker is None:  # Q29: the first to pass takes the first-player marker and loses 1 point
             self.marker = i
             score = max(0, score - FIRST_PASS_PENALTY)
-            self.event(
-                "first_pass",
-                Text(
-                    "passes first: takes the first-player marker, −{n} point.",
-                    "passes first: takes the first-player marker, −{n} points.",
-                    n=FIRST_PASS_PENALTY,
-                ),
-                i,
-                penalty=FIRST_PASS_PENALTY,
-            )
+            if not self.quiet:
+                self.event(
+                    "first_pass",
+                    Text(
+                        "passes first: takes the first-player marker, −{n} point.",
+                        "passes first: takes the first-player marker, −{n} points.",
+                        n=FIRST_PASS_PENALTY,
+                    ),
+                    i,
+                    penalty=FIRST_PASS_PENALTY,
+                )
         self.seats[i] = replace(seat, score=score, passed=True)
 
     def advance(self) -> None:
@@ -296,6 +328,8 @@ class Draft:
             seat = self.seats[i]
             points, lines = round_score(seat, self.round)
             self.seats[i] = replace(seat, score=seat.score + points, round_points=seat.round_points + (points,))
+            if self.quiet:
+                continue
             parts = [
                 Text(
                     "{criterion} ×{hexagons} = {points}",
@@ -343,6 +377,8 @@ class Draft:
         self.log_round_start()
 
     def log_round_start(self) -> None:
+        if self.quiet:
+            return
         crit = join_texts([criterion_name(c) for c in WHEEL[self.round]])
         self.event(
             "round_start",
@@ -370,6 +406,8 @@ class Draft:
                 bonus=bonus,
             )
             self.seats[i] = replace(seat, score=total, final=final)
+            if self.quiet:
+                continue
             text = Text(  # after the player's name: "Ana ends with 54 points: ..."
                 "ends with {n} point: storage {storage}, colour groups {colour}, pattern groups {pattern}, bonuses "
                 "{bonus} (final scoring).",
@@ -393,6 +431,10 @@ class Draft:
                 bonus=bonus,
                 total=total,
             )
+        self.over = True
+        self.current = None
+        if self.quiet:
+            return
         best = max(s.score for s in self.seats)
         winners = [p for p, s in zip(self.s.players, self.seats, strict=True) if s.score == best]
         if len(winners) > 1:
@@ -405,5 +447,3 @@ class Draft:
         else:
             text = Text("The game is over: the best score is {best}.", best=best)
         self.event("game_over", text, None, winners=winners, score=best)
-        self.over = True
-        self.current = None
