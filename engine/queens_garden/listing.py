@@ -77,7 +77,7 @@ def listed(state: QGState, player: str) -> list[Action]:
             out.extend([_place_expansion(e, a, turn, pt, pe, j) for a, turn in spots for pt, pe, j in payments])
     if state.supply and seat.score >= BLANK_EXPANSION_COST:
         out.extend([_BUY[a] for a in garden.areas])
-    out.extend(_passes(tiles, exps, jokers))
+    out.extend(_passes(firsts, tiles, exps, jokers))
     return out
 
 
@@ -140,7 +140,18 @@ class _Garden:
     hexagon kind per cell, free cells and areas, its colour and pattern groups, per cell the mask of kinds that
     may go there (Q26), and per kind where it may go (Q26, Q28), each computed once."""
 
-    __slots__ = ("garden", "placed", "kinds", "free_cells", "areas", "groups", "_allowed", "_spaces", "_spots")
+    __slots__ = (
+        "garden",
+        "placed",
+        "kinds",
+        "free_cells",
+        "areas",
+        "groups",
+        "_allowed",
+        "_masks",
+        "_spaces",
+        "_spots",
+    )
 
     def __init__(self, seat: Seat) -> None:
         self.garden = seat.garden
@@ -161,6 +172,7 @@ class _Garden:
         self.areas = [a for a in AREAS if a not in used]
         self.groups = (_kind_groups(kinds, 0), _kind_groups(kinds, 1))
         self._allowed: dict[int, int] = {}
+        self._masks: list[tuple[str, int]] | None = None  # (name, allowed kinds) per free cell, in order
         self._spaces: dict[int, list[str]] = {}
         self._spots: dict[int, list[tuple[str, int]]] = {}
 
@@ -243,8 +255,11 @@ class _Garden:
         """The free spaces a tile of kind index `k` may go on (Q26)."""
         found = self._spaces.get(k)
         if found is None:
-            allowed = self.allowed
-            found = self._spaces[k] = [_NAME[c] for c in self.free_cells if allowed(c) >> k & 1]
+            masks = self._masks
+            if masks is None:
+                allowed = self.allowed
+                masks = self._masks = [(_NAME[c], allowed(c)) for c in self.free_cells]
+            found = self._spaces[k] = [name for name, mask in masks if mask >> k & 1]
         return found
 
     def spots(self, k: int) -> list[tuple[str, int]]:
@@ -295,14 +310,10 @@ class _Offer:
     def __init__(self, stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> None:
         self.stack_tiles = stack_tiles
         self.display = display
-        tiles_at = {t: -2 for t in stack_tiles}  # display_tiles: the stack's top, then the display's pieces
-        for p in display:
-            for t in p.tiles:
-                tiles_at[t] = p.expansion
-        self.sized = sized = [(a, len(a.tiles), len(a.expansions)) for a in _acquire_options(tiles_at, display)]
+        self.sized = sized = _acquire_options(stack_tiles, display)
         self.actions = [a for a, _, _ in sized]
-        self.most_tiles = max((n for _, n, _ in sized), default=0)
-        self.most_exps = max((n for _, _, n in sized), default=0)
+        self.most_tiles = max([n for _, n, _ in sized], default=0)
+        self.most_exps = max([n for _, _, n in sized], default=0)
 
 
 _OFFERS: dict[tuple[int, int], _Offer] = {}
@@ -326,38 +337,52 @@ def _acquires(stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> list[
     return _offer(stack_tiles, display).sized
 
 
-def _acquire_options(tiles_at: dict[int, int], display: tuple[Piece, ...]) -> list[Acquire]:
-    """Q19–Q21: every colour/pattern in the display, every choice among identical hexagons (storage room aside)."""
-    # colour / pattern -> kind index -> the distinct ways to take that kind: a tile per source (copies on one
-    # source are interchangeable, Q20), as its id, or the face-up expansion e, as -1 - e
-    colours: dict[int, dict[int, list[int]]] = {}
-    patterns: dict[int, dict[int, list[int]]] = {}
-    seen: set[int] = set()
-    for t, src in tiles_at.items():
-        k = TILE_INDEX[t]
-        key = 64 * k + src + 2  # (kind, source): src is -2 (the stack's top) or a display expansion 0–35
-        if key not in seen:
-            seen.add(key)
-            colours.setdefault(k // 6, {}).setdefault(k, []).append(t)
-            patterns.setdefault(k % 6 + 1, {}).setdefault(k, []).append(t)
+def _acquire_options(stack_tiles: tuple[int, ...], display: tuple[Piece, ...]) -> list[tuple[Acquire, int, int]]:
+    """Q19–Q21: every colour/pattern in the display, every choice among identical hexagons (storage room aside),
+    each with how many tiles and expansions it takes."""
+    # kind index -> the distinct ways to take that kind, in the order the display shows them: a tile per source
+    # (the stack's top, then each display piece; copies on one source are interchangeable, Q20), as its id, then
+    # each face-up expansion e, as -1 - e
+    ways: dict[int, list[int]] = {}
+    for tiles in (stack_tiles, *[p.tiles for p in display if p.tiles]):
+        here = 0
+        for t in tiles:
+            k = TILE_INDEX[t]
+            if not here >> k & 1:
+                here |= 1 << k
+                w = ways.get(k)
+                if w is None:
+                    ways[k] = [t]
+                else:
+                    w.append(t)
+    shown = False
     for p in display:
         if p.face_up:
-            k = EXPANSION_INDEX[p.expansion]
-            colours.setdefault(k // 6, {}).setdefault(k, []).append(-1 - p.expansion)
-            patterns.setdefault(k % 6 + 1, {}).setdefault(k, []).append(-1 - p.expansion)
-    out: list[Acquire] = []
-    criteria: tuple[tuple[Literal["colour", "pattern"], dict[int, dict[int, list[int]]]], ...] = (
+            shown = True
+            ways.setdefault(EXPANSION_INDEX[p.expansion], []).append(-1 - p.expansion)
+    colours: dict[int, list[list[int]]] = {}
+    patterns: dict[int, list[list[int]]] = {}
+    several = False
+    for k, w in ways.items():
+        colours.setdefault(k // 6, []).append(w)
+        patterns.setdefault(k % 6 + 1, []).append(w)
+        several = several or len(w) > 1
+    out: list[tuple[Acquire, int, int]] = []
+    criteria: tuple[tuple[Literal["colour", "pattern"], dict[int, list[list[int]]]], ...] = (
         ("colour", colours),
         ("pattern", patterns),
     )
     for by, table in criteria:
         for value in sorted(table):
-            ways = table[value].values()
-            choices: Any = product(*ways) if any(len(w) > 1 for w in ways) else ([w[0] for w in ways],)
+            group = table[value]
+            choices: Any = product(*group) if several else ([w[0] for w in group],)
             for choice in choices:
-                tiles = tuple(sorted([i for i in choice if i >= 0]))
-                exps = tuple(sorted([-1 - i for i in choice if i < 0]))
-                out.append(_acquire(by, value, tiles, exps))
+                if shown:
+                    tiles = tuple(sorted([i for i in choice if i >= 0]))
+                    exps = tuple(sorted([-1 - i for i in choice if i < 0]))
+                else:
+                    tiles, exps = tuple(sorted(choice)), ()
+                out.append((_acquire(by, value, tiles, exps), len(tiles), len(exps)))
     return out
 
 
@@ -415,15 +440,23 @@ def _payments(k: int, tiles: tuple[int, ...], expansions: tuple[int, ...], joker
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _passes(tiles: tuple[int, ...], expansions: tuple[int, ...], jokers: int) -> tuple[Pass, ...]:
+_PASS = Pass()
+_PASS_JOKER = Pass(jokers=1)
+_PASS_TILE = tuple(Pass(tiles=(t,)) for t in range(len(TILE_KIND)))  # the one-hexagon discards, made once
+_PASS_EXPANSION = tuple(Pass(expansions=(e,)) for e in range(len(EXPANSION_KIND)))
+_pass = maker(Pass)  # (tiles, expansions, jokers)
+
+
+def _passes(
+    firsts: tuple[tuple[int, int], ...], tiles: tuple[int, ...], expansions: tuple[int, ...], jokers: int
+) -> list[Pass]:
     """Q29: pass plainly, discarding one hexagon (one per kind), or discarding all of them. Any other subset is
     legal too (`check` accepts it): a menu can build it as a multi-select; the list stays short."""
-    out = [Pass()]
-    out.extend(Pass(tiles=(t,)) for _, t in _firsts(tiles))
-    out.extend(Pass(expansions=(e,)) for e in expansions)
+    out = [_PASS]
+    out.extend([_PASS_TILE[t] for _, t in firsts])
+    out.extend([_PASS_EXPANSION[e] for e in expansions])
     if len(tiles) + len(expansions) > 1:
-        out.append(Pass(tiles=tiles, expansions=expansions))
+        out.append(_pass(tiles, expansions, 0))
     if PASS_DISCARDS_JOKERS and jokers:
-        out.append(Pass(jokers=1))
-    return tuple(out)
+        out.append(_PASS_JOKER)
+    return out
