@@ -59,11 +59,12 @@ def listed(state: QGState, player: str) -> list[Action]:
         out = [a for a, n_tiles, n_exps in offer.sized if n_tiles <= room_tiles and n_exps <= room_exps]
     garden = _garden(seat)
     tiles, exps, jokers = seat.tiles, seat.expansions, seat.jokers
-    firsts = _firsts(tiles)
+    held = _tiles(tiles)
+    firsts = held.firsts
     for k, t in firsts:
         spaces = garden.spaces(k)
         if spaces:
-            payments = _pay(firsts, exps, jokers, k)
+            payments = _pay(held, exps, jokers, k)
             if len(payments) == 1:
                 pt, pe, j = payments[0]
                 out.extend([_place(t, sp, pt, pe, j) for sp in spaces])
@@ -73,7 +74,7 @@ def listed(state: QGState, player: str) -> list[Action]:
         k = EXPANSION_INDEX[e]
         spots = garden.spots(k)
         if spots:
-            payments = _pay(firsts, exps, jokers, k)
+            payments = _pay(held, exps, jokers, k)
             out.extend([_place_expansion(e, a, turn, pt, pe, j) for a, turn in spots for pt, pe, j in payments])
     if state.supply and seat.score >= BLANK_EXPANSION_COST:
         out.extend([_BUY[a] for a in garden.areas])
@@ -292,13 +293,22 @@ def _garden(seat: Seat) -> _Garden:
     return hit
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _firsts(tiles: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """Each kind (its index) in storage with its lowest id (sorted storage: it represents its copies)."""
-    firsts: dict[int, int] = {}
-    for t in tiles:
-        firsts.setdefault(TILE_INDEX[t], t)
-    return tuple(firsts.items())
+class _Tiles:
+    """A storage's tiles as the listing reads them: each kind (its index) with its lowest id (sorted storage: it
+    represents its copies), in storage order, the same as a dict, and the mask of the kinds held."""
+
+    __slots__ = ("firsts", "first_of", "mask")
+
+    def __init__(self, tiles: tuple[int, ...]) -> None:
+        first_of: dict[int, int] = {}
+        for t in tiles:
+            first_of.setdefault(TILE_INDEX[t], t)
+        self.first_of = first_of
+        self.firsts = tuple(first_of.items())
+        self.mask = sum(1 << k for k in first_of)
+
+
+_tiles = functools.lru_cache(maxsize=1 << 12)(_Tiles)
 
 
 class _Offer:
@@ -390,14 +400,14 @@ def payment_options(seat: Seat, kind: Kind, *, tile: int | None = None, expansio
     """Q25: every distinct way to pay for a hexagon of `kind` (the placed `tile` or `expansion` left out: it is
     of that kind, and a hexagon of its own kind never pays), one representative per multiset of (kind,
     tile-or-expansion) used, fewest jokers first."""
-    return list(_pay(_firsts(seat.tiles), seat.expansions, seat.jokers, 6 * kind[0] + kind[1] - 1))
+    return list(_pay(_tiles(seat.tiles), seat.expansions, seat.jokers, 6 * kind[0] + kind[1] - 1))
 
 
 _FREE: tuple[Payment, ...] = (((), (), 0),)  # a tree (value 1) costs nothing but itself
 
 
-def _pay(firsts: tuple[tuple[int, int], ...], expansions: tuple[int, ...], jokers: int, k: int) -> tuple[Payment, ...]:
-    """payment_options for a storage (its `_firsts`, expansions, jokers) and a kind index `k`. What pays for a
+def _pay(held: _Tiles, expansions: tuple[int, ...], jokers: int, k: int) -> tuple[Payment, ...]:
+    """payment_options for a storage (its `_tiles`, expansions, jokers) and a kind index `k`. What pays for a
     kind is only its related hexagons (the other kinds of its colour or of its pattern, Q25), one tile per kind
     (the lowest id) and every expansion, and at most value-1 jokers: the payments are cached by those alone, so
     a storage that changed elsewhere finds them again."""
@@ -405,12 +415,18 @@ def _pay(firsts: tuple[tuple[int, int], ...], expansions: tuple[int, ...], joker
     if not need:
         return _FREE
     related = _RELATED[k]
-    return _payments(
-        k,
-        tuple([t for kt, t in firsts if related >> kt & 1]),
-        tuple([e for e in expansions if related >> EXPANSION_INDEX[e] & 1]),
-        min(jokers, need),
-    )
+    rel = held.mask & related
+    ts: tuple[int, ...] = ()
+    if rel:
+        first_of = held.first_of
+        found = []
+        while rel:
+            low = rel & -rel
+            found.append(first_of[low.bit_length() - 1])
+            rel ^= low
+        ts = tuple(found)
+    es = tuple([e for e in expansions if related >> EXPANSION_INDEX[e] & 1]) if expansions else ()
+    return _payments(k, ts, es, min(jokers, need))
 
 
 @functools.lru_cache(maxsize=1 << 14)
