@@ -172,20 +172,30 @@ class Draft:
 
     def acquire(self, i: int, a: Acquire) -> None:
         taken = set(a.tiles)
-        gone = set(a.expansions)
-        from_top = any(t in taken for t in self.stack_tiles)
-        self.stack_tiles = tuple(t for t in self.stack_tiles if t not in taken)
-        self.display = tuple(
-            Piece(p.expansion, tuple(t for t in p.tiles if t not in taken), p.face_up) if p.tiles else p
-            for p in self.display
-            if not (p.face_up and p.expansion in gone)
-        )
+        gone = a.expansions
+        top = self.stack_tiles
+        from_top = any(t in taken for t in top)
+        if from_top:
+            top = self.stack_tiles = tuple(t for t in top if t not in taken)
+        # the pieces that keep what they hold stay as they are; Q23: display expansions with no tiles left turn
+        # face up (taken face-up expansions leave)
+        display = []
+        for p in self.display:
+            if p.tiles:
+                left = tuple(t for t in p.tiles if t not in taken)
+                if len(left) == len(p.tiles):
+                    display.append(p)
+                else:
+                    display.append(Piece(p.expansion, left, p.face_up) if left else Piece(p.expansion, (), True))
+            elif not p.face_up:
+                display.append(Piece(p.expansion, (), True))
+            elif p.expansion not in gone:
+                display.append(p)
+        self.display = tuple(display)
         if from_top:  # Q22: the top expansion moves out with its leftover tiles; the new top gets 4 tiles
-            self.display += (Piece(self.stack[0], self.stack_tiles),)
+            self.display += (Piece(self.stack[0], top, not top),)
             self.stack = self.stack[1:]
             self.fill_top()
-        # Q23: display expansions with no tiles left turn face up
-        self.display = tuple(Piece(p.expansion, (), True) if not p.tiles else p for p in self.display)
         seat = self.seats[i]
         self.seats[i] = replace(
             seat,
