@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, Text, action_to_json, join_texts, maker, replace, shuffled
+from engine._common import Event, Text, action_to_json, join_texts, replace, shuffled
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -40,7 +40,7 @@ from engine.queens_garden.geometry import (
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
-_state = maker(QGState)  # every field, in order
+_new = object.__new__
 
 
 def step(state: QGState, player: str, action: Action, quiet: bool = False) -> QGState:
@@ -128,25 +128,29 @@ class Draft:
         self.log: list[Event] = []  # this action's events only
 
     def freeze(self) -> QGState:
-        return _state(
-            self.s.players,
-            self.s.seed,
-            self.counter,
-            self.round,
-            self.current,
-            self.first_player,
-            self.marker,
-            self.bag,
-            self.tower,
-            self.stack,
-            self.stack_tiles,
-            self.display,
-            self.stacks,
-            self.supply,
-            tuple(self.seats),
-            self.over,
-            tuple(self.log),
+        new: QGState = _new(QGState)  # every field, in one dict (QGState has no slots)
+        new.__dict__.update(
+            {
+                "players": self.s.players,
+                "seed": self.s.seed,
+                "rng_counter": self.counter,
+                "round": self.round,
+                "current": self.current,
+                "first_player": self.first_player,
+                "marker": self.marker,
+                "bag": self.bag,
+                "tower": self.tower,
+                "stack": self.stack,
+                "stack_tiles": self.stack_tiles,
+                "display": self.display,
+                "stacks": self.stacks,
+                "supply": self.supply,
+                "seats": tuple(self.seats),
+                "over": self.over,
+                "log": tuple(self.log),
+            }
         )
+        return new
 
     def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
         if self.quiet:
