@@ -92,7 +92,9 @@ _NB: tuple[tuple[int, ...], ...] = tuple(tuple(_CELL[n] for n in NEIGHBOURS[s]) 
 _N_CELLS = len(SPACES)
 _FOUNTAIN_FREE = tuple(_CELL[s] for s in FOUNTAIN_FREE if s not in FOUNTAIN_ELEMENTS)
 _AREA_FREE: dict[tuple[str, bool], tuple[int, ...]] = {
-    (a, up): tuple(_CELL[s] for s in (AREA_CELLS[a][1:] if up else AREA_CELLS[a])) for a in AREAS for up in (0, 1)
+    (a, up): tuple(_CELL[s] for s in (AREA_CELLS[a][1:] if up else AREA_CELLS[a]))
+    for a in AREAS
+    for up in (False, True)
 }  # (area, face up) -> its free cells in a new expansion (a face-up centre is a pavilion)
 _PRINTED: dict[str, tuple[int, ...]] = {a: tuple(_CELL[printed_space(a, t)] for t in range(6)) for a in AREAS}
 _AREA_TURNS: dict[str, tuple[tuple[str, int], ...]] = {a: tuple((a, t) for t in range(6)) for a in AREAS}
