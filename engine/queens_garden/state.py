@@ -45,7 +45,7 @@ class FinalScore:
     bonus: int  # +6 per group of 6
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
 class Seat:
     """One player's garden, storage and score."""
 
@@ -61,7 +61,7 @@ class Seat:
     final: FinalScore | None = None  # Q35: the final scoring's breakdown, once the game is over
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: a step makes it from one dict (turn.Draft.freeze)
 class QGState:
     players: tuple[str, ...]
     seed: int

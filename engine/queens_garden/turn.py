@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, Text, action_to_json, join_texts, maker, replace, shuffled
+from engine._common import Event, Text, action_to_json, join_texts, replace, shuffled
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -29,11 +29,18 @@ from engine.queens_garden.components import (
     criterion_name,
     element_text,
 )
-from engine.queens_garden.geometry import hexagons, newly_surrounded, printed_space, space_text
+from engine.queens_garden.geometry import (
+    FOUNTAIN_ELEMENTS,
+    NEIGHBOURS,
+    hexagons,
+    newly_surrounded,
+    printed_space,
+    space_text,
+)
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
 
-_state = maker(QGState)  # every field, in order
+_new = object.__new__
 
 
 def step(state: QGState, player: str, action: Action, quiet: bool = False) -> QGState:
@@ -81,6 +88,23 @@ def _move_data(action: Action) -> dict[str, Any]:
     return data
 
 
+def _surrounds(seat: Seat, changed: tuple[str, ...]) -> bool:
+    """Q30's quick test: is an element on or next to the `changed` spaces now surrounded and not yet rewarded?
+    (The seat's elements are the fountain board's and the pavilions of its face-up expansions.)"""
+    printed = [printed_space(p.area, p.turn) for p in seat.placed if p.face_up]
+    pavilions = [f"{p.area}0" for p in seat.placed if p.face_up]
+    garden = seat.garden
+    for space in changed:
+        for e in (space, *NEIGHBOURS[space]):
+            if (
+                (e in FOUNTAIN_ELEMENTS or e in pavilions)
+                and e not in seat.rewarded
+                and all(n in garden or n in printed for n in NEIGHBOURS[e])
+            ):
+                return True
+    return False
+
+
 class Draft:
     """A mutable working copy of a state for one step; `freeze()` gives the new immutable state."""
 
@@ -104,25 +128,29 @@ class Draft:
         self.log: list[Event] = []  # this action's events only
 
     def freeze(self) -> QGState:
-        return _state(
-            self.s.players,
-            self.s.seed,
-            self.counter,
-            self.round,
-            self.current,
-            self.first_player,
-            self.marker,
-            self.bag,
-            self.tower,
-            self.stack,
-            self.stack_tiles,
-            self.display,
-            self.stacks,
-            self.supply,
-            tuple(self.seats),
-            self.over,
-            tuple(self.log),
+        new: QGState = _new(QGState)  # every field, in one dict (QGState has no slots)
+        new.__dict__.update(
+            {
+                "players": self.s.players,
+                "seed": self.s.seed,
+                "rng_counter": self.counter,
+                "round": self.round,
+                "current": self.current,
+                "first_player": self.first_player,
+                "marker": self.marker,
+                "bag": self.bag,
+                "tower": self.tower,
+                "stack": self.stack,
+                "stack_tiles": self.stack_tiles,
+                "display": self.display,
+                "stacks": self.stacks,
+                "supply": self.supply,
+                "seats": tuple(self.seats),
+                "over": self.over,
+                "log": tuple(self.log),
+            }
         )
+        return new
 
     def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
         if self.quiet:
@@ -148,20 +176,30 @@ class Draft:
 
     def acquire(self, i: int, a: Acquire) -> None:
         taken = set(a.tiles)
-        gone = set(a.expansions)
-        from_top = any(t in taken for t in self.stack_tiles)
-        self.stack_tiles = tuple(t for t in self.stack_tiles if t not in taken)
-        self.display = tuple(
-            Piece(p.expansion, tuple(t for t in p.tiles if t not in taken), p.face_up) if p.tiles else p
-            for p in self.display
-            if not (p.face_up and p.expansion in gone)
-        )
+        gone = a.expansions
+        top = self.stack_tiles
+        from_top = any(t in taken for t in top)
+        if from_top:
+            top = self.stack_tiles = tuple(t for t in top if t not in taken)
+        # the pieces that keep what they hold stay as they are; Q23: display expansions with no tiles left turn
+        # face up (taken face-up expansions leave)
+        display = []
+        for p in self.display:
+            if p.tiles:
+                left = tuple(t for t in p.tiles if t not in taken)
+                if len(left) == len(p.tiles):
+                    display.append(p)
+                else:
+                    display.append(Piece(p.expansion, left, p.face_up) if left else Piece(p.expansion, (), True))
+            elif not p.face_up:
+                display.append(Piece(p.expansion, (), True))
+            elif p.expansion not in gone:
+                display.append(p)
+        self.display = tuple(display)
         if from_top:  # Q22: the top expansion moves out with its leftover tiles; the new top gets 4 tiles
-            self.display += (Piece(self.stack[0], self.stack_tiles),)
+            self.display += (Piece(self.stack[0], top, not top),)
             self.stack = self.stack[1:]
             self.fill_top()
-        # Q23: display expansions with no tiles left turn face up
-        self.display = tuple(Piece(p.expansion, (), True) if not p.tiles else p for p in self.display)
         seat = self.seats[i]
         self.seats[i] = replace(
             seat,
@@ -200,12 +238,12 @@ class Draft:
     def place_tile(self, i: int, a: PlaceTile) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_tile=a.tile)
         self.seats[i] = replace(seat, garden={**seat.garden, a.space: a.tile})
-        self.reward_surrounded(i)
+        self.reward_surrounded(i, a.space)
 
     def place_expansion(self, i: int, a: PlaceExpansion) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_expansion=a.expansion)
         self.seats[i] = replace(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
-        self.reward_surrounded(i)
+        self.reward_surrounded(i, printed_space(a.area, a.turn), f"{a.area}0")
 
     def buy_expansion(self, i: int, a: BuyExpansion) -> None:
         # Q28 ii: exactly 6 points for the supply's top expansion, placed blank side up (7 free spaces)
@@ -215,9 +253,14 @@ class Draft:
             seat, score=seat.score - BLANK_EXPANSION_COST, placed=seat.placed + (Placed(e, a.area, 0, False),)
         )
 
-    def reward_surrounded(self, i: int) -> None:
-        """Q30: jokers for every element now completely surrounded; those that do not fit in storage are lost."""
+    def reward_surrounded(self, i: int, *changed: str) -> None:
+        """Q30: jokers for every element now completely surrounded; those that do not fit in storage are lost.
+        `changed`: the spaces of the new hexagon (and pavilion). Only an element on or next to them can have
+        become surrounded (every other one was rewarded when its last neighbour came), so the whole garden is
+        looked at only when one of them is."""
         seat = self.seats[i]
+        if not _surrounds(seat, changed):
+            return
         done = newly_surrounded(seat, hexagons(seat))
         if not done:
             return
@@ -228,6 +271,8 @@ class Draft:
             got = min(owed, max(room, 0))
             jokers += got
             rewarded.add(space)
+            if self.quiet:
+                continue
             if got < owed:
                 text = Text(
                     "surrounds the {element} at {space} and takes {n} joker ({lost} lost: storage full).",
@@ -266,16 +311,17 @@ class Draft:
         if self.marker is None:  # Q29: the first to pass takes the first-player marker and loses 1 point
             self.marker = i
             score = max(0, score - FIRST_PASS_PENALTY)
-            self.event(
-                "first_pass",
-                Text(
-                    "passes first: takes the first-player marker, −{n} point.",
-                    "passes first: takes the first-player marker, −{n} points.",
-                    n=FIRST_PASS_PENALTY,
-                ),
-                i,
-                penalty=FIRST_PASS_PENALTY,
-            )
+            if not self.quiet:
+                self.event(
+                    "first_pass",
+                    Text(
+                        "passes first: takes the first-player marker, −{n} point.",
+                        "passes first: takes the first-player marker, −{n} points.",
+                        n=FIRST_PASS_PENALTY,
+                    ),
+                    i,
+                    penalty=FIRST_PASS_PENALTY,
+                )
         self.seats[i] = replace(seat, score=score, passed=True)
 
     def advance(self) -> None:
@@ -296,6 +342,8 @@ class Draft:
             seat = self.seats[i]
             points, lines = round_score(seat, self.round)
             self.seats[i] = replace(seat, score=seat.score + points, round_points=seat.round_points + (points,))
+            if self.quiet:
+                continue
             parts = [
                 Text(
                     "{criterion} ×{hexagons} = {points}",
@@ -343,6 +391,8 @@ class Draft:
         self.log_round_start()
 
     def log_round_start(self) -> None:
+        if self.quiet:
+            return
         crit = join_texts([criterion_name(c) for c in WHEEL[self.round]])
         self.event(
             "round_start",
@@ -370,6 +420,8 @@ class Draft:
                 bonus=bonus,
             )
             self.seats[i] = replace(seat, score=total, final=final)
+            if self.quiet:
+                continue
             text = Text(  # after the player's name: "Ana ends with 54 points: ..."
                 "ends with {n} point: storage {storage}, colour groups {colour}, pattern groups {pattern}, bonuses "
                 "{bonus} (final scoring).",
@@ -393,6 +445,10 @@ class Draft:
                 bonus=bonus,
                 total=total,
             )
+        self.over = True
+        self.current = None
+        if self.quiet:
+            return
         best = max(s.score for s in self.seats)
         winners = [p for p, s in zip(self.s.players, self.seats, strict=True) if s.score == best]
         if len(winners) > 1:
@@ -405,5 +461,3 @@ class Draft:
         else:
             text = Text("The game is over: the best score is {best}.", best=best)
         self.event("game_over", text, None, winners=winners, score=best)
-        self.over = True
-        self.current = None
