@@ -775,10 +775,10 @@ def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, Imag
         return img, ImageDraw.Draw(img)
     w, h = int(width), int(height)
     stride = w + 1
-    rows = bytearray(stride * h + 1)  # zeros: the filter byte before each row
+    rows = bytearray(b"%c" % target.index(colour)) * (stride * h + 1)  # the pixels filled with `colour`...
+    rows[::stride] = bytes(h + 1)  # ...and each row after its filter byte 0
     core = _pil_core.map_buffer(rows, (w, h), "raw", 1, ("P", stride, 1))
     img = Image.Image()._new(core)
-    img.im.paste(target.index(colour), (0, 0, w, h))
     img.putpalette(target.plte)
     img.info[_PALETTE_INFO] = target
     img.info[_ROWS_INFO] = (rows, core)
