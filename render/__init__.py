@@ -24,8 +24,10 @@ worker meets boards under load (positions of many games in turn, `bench/render.p
 load 10-13), median / p95 CPU per image: a 6-player Alhambra with every module 8.5-9.1 / 12.1-13.1 ms (22-24 /
 26-30 before issue #27's palette drawing, in the same runs), a 4-player Queen's Garden 9.4-9.7 / 11.5-12.1 ms
 (23-25 / 27-28), a 4-player Gardens 6.4-7.2 / 10.2-11.9 ms (9.5-11 / 14-15.5); of which the PNG encoding 2.0-2.2,
-2.1-2.2 and 1.2-1.3 ms (README, Speed). Finding a game's palette costs ~0.15-0.5 s once per process (its
-sample boards).
+2.1-2.2 and 1.2-1.3 ms (README, Speed); since a palette canvas keeps its pixels as PNG scanlines
+(`_draw.canvas`), which are deflated without being copied out, 1.4, 1.5 and 0.9 ms (loaded machine, load 10-11,
+alternating with the code before: 2.1, 1.9 and 1.2 ms). Finding a game's palette costs ~0.15-0.5 s once per
+process (its sample boards).
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
