@@ -24,8 +24,10 @@ worker meets boards under load (positions of many games in turn, `bench/render.p
 load 10-13), median / p95 CPU per image: a 6-player Alhambra with every module 8.5-9.1 / 12.1-13.1 ms (22-24 /
 26-30 before issue #27's palette drawing, in the same runs), a 4-player Queen's Garden 9.4-9.7 / 11.5-12.1 ms
 (23-25 / 27-28), a 4-player Gardens 6.4-7.2 / 10.2-11.9 ms (9.5-11 / 14-15.5); of which the PNG encoding 2.0-2.2,
-2.1-2.2 and 1.2-1.3 ms (README, Speed). Finding a game's palette costs ~0.15-0.5 s once per process (its
-sample boards).
+2.1-2.2 and 1.2-1.3 ms (README, Speed); since a palette canvas keeps its pixels as PNG scanlines
+(`_draw.canvas`), which are deflated without being copied out, 1.4, 1.5 and 0.9 ms (loaded machine, load 10-11,
+alternating with the code before: 2.1, 1.9 and 1.2 ms). Finding a game's palette costs ~0.15-0.5 s once per
+process (its sample boards).
 
 Every word in an image is in the language `lang` (one of `i18n.LANGUAGES`; the bot passes the server's language
 for a public image, the viewer's for a private one): labels, legends, building, currency and colour names, the
@@ -45,6 +47,7 @@ import functools
 import importlib
 import json
 import random
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,6 +58,13 @@ from i18n import words
 from render._draw import Palette, drawing_on, encode_png, fixed_palette, placeholder_png, unobserved
 
 __all__ = ["palette", "render_image", "render_png", "render_state", "renderer_ready"]
+
+# Boards are drawn one at a time in a process: every cache here is shared by the whole process (the part cache, the
+# sprites, each game's palette and the lookup table Pillow keeps in it), and Pillow lets other threads run while
+# it pastes or maps pixels, so two threads drawing at once (the bot's drawing thread and a test's own calls, two
+# bots' threads in one test) could find a game's palette twice or map pixels through a palette another thread is
+# loading. Drawing holds the GIL anyway: one at a time costs no throughput.
+_DRAWING = threading.RLock()
 
 
 def _module(game: str) -> Any | None:
@@ -85,7 +95,7 @@ def render_image(
     module = _module(game)
     if module is None:
         return None
-    with drawing_on(None if rgb else palette(game)):
+    with _DRAWING, drawing_on(None if rgb else palette(game)):
         img: Image.Image = module.draw(
             view_state, viewer=viewer, names=names, highlight=highlight, focus=focus, lang=lang
         )
@@ -114,17 +124,18 @@ def render_png(
     focus:     a small image of just the viewer's own board (and hand), for a preview panel.
     Once the game is over the image is the results sheet with every player's points broken down.
     """
-    img = render_image(game, view_state, viewer, names, highlight=highlight, focus=focus, lang=lang)
-    if img is None:
-        _ = words(lang)
-        return placeholder_png(
-            [
-                _.text(engine.get_rules(game).title),
-                _("The board picture for this game is not ready yet."),
-                _("Use the text summary and the buttons to play meanwhile."),
-            ]
-        )
-    return encode_png(img, palette=palette(game))
+    with _DRAWING:
+        img = render_image(game, view_state, viewer, names, highlight=highlight, focus=focus, lang=lang)
+        if img is None:
+            _ = words(lang)
+            return placeholder_png(
+                [
+                    _.text(engine.get_rules(game).title),
+                    _("The board picture for this game is not ready yet."),
+                    _("Use the text summary and the buttons to play meanwhile."),
+                ]
+            )
+        return encode_png(img, palette=palette(game))
 
 
 def render_state(
@@ -148,7 +159,10 @@ def palette(game: str) -> Palette | None:
     (`PALETTE`) exactly, then the shades of sample boards (`_samples`), found once per process and module (~0.1 s
     the first time; kept: 256 colours and Pillow's ~0.5 MiB lookup table per game)."""
     name = engine.entry(game).render
-    return _palette(game, name) if name else None
+    if not name:
+        return None
+    with _DRAWING:  # found once: two threads would each find one, and boards drawn on one be mapped to the other
+        return _palette(game, name)
 
 
 @functools.cache

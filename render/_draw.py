@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFont
+from PIL import _imaging as _pil_core  # Pillow's C core: `map_buffer`, a canvas over a buffer of our own
 
 from i18n import ENGLISH, Words, words
 
@@ -772,9 +773,15 @@ def canvas(width: int, height: int, colour: RGB = BG) -> tuple[Image.Image, Imag
     if target is None:
         img = Image.new("RGB", (int(width), int(height)), colour)
         return img, ImageDraw.Draw(img)
-    img = Image.new("P", (int(width), int(height)), target.index(colour))
+    w, h = int(width), int(height)
+    stride = w + 1
+    rows = bytearray(b"%c" % target.index(colour)) * (stride * h + 1)  # the pixels filled with `colour`...
+    rows[::stride] = bytes(h + 1)  # ...and each row after its filter byte 0
+    core = _pil_core.map_buffer(rows, (w, h), "raw", 1, ("P", stride, 1))
+    img = Image.Image()._new(core)
     img.putpalette(target.plte)
     img.info[_PALETTE_INFO] = target
+    img.info[_ROWS_INFO] = (rows, core)
     return img, PaletteDraw(img, target)
 
 
@@ -794,6 +801,11 @@ def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
 # drawing boards has its own.
 _TARGET: contextvars.ContextVar[Palette | None] = contextvars.ContextVar("render_target", default=None)
 _PALETTE_INFO = "render.palette"  # a palette canvas's `info` key naming its Palette (for `encode_png`)
+# A palette canvas's `info` key: (its pixel memory, the Pillow core image mapped on it). The canvas's pixels live in
+# a buffer of PNG scanlines (each row after a filter byte 0, `canvas`), so `encode_png` deflates the buffer as it is
+# instead of copying the pixels out first (Pillow's `tobytes`: ~0.8 ms and 2.5 MB for a 6-player Alhambra). A copy
+# of the image (`crop`, `copy`) carries the key but another core: `encode_png` checks that it is this very one.
+_ROWS_INFO = "render.rows"
 
 
 @contextmanager
@@ -1045,9 +1057,13 @@ def part(
     hand, a preview) to that player. A section that draws words takes the `Words` it draws them with as an
     argument, so its parts are keyed by the language too.
 
-    A part is drawn at the parity of its place on the board (from the even corner at or just above and left of the
-    box's: one pixel of `bg` more, to be pasted over `bg`, when x or y is odd), so positions in whole and half
-    pixels (rounded half to even by Python) land on the same pixels as if drawn on the board. Tests draw seeded games with the cache (in order, reversed, shuffled) and without it
+    A part is drawn in place, on the board itself, and the box's pixels kept; the parity of its corner is in the
+    key (positions in whole and half pixels round half to even, so a section drawn at an odd x lands on other
+    pixels than at an even one). Only the box is kept and pasted, never a pixel around it (a neighbour's).
+
+    With `PARTS.check` (tests) what a part rests on is verified as boards are drawn: the box is plain `bg` before a
+    section draws in place, what it drew there is what it draws on a canvas of its own, and a part served is what
+    the section draws now. Tests draw seeded games with the cache (in order, reversed, shuffled) and without it
     (`PARTS.enabled = False`: every section drawn on the board itself) and compare the bytes."""
     x0, y0, x1, y1 = box
     if not PARTS.enabled:
@@ -1061,27 +1077,45 @@ def part(
         key = (section, px, py, x1 - x0, y1 - y0, bg, viewer, target.plte if target else None, freeze(args))
         found = PARTS.lookup(key)
         if found is None:  # drawn in place (the box is plain `bg`) and kept: no canvas of its own to fill and paste
+            if PARTS.check and not _plain(img, box, bg):
+                raise AssertionError(
+                    f"{section.__qualname__} would be drawn over something else: a part's box is plain"
+                )
             section(img, drawer(img), x0, y0, *args)
-            PARTS.store(key, img.crop((x0 - px, y0 - py, x1 + 1, y1 + 1)))
+            drawn = img.crop((x0, y0, x1 + 1, y1 + 1))
+            if PARTS.check and _draw_part(box, section, args, bg).tobytes() != drawn.tobytes():
+                raise AssertionError(
+                    f"{section.__qualname__} drew other pixels on the board than on a canvas of its own"
+                )
+            PARTS.store(key, drawn)
             return
     finally:
         if token is not None:
             _FROZEN.reset(token)
     if PARTS.check and _draw_part(box, section, args, bg).tobytes() != found.tobytes():
         raise AssertionError(f"the part cache served {section.__qualname__} a part drawn for other data")
-    img.paste(found, (x0 - px, y0 - py))
+    img.paste(found, (x0, y0))
+
+
+def _plain(img: Image.Image, box: tuple[int, int, int, int], bg: RGB) -> bool:
+    """True if the box (both corners inclusive) of a board is all `bg` (on a palette canvas: its entry)."""
+    region = img.crop((box[0], box[1], box[2] + 1, box[3] + 1))
+    target = _TARGET.get()
+    if img.mode == "P" and target is not None:
+        return region.getextrema() == (target.index(bg),) * 2
+    return region.convert("RGB").getcolors(1) == [(region.width * region.height, bg)]
 
 
 def _draw_part(
     box: tuple[int, int, int, int], section: Callable[..., object], args: tuple[Any, ...], bg: RGB
 ) -> Image.Image:
-    """`section` drawn on a `bg` canvas from the even corner at or just above and left of the box's (one plain
-    pixel more on that side when x or y is odd: a box has `bg` around it, a gap or a margin)."""
+    """`section` drawn on a `bg` canvas of its own, at the parity of the box's corner (from the even corner at or
+    just above and left of it, one plain pixel more on that side when x or y is odd), cropped to the box."""
     x0, y0, x1, y1 = box
     px, py = x0 & 1, y0 & 1
     sub, d = canvas(x1 - x0 + 1 + px, y1 - y0 + 1 + py, bg)
     section(sub, d, px, py, *args)
-    return sub
+    return sub.crop((px, py, sub.width, sub.height)) if px or py else sub
 
 
 def stamp(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
@@ -1278,7 +1312,9 @@ def fixed_palette(samples: Sequence[Image.Image], key_colours: Iterable[RGB] = (
 def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palette | None = None) -> bytes:
     """PNG bytes, small and quick to make: 8-bit indexed colour, no filter, one IDAT chunk. The colours: `palette`
     (a game's fixed one) if given, else this image's own (`png_palette` with `key_colours`). A board drawn on
-    `palette` (`drawing_on`: its canvas names it) is written as it is, unmapped: ~1.5 ms for a 6-player Alhambra.
+    `palette` (`drawing_on`: its canvas names it) is written as it is, unmapped, its scanlines deflated straight
+    from the canvas's own memory (`canvas` keeps the pixels as PNG rows, each after its filter byte): ~1.3 ms for a
+    6-player Alhambra, the deflating alone.
 
     Boards are flat colours plus anti-aliased text, so 256 colours without dithering look the same as RGB and
     make the file ~2x smaller. Per 6-player Alhambra board (1460x1532-1804, bench/render.py): mapping every pixel
@@ -1288,8 +1324,14 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palet
     size, which is why the file is written here rather than by Pillow's PNG plugin). Deterministic: same pixels,
     same bytes (for a given `DEFLATE` and palette).
     """
+    w, h = img.size
     if palette is not None and img.mode == "P" and img.info.get(_PALETTE_INFO) is palette:
         indexed = img  # drawn on this very palette (`drawing_on`)
+        rows, core = img.info.get(_ROWS_INFO, (None, None))
+        if rows is not None and core is img.im:  # its own scanlines, filter bytes included: deflated as they are
+            lines = memoryview(rows)[: (w + 1) * h]
+            # deflated in the same two pieces as a copy's scanlines: the same bytes either way
+            return _png(w, h, cast(Palette, palette).plte, (lines[:1], lines[1:]))
     else:
         if img.mode != "RGB":
             img = img.convert("RGB")
@@ -1297,14 +1339,19 @@ def encode_png(img: Image.Image, key_colours: Iterable[RGB] = (), palette: Palet
             palette = Palette(png_palette(img, key_colours))
         indexed = palette.indexed(img)
     plte = cast(Palette, palette).plte  # (set in both branches)
-    w, h = img.size
     rows = memoryview(indexed.tobytes("raw", "P", w + 1))  # each row then a zero (Pillow pads a row to its stride)
+    return _png(w, h, plte, (b"\x00", rows[:-1]))
+
+
+def _png(w: int, h: int, plte: bytes, scanlines: tuple[bytes | memoryview, ...]) -> bytes:
+    """A PNG of 8-bit palette pixels from its scanlines, one piece after the other (each row after its filter
+    byte 0: no filter)."""
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),  # 8-bit palette, deflate, no interlace
             _chunk(b"PLTE", plte),
-            _chunk(b"IDAT", _deflate(b"\x00", rows[:-1])),  # filter type 0 (none) before each row
+            _chunk(b"IDAT", _deflate(*scanlines)),
             _chunk(b"IEND", b""),
         )
     )

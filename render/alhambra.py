@@ -534,20 +534,22 @@ def _draw_grid(
     marks: frozenset[tuple[int, int]] = frozenset(),
     _: Words = ENGLISH,
 ) -> None:
-    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells: the
-    empty cells of each row filled at once through a mask drawn once per row length and cell size (`_empty_row`,
-    shared by every game), the tiles pasted over their cells (each covers its cell)."""
+    """One Alhambra with column letters on top and row numbers on the left, named as the commands name cells (each
+    line of names a part of its own on the panel's fill, `_column_names` and `_row_names`: shared by every
+    Alhambra of that extent and cell size, in every game), the empty cells of each row filled at once through a
+    mask drawn once per row length and cell size (`_empty_row`, shared too), the tiles pasted over their cells
+    (each covers its cell)."""
     ox, oy = origin
     bx0, by0, bx1, by1 = bbox
     label = max(14, min(18, cell // 3))
-    lw = text_w = D.text_size("88", label, True)[0] + 8
+    text_w = D.text_size("88", label, True)[0] + 8
     gx, gy = ox + text_w, oy + label + 8
-    for x in range(bx0, bx1 + 1):
-        col, __ = _split_name((x, by0))
-        D.text(d, (gx + (x - bx0) * cell + cell / 2, oy + label / 2 + 2), col, label, D.MUTED, bold=True, anchor="mm")
-    for y in range(by0, by1 + 1):
-        __, row = _split_name((bx0, y))
-        D.text(d, (ox + lw - 6, gy + (y - by0) * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
+    cols = tuple(_split_name((x, by0))[0] for x in range(bx0, bx1 + 1))
+    rows = tuple(_split_name((bx0, y))[1] for y in range(by0, by1 + 1))
+    top = (ox, oy - NAMES_PAD, gx + len(cols) * cell + NAMES_PAD, gy - 1)
+    D.part(img, top, _column_names, cols, label, cell, text_w, NAMES_PAD, bg=D.PANEL)
+    left = (ox - NAMES_PAD, gy, gx - 1, gy + len(rows) * cell - 1)
+    D.part(img, left, _row_names, rows, label, cell, text_w, NAMES_PAD, bg=D.PANEL)
     empty = _empty_row(bx1 - bx0 + 1, cell)
     for y in range(by1 - by0 + 1):
         D.fill_mask(img, EMPTY_CELL, (gx, gy + y * cell), empty)
@@ -556,6 +558,42 @@ def _draw_grid(
     for x, y in sorted(marks):
         cx, cy = gx + (x - bx0) * cell, gy + (y - by0) * cell
         D.highlight_box(d, (cx + 2, cy + 2, cx + cell - 3, cy + cell - 3), width=max(4, cell // 14))
+
+
+NAMES_PAD = 4  # the names' parts reach this far beyond the grid's edges (a name may be wider than its cell)
+
+
+def _column_names(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    cols: tuple[str, ...],
+    label: int,
+    cell: int,
+    lw: int,
+    pad: int,
+) -> None:
+    """The column names over an Alhambra's grid, the box's corner at (x, y): the grid's left edge at x + lw, the
+    names' line `pad` below y."""
+    for i, col in enumerate(cols):
+        D.text(d, (x + lw + i * cell + cell / 2, y + pad + label / 2 + 2), col, label, D.MUTED, bold=True, anchor="mm")
+
+
+def _row_names(
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    rows: tuple[str, ...],
+    label: int,
+    cell: int,
+    lw: int,
+    pad: int,
+) -> None:
+    """The row names left of an Alhambra's grid, whose top-left corner is at (x + pad + lw, y)."""
+    for i, row in enumerate(rows):
+        D.text(d, (x + pad + lw - 6, y + i * cell + cell / 2), row, label, D.MUTED, bold=True, anchor="rm")
 
 
 @functools.lru_cache(maxsize=64)  # ~10-50 KiB each (a byte a pixel): ~3 MiB at most

@@ -25,6 +25,7 @@ from engine import get_rules
 from engine.alhambra import components as AC
 from render import _draw, render_png
 from render import alhambra as RA
+from render import gardens as RG
 from scripts.gallery import names_for, playthrough
 from tests.games import drawn, has_renderer, names, profile
 
@@ -199,6 +200,80 @@ def test_a_hand_part_is_never_served_to_another_viewer():
         hand_keys = [key for key in cache._parts if key[0] is RA._hand]
         assert sorted(key[6] for key in hand_keys) == sorted([a, b])
         assert cache.misses > misses
+
+
+# --------------------------------------------------------------------------------------------- what a part holds
+
+
+def _square(img, d, x, y, colour):
+    """A test section: a 3 x 3 square of `colour` with its corner at (x, y)."""
+    d.rectangle((x, y, x + 2, y + 2), fill=colour)
+
+
+def test_a_part_keeps_its_box_and_never_a_neighbours_pixel():
+    """A part at an odd x drawn next to another drawing (a pixel just left of its box): the part served to another
+    board pastes its box and nothing of the first board's neighbour (the cache kept one pixel more on the odd side
+    and pasted it back, stale, wherever the part was served)."""
+    with parts():
+        first, d = _draw.canvas(12, 8)
+        d.point((4, 3), fill=_draw.HIGHLIGHT)  # the first board's neighbour, just left of the part
+        _draw.part(first, (5, 2, 7, 4), _square, _draw.GOOD)
+        second, _ = _draw.canvas(12, 8)
+        _draw.part(second, (5, 2, 7, 4), _square, _draw.GOOD)  # served from the cache
+    with parts(enabled=False):
+        direct, _ = _draw.canvas(12, 8)
+        _draw.part(direct, (5, 2, 7, 4), _square, _draw.GOOD)
+    assert second.tobytes() == direct.tobytes()
+    assert first.getpixel((4, 3)) == _draw.HIGHLIGHT
+
+
+def test_a_part_is_drawn_only_over_a_plain_box_when_checked():
+    """With `check` the part cache verifies what drawing in place rests on: a part's box is plain before its
+    section draws there."""
+    with parts(check=True):
+        img, d = _draw.canvas(12, 8)
+        d.point((6, 3), fill=_draw.HIGHLIGHT)
+        with pytest.raises(AssertionError, match="drawn over something else"):
+            _draw.part(img, (5, 2, 7, 4), _square, _draw.GOOD)
+
+
+def test_two_threads_draw_their_boards_one_at_a_time():
+    """Boards drawn from two threads at once (the bot's drawing thread and a test's own calls, the drawing threads
+    of two bots) take turns: the caches every board shares (parts, sprites, each game's palette and Pillow's
+    lookup table in it) are used by one drawing at a time, and each board is the one drawn alone."""
+    import threading
+    import time
+
+    rules = get_rules("gardens")
+    states = states_of("gardens", 4, None)[::15]
+    with parts():
+        alone = [render_png("gardens", rules.view(s, None), None, names_for(4)) for s in states]
+    inside, most = [0], [0]
+    draw_board = RG.draw_board
+
+    def slow(*args, **kwargs):
+        inside[0] += 1
+        most[0] = max(most[0], inside[0])
+        time.sleep(0.01)  # another thread would run meanwhile
+        try:
+            return draw_board(*args, **kwargs)
+        finally:
+            inside[0] -= 1
+
+    got: dict[int, list[bytes]] = {}
+
+    def worker(k: int) -> None:
+        got[k] = [render_png("gardens", rules.view(s, None), None, names_for(4)) for s in states]
+
+    with parts(), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(RG, "draw", _draw.entry_point(RG.model_from_view, slow))
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert most[0] == 1
+    assert got[0] == got[1] == alone
 
 
 # --------------------------------------------------------------------------------------------- keys and memory
