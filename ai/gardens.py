@@ -63,13 +63,11 @@ class GardensAI(GameAI):
         value = [float(x) for x in state.kind_scores]
         if state.phase == PLAY and accounts:
             order = _movers(state, state.turn, state.hands)
-            left = _left(state.board)
             for b in range(N_BUILDINGS):
                 counts, empty = _counts(state.board, b)
                 if empty == 0:
                     continue  # scored already: in kind_scores (G26, G32)
-                slots = len(_BUILDING_SLOTS[b])
-                for k, v in _share(counts, empty, slots, state.buildings[b], accounts, order, left):
+                for k, v in _share(counts, empty, len(_BUILDING_SLOTS[b]), state.buildings[b], accounts, order):
                     value[k] += v
         return _per_player(state, value)
 
@@ -79,49 +77,49 @@ class GardensAI(GameAI):
         if state.phase != PLAY or not accounts or not all(isinstance(a, PlaceTile) for a in actions):
             return super().margins(rules, state, player, actions)
         board, buildings = state.board, state.buildings
+        value = [float(x) for x in state.kind_scores]
         i = state.players.index(player)
-        # after the move: the next seat moves first; the placed tile leaves the player's hand (a new one is drawn
-        # while the supply lasts, so the hand keeps its size until then) and the tiles still to come
+        now = _movers(state, i, state.hands)  # before the move: `player` first
+        # after it: the next seat moves first; the placed tile leaves the player's hand (a new one is drawn
+        # while the supply lasts, so the hand keeps its size until then)
         hands = list(state.hands)
         if not state.supply:
             hands[i] = hands[i][1:]
         then = _movers(state, (i + 1) % len(state.players), tuple(hands))
-        left = _left(board)
-        open_: dict[int, tuple[list[int], int]] = {}
+        before: dict[int, tuple[list[int], int, list[tuple[int, float]]]] = {}
         for b in range(N_BUILDINGS):
             counts, empty = _counts(board, b)
-            if empty:  # a complete one is in kind_scores already; no placement touches it
-                open_[b] = (counts, empty)
-        # per tile placed (its trees leave the tiles to come): every open building's share after the move
-        by_tile: dict[str, tuple[list[float], dict[int, list[tuple[int, float]]], tuple[int, ...]]] = {}
-        for tile in {a.tile for a in actions}:
-            n = TILE_TREES[tile]
-            rest = tuple(c - 1 if v == n else c for v, c in enumerate(left, start=1))
-            value = [float(x) for x in state.kind_scores]
-            shares = {}
-            for b, (counts, empty) in open_.items():
-                shares[b] = _share(counts, empty, len(_BUILDING_SLOTS[b]), buildings[b], accounts, then, rest)
-                for k, x in shares[b]:
-                    value[k] += x
-            by_tile[tile] = (value, shares, rest)
-        mine = [KIND_INDEX[k] for k in state.colours[i]]
+            if empty == 0:
+                continue  # scored already: in kind_scores; no placement touches it
+            shares = _share(counts, empty, len(_BUILDING_SLOTS[b]), buildings[b], accounts, now)
+            before[b] = (counts, empty, shares)
+            for k, v in shares:
+                value[k] += v
+        mine = [KIND_INDEX[k] for k in state.colours[state.players.index(player)]]
         others = [
             [KIND_INDEX[k] for k in ks] for p, ks in zip(state.players, state.colours, strict=True) if p != player
         ]
+        for b, (counts, empty, _) in before.items():  # the buildings no placement of this move touches change
+            if empty == 1 and then != now:  # hands: who may grab their last garden first
+                for k, x in before[b][2]:
+                    value[k] -= x
+                shares = _share(counts, empty, len(_BUILDING_SLOTS[b]), buildings[b], accounts, then)
+                before[b] = (counts, empty, shares)
+                for k, x in shares:
+                    value[k] += x
         out = []
         for a in actions:
             g = GARDEN_INDEX[a.space]
             facing = FACING[a.tile][a.rotation]
             trees = TILE_TREES[a.tile]
-            value, shares, rest = by_tile[a.tile]
             vals = value[:]
             for d, b in enumerate(GARDEN_BUILDINGS[g]):
-                counts, empty = open_[b]
-                for k, x in shares[b]:
+                counts, empty, shares = before[b]
+                for k, x in shares:
                     vals[k] -= x
                 after = counts[:]
                 after[facing[d]] += trees
-                for k, x in _share(after, empty - 1, len(_BUILDING_SLOTS[b]), buildings[b], accounts, then, rest):
+                for k, x in _share(after, empty - 1, len(_BUILDING_SLOTS[b]), buildings[b], accounts, then):
                     vals[k] += x
             best_other = max((sum(vals[k] for k in ks) for ks in others), default=0.0)
             out.append(sum(vals[k] for k in mine) - best_other)
@@ -163,16 +161,6 @@ def _counts(board: Board, b: int) -> tuple[list[int], int]:
     return counts, empty
 
 
-def _left(board: Board) -> tuple[int, ...]:
-    """How many of the tiles not on the board show 1, 2, ... 6 trees (G3, G4): public, since the board is. What
-    the hands and the supply can still bring, whoever holds them."""
-    out = [6] * 6
-    for cell in board:
-        if cell is not None:
-            out[TILE_TREES[cell[0]] - 1] -= 1
-    return tuple(out)
-
-
 def _movers(state: Any, first: int, hands: tuple[tuple[str, ...], ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The players in the order they move from seat `first` on, as (their kinds, tiles in hand), those with a tile
     only (G21, G25): who may complete a building first."""
@@ -192,7 +180,6 @@ def _share(
     value: int,
     accounts: list[int],
     order: tuple[tuple[tuple[int, ...], int], ...] = (),
-    left: tuple[int, ...] = (6, 6, 6, 6, 6, 6),
 ) -> list[tuple[int, float]]:
     """What building b is worth to each account: [(kind, points)].
 
@@ -206,7 +193,7 @@ def _share(
     if empty == slots:
         return []
     if empty == 1 and order:
-        return list(_last_garden(tuple(counts), value, tuple(accounts), order, left))
+        return list(_last_garden(tuple(counts), value, tuple(accounts), order))
     present = sum(1 for k in accounts if counts[k] > 0)
     # G30: points = owned kinds present × value; an empty garden may still bring a missing kind
     kinds = present + (len(accounts) - present) * (1.0 - KIND_DECAY**empty)
@@ -220,48 +207,40 @@ def _share(
 
 @functools.lru_cache(maxsize=1 << 14)
 def _last_garden(
-    counts: tuple[int, ...],
-    value: int,
-    accounts: tuple[int, ...],
-    order: tuple[tuple[tuple[int, ...], int], ...],
-    left: tuple[int, ...] = (6, 6, 6, 6, 6, 6),
+    counts: tuple[int, ...], value: int, accounts: tuple[int, ...], order: tuple[tuple[tuple[int, ...], int], ...]
 ) -> tuple[tuple[int, float], ...]:
     """A building with one empty garden (G26): the players in `order` may each complete it in turn; the tile in
-    hand turned so that their trees face it (G13). The tile's trees (1–6, G3) are as likely as the tiles not on
-    the board (`left`: their count per value, G4) make them (with several in hand, the best). The first who can
-    win it that way does (G29, G30); whoever cannot leaves it to the next. If nobody can, it goes as it stands
-    (someone completes it at last with trees of a kind that changes nothing)."""
-    total = sum(left)
-    chance = [c / total for c in left] if total else [1 / 6] * 6
+    hand (value 1–6, G3, as likely as each other; with several in hand, the best) turned so that their trees face
+    it (G13). The first who can win it that way does (G29, G30); whoever cannot leaves it to the next. If nobody
+    can, it goes as it stands (someone completes it at last with trees of a kind that changes nothing)."""
     out: dict[int, float] = {}
-    rest = 1.0
+    left = 1.0
     for kinds, held in order:
         # for each tile value: the best win this player can make (kind, points), if any
         wins = []
         for n in range(1, 7):
             best: tuple[int, int] | None = None
-            if chance[n - 1] > 0.0:
-                for k in kinds:
-                    after = list(counts)
-                    after[k] += n
-                    winner, _, won = building_points(after, accounts, value)
-                    if winner == k and (best is None or won > best[1]):
-                        best = (k, won)
+            for k in kinds:
+                after = list(counts)
+                after[k] += n
+                winner, _, won = building_points(after, accounts, value)
+                if winner == k and (best is None or won > best[1]):
+                    best = (k, won)
             wins.append(best)
-        p = sum(c for c, w in zip(chance, wins, strict=True) if w is not None)
-        if p <= 0.0:
+        p = sum(1 for w in wins if w is not None) / 6.0
+        if p == 0.0:
             continue
-        take = 1.0 - (1.0 - p) ** held if p < 1.0 else 1.0  # one of the tiles in hand can do it
-        for c, w in zip(chance, wins, strict=True):
+        take = 1.0 - (1.0 - p) ** held  # one of the tiles in hand can do it
+        for w in wins:
             if w is not None:
-                out[w[0]] = out.get(w[0], 0.0) + rest * take * w[1] * c / p
-        rest *= 1.0 - take
-        if rest < 1e-3:
+                out[w[0]] = out.get(w[0], 0.0) + left * take * w[1] / (6.0 * p)
+        left *= 1.0 - take
+        if left < 1e-3:
             break
-    if rest > 0.0:
+    if left > 0.0:
         winner, _, won = building_points(list(counts), accounts, value)
         if winner is not None:
-            out[winner] = out.get(winner, 0.0) + rest * won
+            out[winner] = out.get(winner, 0.0) + left * won
     return tuple(out.items())
 
 
