@@ -166,7 +166,12 @@ def _seat_value(seat: Any, round_no: int) -> float:
         free = len(free_spaces(seat, hexmap))
         hit = _GARDENS[key] = (_garden_value(seat, round_no, hexmap), free)
     garden, free = hit
-    return seat.score + garden + FREE_SPACE * free * (ROUNDS - round_no) / ROUNDS + _storage_value(seat, round_no, free)
+    return (
+        float(seat.score)
+        + garden
+        + FREE_SPACE * free * (ROUNDS - round_no) / ROUNDS
+        + _storage_value(seat, round_no, free)
+    )
 
 
 # A garden's worth by its hexagons and expansions and the round (`_garden_value`, the costly part of the evaluation:
