@@ -29,6 +29,12 @@ from engine.gardens.scoring import building_points
 from engine.gardens.state import HIDDEN, PLAY
 
 _BUILDING_SLOTS = tuple(BUILDING_GARDENS[b] for b in range(N_BUILDINGS))
+# The soft majority of a building still open (`_share`), tuned by bench/ai_arena.py: the chance that an empty
+# garden still brings a kind missing so far is 1 - KIND_DECAY ** empty; the majority's softness (a temperature in
+# trees) is TEMP_BASE + TEMP_EMPTY per empty garden.
+KIND_DECAY = 0.6
+TEMP_BASE = 1.5
+TEMP_EMPTY = 2.0
 
 
 class GardensAI(GameAI):
@@ -190,10 +196,10 @@ def _share(
         return list(_last_garden(tuple(counts), value, tuple(accounts), order))
     present = sum(1 for k in accounts if counts[k] > 0)
     # G30: points = owned kinds present × value; an empty garden may still bring a missing kind
-    kinds = present + (len(accounts) - present) * (1.0 - 0.6**empty)
+    kinds = present + (len(accounts) - present) * (1.0 - KIND_DECAY**empty)
     points = value * max(kinds, 1.0)
     # G29: the unique majority wins; soft, since each empty garden can still add 1–6 trees of any kind
-    temp = 1.5 + 2.0 * empty
+    temp = TEMP_BASE + TEMP_EMPTY * empty
     weights = [math.exp(counts[k] / temp) for k in accounts]
     total = sum(weights)
     return [(k, points * w / total) for k, w in zip(accounts, weights, strict=True)]

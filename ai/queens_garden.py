@@ -13,6 +13,7 @@ jokers (payment, +1 at the end, Q35); free spaces still to plant.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -135,13 +136,9 @@ class QueensGardenAI(GameAI):
             base, round_no, free, jokers = hit
             used_t = set(a.pay_tiles) | ({a.tile} if isinstance(a, PlaceTile) else set())
             used_e = set(a.pay_expansions) | ({a.expansion} if isinstance(a, PlaceExpansion) else set())
-            paid = dataclasses.replace(
-                seat,
-                tiles=tuple(t for t in seat.tiles if t not in used_t),
-                expansions=tuple(e for e in seat.expansions if e not in used_e),
-                jokers=jokers - a.jokers,
-            )
-            out.append(base + _storage_value(paid, round_no, free))
+            tiles = tuple(t for t in seat.tiles if t not in used_t)
+            expansions = tuple(e for e in seat.expansions if e not in used_e)
+            out.append(base + _storage(tiles, expansions, jokers - a.jokers, round_no, free))
         return out
 
     def sensible(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
@@ -160,14 +157,33 @@ class QueensGardenAI(GameAI):
 
 
 def _seat_value(seat: Any, round_no: int) -> float:
-    hexmap = hexagons(seat)
-    free = len(free_spaces(seat, hexmap))
-    return _garden_value(seat, round_no, hexmap, free) + _storage_value(seat, round_no, free)
+    key = (tuple(sorted(seat.garden.items())), seat.placed, round_no)
+    hit = _GARDENS.get(key)
+    if hit is None:
+        if len(_GARDENS) >= _GARDENS_MAX:
+            _GARDENS.clear()
+        hexmap = hexagons(seat)
+        free = len(free_spaces(seat, hexmap))
+        hit = _GARDENS[key] = (_garden_value(seat, round_no, hexmap), free)
+    garden, free = hit
+    return (
+        float(seat.score)
+        + garden
+        + FREE_SPACE * free * (ROUNDS - round_no) / ROUNDS
+        + _storage_value(seat, round_no, free)
+    )
 
 
-def _garden_value(seat: Any, round_no: int, hexmap: dict[str, Kind], free: int) -> float:
-    """Points so far, wheel points to come (Q31–Q33), group points (Q35), room to plant."""
-    value = float(seat.score)
+# A garden's worth by its hexagons and expansions and the round (`_garden_value`, the costly part of the evaluation:
+# the wheel's scoring of every round to come and the groups), and its free spaces: the same garden recurs across
+# the moves compared (the other seats never change) and the payments of one placement, and in the playouts.
+_GARDENS: dict[tuple[Any, ...], tuple[float, int]] = {}
+_GARDENS_MAX = 1 << 16
+
+
+def _garden_value(seat: Any, round_no: int, hexmap: dict[str, Kind]) -> float:
+    """Wheel points to come (Q31–Q33) and group points (Q35) of the garden as it stands (not the score)."""
+    value = 0.0
     for r in range(round_no, ROUNDS + 1):  # Q31–Q33: this round and every later one score the garden
         value += round_score(seat, r)[0]
     for by in (0, 1):  # Q35: groups of 3+ score the sum of their values, +6 at 6
@@ -180,7 +196,7 @@ def _garden_value(seat: Any, round_no: int, hexmap: dict[str, Kind], free: int) 
                 value += points + (GROUP_FULL_BONUS if size >= GROUP_FULL else 0)
             else:
                 value += PAIR_SHARE * points
-    return value + FREE_SPACE * free * (ROUNDS - round_no) / ROUNDS
+    return value
 
 
 def _storage_value(seat: Any, round_no: int, free: int) -> float:
@@ -189,13 +205,19 @@ def _storage_value(seat: Any, round_no: int, free: int) -> float:
     They are only useful while there is room to plant them (and the payments that go with them): beyond that
     they wait for the penalty, whatever the round.
     """
+    return _storage(seat.tiles, seat.expansions, seat.jokers, round_no, free)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _storage(tiles: tuple[int, ...], expansions: tuple[int, ...], jokers: int, round_no: int, free: int) -> float:
+    """`_storage_value` of a storage (cached: the payments of the moves compared share their storages)."""
     a, b = STORED[round_no]
-    value: float = JOKER * seat.jokers
-    for e in seat.expansions:
+    value: float = JOKER * jokers
+    for e in expansions:
         value += a + b * EXPANSION_KIND[e][1] + STORED_EXPANSION[round_no]
-    room = USEFUL_PER_SPACE * (free + 5 * len(seat.expansions))
+    room = USEFUL_PER_SPACE * (free + 5 * len(expansions))
     last_a, last_b = STORED[ROUNDS]
-    for i, v in enumerate(sorted((TILE_KIND[t][1] for t in seat.tiles), reverse=True)):
+    for i, v in enumerate(sorted((TILE_KIND[t][1] for t in tiles), reverse=True)):
         value += a + b * v if i < room else last_a + last_b * v
     return value
 

@@ -5,6 +5,16 @@ against each other; win rates with Wilson 95 % intervals and decision times.
     python bench/ai_arena.py alhambra:3 alhambra:4:all --vs greedy --levels normal,hard --games 60 -p 2
     python bench/ai_arena.py gardens:2 --vs normal --levels hard --iterations 300   # head to head, reproducible
     python bench/ai_arena.py queens_garden:4 --vs rollout --rollout 0.2 --budget 1.0
+    python bench/ai_arena.py gardens:3 --levels normal -n 200 --log full.jsonl   # kill it, run again: it resumes
+    python bench/ai_arena.py --summary full.jsonl other.jsonl                      # the table, from the logs alone
+
+The full run is long, so it accumulates over several sittings: `--log FILE.jsonl` appends one line per finished
+game (table, subject level, opponents, seat, seed, budget, scores, winners, decision times, the code's git
+commit) and skips the games already in it (same table, matchup, seed, seat, budget / iterations and, with the
+rollout baseline, its settings), so a killed run picks up where it stopped and a longer one (`-n 200` after
+`-n 40`) plays only the new games. Each match's line then sums up every logged game of it, old and new.
+`--summary` prints that table from one or more logs without playing; games of several commits are summed
+together and the line says how many commits they came from.
 
 A table is `game:players[:options]` (options: `all` = every module / variant, or a comma list such as
 `vizier,huts`). One seat holds the level measured (the *subject*); every other seat holds the opponent (`--vs`):
@@ -32,11 +42,13 @@ AI seats; baselines never claim. Decision times are only meaningful with at most
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -244,10 +256,14 @@ def play_one(task: dict[str, Any]) -> dict[str, Any]:
         "stuck": not rules.is_over(state),
         "result": 1.0 / len(winners) if me in winners else 0.0,
         "seat": at,
+        "seed": seed,
         "times": times,
         "margin": _margin(scores, me),
         "seconds": time.perf_counter() - started,
         "moves": moves,
+        "players": players,
+        "scores": {p: scores[p] for p in players},
+        "winners": sorted(winners),
     }
 
 
@@ -272,7 +288,119 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
 
 
-def run_match(table: str, subject: str, vs: str, args: argparse.Namespace, budget: Any) -> dict[str, Any]:
+def budget_key(budget: Any) -> dict[str, Any] | None:
+    """How long hard may think, as the log writes it: None (the AI's default) or iterations and seconds."""
+    if budget is None:
+        return None
+    return {"iterations": budget.iterations, "seconds": budget.seconds}
+
+
+def game_key(record: dict[str, Any]) -> str:
+    """What makes two logged games the same game: table, matchup, seed, seat, budget (and rollout's settings when
+    the rollout baseline plays)."""
+    key = {k: record[k] for k in ("table", "subject", "vs", "seed", "seat", "budget")}
+    if "rollout" in (record["subject"], record["vs"]):
+        key |= {"rollout": record["rollout"], "rollout_width": record["rollout_width"]}
+    return json.dumps(key, sort_keys=True)
+
+
+def match_key(record: dict[str, Any]) -> tuple[str, str, str, str]:
+    """The games one summary line adds up: the table, the matchup and the budget (and rollout's settings)."""
+    extra = [record["budget"]]
+    if "rollout" in (record["subject"], record["vs"]):
+        extra += [record["rollout"], record["rollout_width"]]
+    return record["table"], record["subject"], record["vs"], json.dumps(extra)
+
+
+def code_commit() -> str:
+    """The git commit of the code that plays (with "+dirty" if ai/, engine/ or bench/ differ from it)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "ai", "engine", "bench"], cwd=root).returncode
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def read_log(paths: list[Path]) -> list[dict[str, Any]]:
+    """Every game record of these logs (a missing file is empty; a half-written last line, from a killed run, is
+    skipped)."""
+    out = []
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+def summarise(records: list[dict[str, Any]], elapsed: float | None = None, logged: int = 0) -> dict[str, Any]:
+    """One summary line from the records of one match (`logged` of them read from the log, not played now):
+    prints it, returns the figures."""
+    first = records[0]
+    table, subject, vs = first["table"], first["subject"], first["vs"]
+    n = len(first["players"])
+    points = sum(r["result"] for r in records)
+    games = len(records)
+    lo, hi = wilson(points, games)
+    times = [t for r in records for t in r["times"]]
+    fair = 1 / n
+    stuck = sum(1 for r in records if r["stuck"])
+    mean_margin = statistics.mean(r["margin"] for r in records)
+    commits = sorted({r.get("commit", "unknown") for r in records})
+    notes = []
+    if elapsed is not None:
+        notes.append(f"{elapsed:.0f} s")
+    if logged:
+        notes.append(f"{logged} from the log")
+    if stuck:
+        notes.append(f"{stuck} stuck")
+    if len(commits) > 1:
+        notes.append(f"{len(commits)} commits")
+    elif commits[0] != "unknown":
+        notes.append(commits[0][:10] + ("+dirty" if commits[0].endswith("+dirty") else ""))
+    budget = first.get("budget")
+    label = ""
+    if budget:
+        label = " ".join(f"{k[0]}={v}" for k, v in budget.items() if v is not None)
+    print(
+        f"{table:<24} {subject:>6} vs {vs:<7} {points:5g}/{games:<4} = {points / games:6.1%} "
+        f"[{lo:5.1%}–{hi:5.1%}]  fair {fair:4.0%}  ×{points / games / fair:4.2f}  "
+        f"margin {mean_margin:+6.1f}  "
+        f"p95 {percentile(times, 0.95) * 1000:6.0f} ms  max {max(times, default=0) * 1000:6.0f} ms  "
+        f"{label + '  ' if label else ''}({', '.join(notes)})",
+        flush=True,
+    )
+    return {
+        "table": table,
+        "subject": subject,
+        "vs": vs,
+        "budget": budget,
+        "games": games,
+        "points": points,
+        "rate": points / games,
+        "wilson": [lo, hi],
+        "fair": fair,
+        "margin": mean_margin,
+        "p95": percentile(times, 0.95),
+        "max": max(times, default=0.0),
+        "commits": commits,
+    }
+
+
+def run_match(
+    table: str, subject: str, vs: str, args: argparse.Namespace, budget: Any, commit: str = "unknown"
+) -> dict[str, Any]:
+    """Play one match (`args.games` games, seats rotating); with `args.log`, only the games not logged yet, each
+    appended as it finishes, and the line sums up every logged game of the match."""
     game, n, options = parse_table(table)
     base = {
         "game": game,
@@ -284,41 +412,61 @@ def run_match(table: str, subject: str, vs: str, args: argparse.Namespace, budge
         "rollout": args.rollout,
         "rollout_width": args.rollout_width,
     }
-    tasks = [{**base, "index": i, "seed": args.seed + i} for i in range(args.games)]
-    started = time.perf_counter()
-    if args.processes > 1:
-        with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-            results = list(pool.imap_unordered(play_one, tasks))
-    else:
-        results = [play_one(t) for t in tasks]
-    elapsed = time.perf_counter() - started
-    points = sum(r["result"] for r in results)
-    games = len(results)
-    lo, hi = wilson(points, games)
-    times = [t for r in results for t in r["times"]]
-    fair = 1 / n
-    stuck = sum(1 for r in results if r["stuck"])
-    print(
-        f"{table:<24} {subject:>6} vs {vs:<7} {points:5g}/{games:<4} = {points / games:6.1%} "
-        f"[{lo:5.1%}–{hi:5.1%}]  fair {fair:4.0%}  ×{points / games / fair:4.2f}  "
-        f"margin {statistics.mean(r['margin'] for r in results):+6.1f}  "
-        f"p95 {percentile(times, 0.95) * 1000:6.0f} ms  max {max(times, default=0) * 1000:6.0f} ms  "
-        f"({elapsed:.0f} s{f', {stuck} stuck' if stuck else ''})",
-        flush=True,
-    )
-    return {
+    head = {
         "table": table,
         "subject": subject,
         "vs": vs,
-        "games": games,
-        "points": points,
-        "rate": points / games,
-        "wilson": [lo, hi],
-        "fair": fair,
-        "margin": statistics.mean(r["margin"] for r in results),
-        "p95": percentile(times, 0.95),
-        "max": max(times, default=0.0),
+        "budget": budget_key(budget),
+        "rollout": args.rollout,
+        "rollout_width": args.rollout_width,
     }
+    tasks = [{**base, "index": i, "seed": args.seed + i} for i in range(args.games)]
+    logged: dict[str, dict[str, Any]] = {}
+    if args.log:
+        logged = {game_key(r): r for r in read_log([args.log])}
+    mine = [logged[k] for t in tasks if (k := game_key({**head, "seed": t["seed"], "seat": t["index"] % n})) in logged]
+    todo = [t for t in tasks if game_key({**head, "seed": t["seed"], "seat": t["index"] % n}) not in logged]
+    started = time.perf_counter()
+    records = []
+    with open(args.log, "a") if args.log else contextlib.nullcontext() as log:
+        if args.processes > 1 and len(todo) > 1:
+            pool = multiprocessing.get_context("spawn").Pool(args.processes)
+            results = pool.imap_unordered(play_one, todo)
+        else:
+            pool = None
+            results = map(play_one, todo)
+        try:
+            for r in results:
+                record = {
+                    **head,
+                    **r,
+                    "times": [round(t, 4) for t in r["times"]],
+                    "commit": commit,
+                }
+                records.append(record)
+                if log is not None:
+                    log.write(json.dumps(record, sort_keys=True) + "\n")
+                    log.flush()
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
+    elapsed = time.perf_counter() - started
+    every = mine + records
+    if not every:
+        print(f"{table:<24} {subject:>6} vs {vs:<7} no games", flush=True)
+        return {"table": table, "subject": subject, "vs": vs, "games": 0, "skipped": 0}
+    row = summarise(every, elapsed, len(mine))
+    row["skipped"] = len(mine)
+    return row
+
+
+def summary_of_logs(paths: list[Path]) -> list[dict[str, Any]]:
+    """The table from logs alone (no game played): one line per table, matchup and budget."""
+    groups: dict[tuple[str, str, str, str], dict[str, dict[str, Any]]] = {}
+    for r in read_log(paths):
+        groups.setdefault(match_key(r), {})[game_key(r)] = r  # the same game logged twice counts once
+    return [summarise(list(groups[k].values())) for k in sorted(groups)]
 
 
 def parse_rollout(text: str) -> float | int:
@@ -340,18 +488,28 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("-p", "--processes", type=int, default=1, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary as JSON to this file")
+    parser.add_argument("--log", type=Path, default=None, help="append each game to this JSONL file, skip logged ones")
+    parser.add_argument(
+        "--summary", type=Path, nargs="+", default=None, metavar="LOG", help="print the table of these logs, no play"
+    )
     args = parser.parse_args(argv)
+    if args.summary:
+        rows = summary_of_logs(args.summary)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=2))
+        return rows
     budget = None
     if args.budget is not None or args.iterations is not None:
         budget = Budget(iterations=args.iterations, seconds=args.budget)
     summary = []
+    commit = code_commit()
     for table in args.tables:
         if table.split(":")[0] not in GAMES:
             raise SystemExit(f"unknown game in {table!r} (games: {', '.join(GAMES)})")
         for vs in args.vs.split(","):
             for subject in args.levels.split(","):
                 if subject != vs:
-                    summary.append(run_match(table, subject, vs, args, budget))
+                    summary.append(run_match(table, subject, vs, args, budget, commit))
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
     return summary

@@ -4,6 +4,7 @@ games finish legally and the figures are well formed, never the rates (those com
 `python bench/ai_arena.py --games 200 -p 2`, see README's AI section)."""
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -58,3 +59,34 @@ def test_wilson_interval():
     lo, hi = ARENA.wilson(8, 10)
     assert 0.49 < lo < 0.5 and 0.94 < hi < 0.95
     assert ARENA.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_log_keeps_each_finished_game_and_a_second_run_skips_them(tmp_path, capsys):
+    """`--log` appends one line per game (table, levels, seat, seed, scores, winners, decision times, commit); run
+    again, the logged games are not played again (a killed run resumes), and `--summary` gives the same figures
+    from the log alone."""
+    log = tmp_path / "arena.jsonl"
+    argv = ["gardens:2", "--levels", "easy", "--vs", "random", "--games", "2", "--seed", "5", "--log", str(log)]
+    (first,) = ARENA.main(argv)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == 2 and first["games"] == 2 and first["skipped"] == 0
+    assert {(r["seed"], r["seat"]) for r in lines} == {(5, 0), (6, 1)}
+    for r in lines:
+        assert r["table"] == "gardens:2" and r["subject"] == "easy" and r["vs"] == "random"
+        assert set(r["scores"]) == set(r["players"]) and set(r["winners"]) <= set(r["players"])
+        assert r["times"] and all(t >= 0 for t in r["times"]) and r["commit"]
+    played = []
+    real = ARENA.play_one
+    ARENA.play_one = lambda task: played.append(task["seed"]) or real(task)
+    try:
+        (again,) = ARENA.main(argv)
+        (longer,) = ARENA.main([*argv[:6], "3", *argv[7:]])  # one game more: only that one is played
+    finally:
+        ARENA.play_one = real
+    assert played == [7]
+    assert again["games"] == 2 and again["skipped"] == 2 and again["points"] == first["points"]
+    assert longer["games"] == 3 and len(log.read_text().splitlines()) == 3
+    capsys.readouterr()
+    (summary,) = ARENA.main(["--summary", str(log)])
+    assert summary["games"] == 3 and summary["points"] == longer["points"] and summary["wilson"] == longer["wilson"]
+    assert "gardens:2" in capsys.readouterr().out
