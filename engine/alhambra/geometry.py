@@ -50,11 +50,13 @@ def key_cell(k: int) -> Cell:
 
 _SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
 # The 8 cells around a key in ring order (RING) as (offset, the bit of the centre in that cell's ring mask, the
-# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell)
+# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell, and the mask that
+# clears what the centre gave that cell's packed entry: its ring bit and the side's present and walled bits)
 _AROUND = tuple(
-    (dy * ROW + dx, 1 << ((i + 4) % 8), OPPOSITE[side] if side else 0, side)
+    (dy * ROW + dx, bit, back, side, ~(bit << 8 | back << 4 | back))
     for i, (dx, dy) in enumerate(RING)
     for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
+    for bit, back in [(1 << ((i + 4) % 8), OPPOSITE[side] if side else 0)]
 )
 
 
@@ -62,18 +64,22 @@ class Layout:
     """What the listing asks of one Alhambra held by a game state (never mutated), by cell keys: the walls of
     its cells (`occ`), every occupied cell's `needs` and ways on foot to its neighbours (the walking graph,
     A31.3), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these, computed
-    once when first asked: the open slots (`open_slots`), the legal cells per wall pattern and the removable cells.
+    once when first asked: the legal cells per wall pattern (`fits`) and the removable cells.
+
+    The facts are packed ints: a cell's needs are `present << 4 | walled` (the sides with a neighbour, and those
+    whose neighbour shows a wall there), a frontier entry is `ring << 8 | needs` (ring: which of the 8 cells
+    around are occupied, RING order), so that whether a tile with walls w fits there is two table lookups:
+    `FITS[w][entry & 255]` (A31.2, A31.3) and not `HOLE_AFTER[entry >> 8]` (A31.4).
 
     An Alhambra made from another by one change (a tile added, removed or exchanged at one cell, see `changed`)
     derives all of it from its parent's: only the cell and its 8 neighbours change, each by a bit or two, so a
     playout does not rebuild them after every move (tests/engine/test_fast_listing.py proves the derived facts
     equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_slots", "_fits", "_removable", "memo")
+    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_fits", "_removable", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self._slots: list[tuple[int, int, int]] | None = None
         self._fits: dict[int, list[Cell]] = {}
         self._removable: frozenset[int] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
@@ -90,31 +96,30 @@ class Layout:
     def _derive(self, parent: Layout, k: int, tile: str | None) -> None:
         """The facts of the parent's Alhambra changed at key k: `tile` added or exchanged there, or (None) the
         tile there removed."""
-        self.occ = occ = dict(parent.occ)
-        self._need = need = dict(parent._need)
-        self.walks = walks = dict(parent.walks)
-        self.front = front = dict(parent.front)
+        self.occ = occ = parent.occ.copy()
+        self._need = need = parent._need.copy()
+        self.walks = walks = parent.walks.copy()
+        self.front = front = parent.front.copy()
         edges = parent.edges
         if k in occ:  # the old tile's ways on foot go
             for u in walks.pop(k):
-                walks[u] = tuple(x for x in walks[u] if x != k)
+                walks[u] = tuple([x for x in walks[u] if x != k])
                 edges -= 2
         if tile is None:
             del occ[k]
             del need[k]
             front[k] = _front_entry(occ, k)
-            for d, bit, side, _ in _AROUND:
+            for d, bit, side, _, gone in _AROUND:
                 n = k + d
                 if n in occ:
                     if side:
-                        present, walled = need[n]
-                        need[n] = (present & ~side, walled & ~side)
+                        need[n] &= gone
                 else:
                     e = front.get(n)
                     if e is not None:
-                        present = e[1] & ~side
-                        if present:
-                            front[n] = (e[0] & ~bit, present, e[2] & ~side)
+                        e &= gone
+                        if e & 0xF0:  # still beside the Alhambra
+                            front[n] = e
                         else:
                             del front[n]
         else:
@@ -127,41 +132,40 @@ class Layout:
                 walks[u] += (k,)
                 edges += 2
             need[k] = _needs_key(occ, k)
-            for d, bit, side, mine in _AROUND:
+            for d, bit, side, mine, _ in _AROUND:
                 n = k + d
                 if n in occ:
                     if side:
-                        present, walled = need[n]
-                        need[n] = (present | side, walled | side if walls & mine else walled & ~side)
+                        e = need[n] | side << 4
+                        need[n] = e | side if walls & mine else e & ~side
                 else:
                     e = front.get(n)
                     if e is None:
                         if side:
                             front[n] = _front_entry(occ, n)  # newly beside the Alhambra
                     elif side:
-                        walled = e[2] | side if walls & mine else e[2] & ~side
-                        front[n] = (e[0] | bit, e[1] | side, walled)
+                        e |= bit << 8 | side << 4
+                        front[n] = e | side if walls & mine else e & ~side
                     else:
-                        front[n] = (e[0] | bit, e[1], e[2])
+                        front[n] = e | bit << 8
         self.edges = edges
-
-    def _slot_keys(self) -> list[tuple[int, int, int]]:
-        slots = self._slots
-        if slots is None:
-            hole = HOLE_AFTER
-            slots = self._slots = sorted([(k, e[1], e[2]) for k, e in self.front.items() if not hole[e[0]]])
-        return slots
 
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
         """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
-        return tuple((key_cell(k), present, walled) for k, present, walled in self._slot_keys())
+        hole = HOLE_AFTER
+        return tuple(
+            (key_cell(k), e >> 4 & 15, e & 15) for k, e in sorted(self.front.items()) if not hole[e >> 8]
+        )
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
-            fit = FIT[walls]
-            cells = self._fits[walls] = [_cell(k) for k, present, walled in self._slot_keys() if fit[present][walled]]
+            fit = FITS[walls]
+            hole = HOLE_AFTER
+            keys = [k for k, e in self.front.items() if fit[e & 255] and not hole[e >> 8]]
+            keys.sort()
+            cells = self._fits[walls] = [_cell(k) for k in keys]
         return cells
 
     def removable_keys(self) -> frozenset[int]:
@@ -175,10 +179,10 @@ class Layout:
             if 0 not in walks:
                 found = frozenset()
             elif self.edges == 2 * (len(walks) - 1):
-                found = frozenset(k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k][0] != 15)
+                found = frozenset([k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k] < 0xF0])
             else:
                 cut = _cut_vertices(walks, 0)
-                found = frozenset(k for k in walks if k and k not in cut and need[k][0] != 15)
+                found = frozenset([k for k in walks if k and k not in cut and need[k] < 0xF0])
             self._removable = found
         return found
 
@@ -186,16 +190,19 @@ class Layout:
         """The cells whose tile may go to the reserve (A33b): removable_cells."""
         return frozenset(key_cell(k) for k in self.removable_keys())
 
-    def need_keys(self) -> dict[int, tuple[int, int]]:
-        """`needs` of every occupied cell by key (what a tile exchanged into it must match, A33c)."""
+    def need_keys(self) -> dict[int, int]:
+        """`needs` of every occupied cell by key, packed (present << 4 | walled: what a tile exchanged into it must
+        match, A33c; `FITS[walls][needs]` tells whether it does)."""
         return self._need
 
     def needs(self) -> dict[Cell, tuple[int, int]]:
-        return {key_cell(k): v for k, v in self._need.items()}
+        return {key_cell(k): (v >> 4, v & 15) for k, v in self._need.items()}
 
 
 # FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
 FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
+# the same by packed needs (present << 4 | walled), one byte string per wall pattern
+FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
 
 _CELLS: dict[int, Cell] = {}
 
@@ -237,9 +244,9 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     return new
 
 
-def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
-    """(ring mask, present, walled) of the empty cell with key k: which of its 8 neighbours are occupied (RING
-    order) and its `needs`, in one pass (written out: the hot path)."""
+def _front_entry(occ: dict[int, int], k: int) -> int:
+    """The packed entry (ring << 8 | present << 4 | walled) of the empty cell with key k: which of its 8
+    neighbours are occupied (RING order) and its `needs`, in one pass (written out: the hot path)."""
     get = occ.get
     n = get(k - ROW)
     e = get(k + 1)
@@ -272,11 +279,11 @@ def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
         | (w is not None) << 6
         | (k - ROW - 1 in occ) << 7
     )
-    return mask, present, walled
+    return mask << 8 | present << 4 | walled
 
 
-def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
-    """`needs` of the cell with key k."""
+def _needs_key(occ: dict[int, int], k: int) -> int:
+    """`needs` of the cell with key k, packed (present << 4 | walled)."""
     get = occ.get
     present = walled = 0
     o = get(k - ROW)
@@ -299,7 +306,7 @@ def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
         present |= W
         if o & E:
             walled |= W
-    return present, walled
+    return present << 4 | walled
 
 
 def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:

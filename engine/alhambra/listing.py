@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
+from engine._common import maker
 from engine.alhambra import actions as move
 from engine.alhambra import geometry
 from engine.alhambra.components import (
@@ -24,7 +25,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import SHIFT
+from engine.alhambra.geometry import FITS, SHIFT
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -187,23 +188,22 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
                 out.extend(_swap(new, tile) for new in reserve)
         return out
     lay = geometry.layout(alh)
-    for tile in reserve:
-        out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
     removable = lay.removable_keys()
     if not reserve:
-        out.extend(_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable)
-        return out
+        return [_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
+    for tile in reserve:
+        out += [_add(tile, c) for c in lay.fits(WALLS[tile])]
     cell_needs = lay.need_keys()
-    walls = [(new, WALLS[new]) for new in reserve]
+    fits = [(new, FITS[WALLS[new]]) for new in reserve]
     for (x, y), tile in alh.items():
         k = (y << SHIFT) + x
         if not k:
             continue  # the fountain
         if k in removable:
             out.append(_remove(tile))
-        present, walled = cell_needs[k]
-        for new, w in walls:
-            if w & present == walled and present & ~w:
+        needs = cell_needs[k]
+        for new, fit in fits:
+            if fit[needs]:
                 out.append(_swap(new, tile))
     return out
 
@@ -212,13 +212,30 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
 def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
     aside), space by space."""
-    return tuple(buy for tile, own in market_money(market, hand) for buy in _buys(tile, own))
+    out: tuple[move.BuyTile, ...] = ()
+    for tile, own in zip(market, by_currency(hand)):  # the hand's split repeats far more than the market with it
+        if tile is not None and own:
+            out += _buys(tile, own)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The hand's money cards of each currency, in the order of the market spaces (exchange cards left out)."""
+    split: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        if 0 <= c < 108:
+            split[c // 27].append(c)
+    return tuple(tuple(own) for own in split)
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
-    return tuple(move.BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+    return tuple(_buy(tile, cards) for cards in payments(own, PRICE[tile]))
+
+
+_buy = maker(move.BuyTile)
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
@@ -272,13 +289,9 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
-    by_currency: list[list[int]] = [[], [], [], []]
-    for c in hand:
-        if 0 <= c < 108:
-            by_currency[c // 27].append(c)
-    for space, tile in enumerate(market):
-        if tile is not None and by_currency[space]:
-            yield tile, tuple(by_currency[space])
+    for tile, own in zip(market, by_currency(hand)):
+        if tile is not None and own:
+            yield tile, own
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -360,22 +373,26 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
-    # the choices depend on the cards' kinds alone (a money card's kind is id // 3: currency and value)
-    kinds = tuple(c // 3 if c < 2000 else c for c in display)
-    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(kinds))
+    # the choices depend only on each card's value and on which cards are of one kind (a money card's kind is
+    # id // 3: currency and value; an exchange card is its own kind): the display's pattern
+    kinds = [c // 3 if c < 2000 else c for c in display]
+    pattern = tuple((k % 9 + 1 if k < 2000 else 6) << 4 | kinds.index(k) for k in kinds)
+    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(pattern))
 
 
 _take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """take_options as positions in the display, for the display's card kinds (a money card: id // 3; an exchange
-    card: its id): one choice per distinct set of kinds, singles first, then pairs..., in display order."""
+@functools.lru_cache(maxsize=1 << 12)
+def _take_choices(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """take_options as positions in the display, for the display's pattern (per card: its value << 4 | the first
+    position of a card of its kind; an exchange card's value counts as 6, so it never joins a set, V43): one
+    choice per distinct set of kinds, singles first, then pairs..., in display order."""
     seen: set[tuple[int, ...]] = set()
     out = []
-    values = [k % 9 + 1 if k < 2000 else 6 for k in kinds]  # an exchange card never joins a set (V43)
-    n = len(kinds)
+    values = [p >> 4 for p in pattern]
+    kinds = [p & 15 for p in pattern]
+    n = len(pattern)
     for size in range(1, n + 1):
         for combo in itertools.combinations(range(n), size):
             if size > 1 and sum(values[i] for i in combo) > 5:
