@@ -12,6 +12,7 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import compress
 from typing import Any, TypeVar
 
 from engine._common import N_, Text
@@ -58,6 +59,11 @@ _AROUND = tuple(
     for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
     for bit, back in [(1 << ((i + 4) % 8), OPPOSITE[side] if side else 0)]
 )
+# The edge neighbours as (offset, what the centre gives their packed frontier entry: ring bit and present side,
+# their side facing the centre, its present bit in packed needs, the centre's side facing them, the mask that
+# clears what the centre gave); the corners as (offset, ring bit << 8, the mask that clears it)
+_EDGES_AROUND = tuple((d, bit << 8 | back << 4, back, back << 4, side, gone) for d, bit, back, side, gone in _AROUND if back)
+_CORNERS_AROUND = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND if not back)
 
 
 class Layout:
@@ -109,11 +115,10 @@ class Layout:
             del occ[k]
             del need[k]
             front[k] = _front_entry(occ, k)
-            for d, bit, side, _, gone in _AROUND:
+            for d, _, _, _, _, gone in _EDGES_AROUND:
                 n = k + d
                 if n in occ:
-                    if side:
-                        need[n] &= gone
+                    need[n] &= gone
                 else:
                     e = front.get(n)
                     if e is not None:
@@ -122,6 +127,10 @@ class Layout:
                             front[n] = e
                         else:
                             del front[n]
+            for d, _, gone in _CORNERS_AROUND:
+                e = front.get(k + d)
+                if e is not None:
+                    front[k + d] = e & gone
         else:
             walls = WALLS[tile]
             if k not in occ:
@@ -132,22 +141,22 @@ class Layout:
                 walks[u] += (k,)
                 edges += 2
             need[k] = _needs_key(occ, k)
-            for d, bit, side, mine, _ in _AROUND:
+            for d, given, back, present, mine, _ in _EDGES_AROUND:
                 n = k + d
                 if n in occ:
-                    if side:
-                        e = need[n] | side << 4
-                        need[n] = e | side if walls & mine else e & ~side
+                    e = need[n] | present
+                    need[n] = e | back if walls & mine else e & ~back
                 else:
                     e = front.get(n)
                     if e is None:
-                        if side:
-                            front[n] = _front_entry(occ, n)  # newly beside the Alhambra
-                    elif side:
-                        e |= bit << 8 | side << 4
-                        front[n] = e | side if walls & mine else e & ~side
+                        front[n] = _front_entry(occ, n)  # newly beside the Alhambra
                     else:
-                        front[n] = e | bit << 8
+                        e |= given
+                        front[n] = e | back if walls & mine else e & ~back
+            for d, ring, _ in _CORNERS_AROUND:
+                e = front.get(k + d)
+                if e is not None:
+                    front[k + d] = e | ring
         self.edges = edges
 
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
@@ -161,11 +170,9 @@ class Layout:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
-            fit = FITS[walls]
-            hole = HOLE_AFTER
-            keys = [k for k, e in self.front.items() if fit[e & 255] and not hole[e >> 8]]
-            keys.sort()
-            cells = self._fits[walls] = [_cell(k) for k in keys]
+            front = self.front
+            keys = sorted(compress(front, map(OPEN_FITS[walls].__getitem__, front.values())))
+            cells = self._fits[walls] = list(map(CELLS.__getitem__, keys))
         return cells
 
     def removable_keys(self) -> frozenset[int]:
@@ -179,7 +186,8 @@ class Layout:
             if 0 not in walks:
                 found = frozenset()
             elif self.edges == 2 * (len(walks) - 1):
-                found = frozenset([k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k] < 0xF0])
+                leaves = compress(walks, map((1).__eq__, map(len, walks.values())))  # one way on foot
+                found = frozenset([k for k in leaves if k and need[k] < 0xF0])
             else:
                 cut = _cut_vertices(walks, 0)
                 found = frozenset([k for k in walks if k and k not in cut and need[k] < 0xF0])
@@ -204,15 +212,29 @@ FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in
 # the same by packed needs (present << 4 | walled), one byte string per wall pattern
 FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
 
-_CELLS: dict[int, Cell] = {}
 
 
-def _cell(k: int) -> Cell:
-    """The cell of a key, one shared tuple per key (the listed actions are cached by their cells)."""
-    cell = _CELLS.get(k)
-    if cell is None:
-        cell = _CELLS[k] = key_cell(k)
-    return cell
+class _Cells(dict[int, Cell]):
+    """The cell of each key, one shared tuple per key (the listed actions are cached by their cells), filled as
+    keys are asked (a lookup that finds one runs in C: `map(CELLS.__getitem__, keys)`)."""
+
+    def __missing__(self, k: int) -> Cell:
+        cell = self[k] = key_cell(k)
+        return cell
+
+
+CELLS = _Cells()
+
+
+class _Keys(dict[Cell, int]):
+    """The key of each cell, filled as cells are asked (`map(KEYS.__getitem__, alh)` runs in C)."""
+
+    def __missing__(self, cell: Cell) -> int:
+        k = self[cell] = cell_key(cell)
+        return k
+
+
+KEYS = _Keys()
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -389,6 +411,9 @@ def _hole_after_filling(occ: list[bool]) -> bool:
 
 # The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
 HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+# OPEN_FITS[walls][entry]: a tile with these walls may be placed on a frontier cell with this packed entry (ring << 8
+# | needs): it matches (FITS) and fills no hole (HOLE_AFTER); one 64 KiB byte string per wall pattern
+OPEN_FITS = tuple(b"".join(bytes(256) if hole else FITS[w] for hole in HOLE_AFTER) for w in range(16))
 
 # RING with each entry's mask bit and, for the edge neighbours, the side it lies on and the side facing back
 _EDGE = {(dx, dy): (side, back) for dx, dy, side, back in NEIGHBOURS}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from itertools import compress, repeat
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,7 +26,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import FITS, SHIFT
+from engine.alhambra.geometry import FITS, KEYS
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -138,7 +139,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out.extend(_place(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
+            out += map(_place, repeat(tile), cells if generous else lay.fits(WALLS[tile]))
             out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
@@ -189,23 +190,31 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
         return out
     lay = geometry.layout(alh)
     removable = lay.removable_keys()
+    keys = list(map(KEYS.__getitem__, alh))  # the cells' keys in the Alhambra's order
     if not reserve:
-        return [_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
+        return list(map(_remove, compress(alh.values(), map(removable.__contains__, keys))))
     for tile in reserve:
-        out += [_add(tile, c) for c in lay.fits(WALLS[tile])]
+        out += map(_add, repeat(tile), lay.fits(WALLS[tile]))
     cell_needs = lay.need_keys()
-    fits = [(new, FITS[WALLS[new]]) for new in reserve]
-    for (x, y), tile in alh.items():
-        k = (y << SHIFT) + x
+    fitting = _FITTING
+    if len(fitting) > 1 << 14:
+        fitting.clear()
+    for k, tile in zip(keys, alh.values()):
         if not k:
             continue  # the fountain
         if k in removable:
             out.append(_remove(tile))
         needs = cell_needs[k]
-        for new, fit in fits:
-            if fit[needs]:
-                out.append(_swap(new, tile))
+        news = fitting.get((reserve, needs))
+        if news is None:
+            news = fitting[reserve, needs] = tuple([new for new in reserve if FITS[WALLS[new]][needs]])
+        if news:
+            out += map(_swap, news, repeat(tile))
     return out
+
+
+# (reserve, packed needs of a cell) -> the reserve tiles that may be exchanged into such a cell (A33c), in order
+_FITTING: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 
 @functools.lru_cache(maxsize=1 << 14)
