@@ -211,6 +211,8 @@ class Layout:
 FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
 # the same by packed needs (present << 4 | walled), one byte string per wall pattern
 FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
+# FIT_MASK[needs]: the wall patterns w that match packed needs, as the bits 1 << w
+FIT_MASK = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(256))
 
 
 

@@ -26,7 +26,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import FITS, KEYS
+from engine.alhambra.geometry import FIT_MASK, KEYS
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -196,25 +196,19 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     for tile in reserve:
         out += map(_add, repeat(tile), lay.fits(WALLS[tile]))
     cell_needs = lay.need_keys()
-    fitting = _FITTING
-    if len(fitting) > 1 << 14:
-        fitting.clear()
+    bits = [(new, 1 << WALLS[new]) for new in reserve]
+    wanted = 0  # the wall patterns of the reserve tiles, as bits
+    for _, b in bits:
+        wanted |= b
     for k, tile in zip(keys, alh.values()):
         if not k:
             continue  # the fountain
         if k in removable:
             out.append(_remove(tile))
-        needs = cell_needs[k]
-        news = fitting.get((reserve, needs))
-        if news is None:
-            news = fitting[reserve, needs] = tuple([new for new in reserve if FITS[WALLS[new]][needs]])
-        if news:
-            out += map(_swap, news, repeat(tile))
+        fit = FIT_MASK[cell_needs[k]]  # the wall patterns that may be exchanged into this cell
+        if fit & wanted:
+            out += [_swap(new, tile) for new, b in bits if fit & b]
     return out
-
-
-# (reserve, packed needs of a cell) -> the reserve tiles that may be exchanged into such a cell (A33c), in order
-_FITTING: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -384,8 +378,9 @@ def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     an exchange card is only ever taken alone)."""
     # the choices depend only on each card's value and on which cards are of one kind (a money card's kind is
     # id // 3: currency and value; an exchange card is its own kind): the display's pattern
+    # (a card of value 5 or more, like an exchange card, is only ever taken alone: its value counts as 5)
     kinds = [c // 3 if c < 2000 else c for c in display]
-    pattern = tuple((k % 9 + 1 if k < 2000 else 6) << 4 | kinds.index(k) for k in kinds)
+    pattern = tuple(min(k % 9 + 1 if k < 2000 else 5, 5) << 4 | kinds.index(k) for k in kinds)
     return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(pattern))
 
 
@@ -394,9 +389,9 @@ _take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
 
 @functools.lru_cache(maxsize=1 << 12)
 def _take_choices(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """take_options as positions in the display, for the display's pattern (per card: its value << 4 | the first
-    position of a card of its kind; an exchange card's value counts as 6, so it never joins a set, V43): one
-    choice per distinct set of kinds, singles first, then pairs..., in display order."""
+    """take_options as positions in the display, for the display's pattern (per card: its value, at most 5, << 4 |
+    the first position of a card of its kind; an exchange card's value counts as 5, so it never joins a set, V43):
+    one choice per distinct set of kinds, singles first, then pairs..., in display order."""
     seen: set[tuple[int, ...]] = set()
     out = []
     values = [p >> 4 for p in pattern]
