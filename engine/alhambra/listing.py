@@ -123,17 +123,21 @@ def candidates(state: GameState, player: str) -> list[Any]:
 def legal_actions(state: GameState, player: str) -> list[Any]:
     """Exactly the actions `check` accepts, except that payments are listed once per multiset of card values
     and only when minimal (A21: any valid payment is accepted by apply)."""
-    if state.phase == OVER or player not in to_move(state):
+    phase = state.phase
+    if phase == ACTION and not state.window:  # the usual case, to_move's answer at once: the current player
+        if player != state.players[state.current]:
+            return []
+    elif phase == OVER or player not in to_move(state):
         return []
     return listed(state, player, generous=False)
 
 
 def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     """The listing. With `generous`, positions and swaps are not filtered (check does that)."""
-    seat = state.seat(player)
+    seat = state.seats[state.players.index(player)]
     alh = seat.alhambra
-    out: list[Any] = []
     if state.phase != ACTION:
+        out: list[Any] = []
         if generous:
             cells = geometry.frontier(alh)
         else:
@@ -147,9 +151,8 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
-    out.extend(take_options(state.display))
     hand = seat.hand
-    out.extend(market_buys(state.market, hand))
+    out = [*take_options(state.display), *market_buys(state.market, hand)]
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -169,7 +172,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         found = memo.get(reserve)
         if found is None:
             found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
-        out.extend(found)
+        out += found
     if state.bonus or not out or generous:
         out.append(PASS)
     return out
