@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from bisect import bisect_left
 from itertools import compress, repeat
 from collections.abc import Iterable
 from typing import Any
@@ -228,11 +229,17 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[
 @functools.lru_cache(maxsize=1 << 12)
 def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The hand's money cards of each currency, in the order of the market spaces (exchange cards left out)."""
+    if list(hand) == sorted(hand):  # as hands are kept (sorted ids): each currency is one slice
+        cut = [bisect_left(hand, b) for b in _CURRENCY_BOUNDS]
+        return hand[cut[0] : cut[1]], hand[cut[1] : cut[2]], hand[cut[2] : cut[3]], hand[cut[3] : cut[4]]
     split: list[list[int]] = [[], [], [], []]
     for c in hand:
         if 0 <= c < 108:
             split[c // 27].append(c)
     return tuple(tuple(own) for own in split)
+
+
+_CURRENCY_BOUNDS = (0, 27, 54, 81, 108)  # the first money card id of each currency, and the end of the money
 
 
 @functools.lru_cache(maxsize=1 << 14)

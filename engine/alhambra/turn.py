@@ -38,6 +38,7 @@ from engine.alhambra.components import (
     HUT_TYPE,
     PRICE,
     SCORING_1,
+    SCORING_2,
     SCORING_CARDS,
     TYPE_OF,
     TYPES,
@@ -137,7 +138,7 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         marks = mark(state.marks, log)
     if state.window and state.phase == ACTION and kind is not VizierBuy:
         state = _copy(state, {"window": False})  # V12: the next player's first action closes the window
-    if kind is TakeMoney or kind is BuyTile or kind is Pass or kind in _PLACING or kind in _REDESIGNS:
+    if kind in _REST:
         return _step_rest(state, idx, seat, player, action, log, marks, quiet)
     if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
         paid = set(action.cards)
@@ -163,8 +164,8 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
     raise TypeError(f"not an Alhambra action: {action!r}")
 
 
-_PLACING = frozenset({PlaceTile, ReserveTile, GiveToDirk})
-_REDESIGNS = frozenset({RedesignAdd, RedesignRemove, RedesignSwap})
+# the actions of the base game (`_step_rest`)
+_REST = frozenset({TakeMoney, BuyTile, Pass, RedesignAdd, RedesignRemove, RedesignSwap, PlaceTile, ReserveTile, GiveToDirk})
 
 
 def _vizier_event(player: str, action: VizierBuy, space: int) -> Event:
@@ -402,8 +403,16 @@ def _refill(
     """A39–A42 (V42: exchange cards fill the display like money) of `state` with the display `shown` and the
     log `events`: the refilled fields of the state, the scoring rounds whose cards were revealed, and whether the
     market could not be refilled (A50)."""
-    if len(shown) >= 4 and None not in state.market:
-        return {}, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
+    if None not in state.market:
+        short = 4 - len(shown)
+        if short <= 0:
+            return {}, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
+        deck = state.deck
+        top = len(deck) - short
+        if top >= 0:
+            drawn = deck[: top - 1 : -1] if top else deck[::-1]  # from the top (the end) down
+            if SCORING_1 not in drawn and SCORING_2 not in drawn:  # the usual refill: a card or two (A39)
+                return {"display": shown + drawn, "deck": deck[:top]}, [], False
     log = list(events)
     counter = state.rng_counter
     reshuffled = state.reshuffled
