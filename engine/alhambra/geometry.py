@@ -68,9 +68,9 @@ _CORNERS_AROUND = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND
 
 class Layout:
     """What the listing asks of one Alhambra held by a game state (never mutated), by cell keys: the walls of
-    its cells (`occ`), every occupied cell's `needs` and ways on foot to its neighbours (the walking graph,
-    A31.3), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these, computed
-    once when first asked: the legal cells per wall pattern (`fits`) and the removable cells.
+    its cells (`occ`), every occupied cell's `needs` (which also give its ways on foot, the walking graph of
+    A31.3: `STEPS`), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these,
+    computed once when first asked: the legal cells per wall pattern (`fits`) and the removable cells.
 
     The facts are packed ints: a cell's needs are `present << 4 | walled` (the sides with a neighbour, and those
     whose neighbour shows a wall there), a frontier entry is `ring << 8 | needs` (ring: which of the 8 cells
@@ -82,7 +82,7 @@ class Layout:
     playout does not rebuild them after every move (tests/engine/test_fast_listing.py proves the derived facts
     equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_fits", "_removable", "memo")
+    __slots__ = ("alh", "occ", "_need", "front", "_fits", "_removable", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
@@ -94,8 +94,6 @@ class Layout:
             return
         self.occ = occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
         self._need = {k: _needs_key(occ, k) for k in occ}
-        self.walks = walks = {k: _walks_of(occ, k) for k in occ}
-        self.edges = sum(len(v) for v in walks.values())  # each way counted from both ends
         around = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}.difference(occ)
         self.front = {k: _front_entry(occ, k) for k in around}
 
@@ -104,13 +102,7 @@ class Layout:
         tile there removed."""
         self.occ = occ = parent.occ.copy()
         self._need = need = parent._need.copy()
-        self.walks = walks = parent.walks.copy()
         self.front = front = parent.front.copy()
-        edges = parent.edges
-        if k in occ:  # the old tile's ways on foot go
-            for u in walks.pop(k):
-                walks[u] = tuple([x for x in walks[u] if x != k])
-                edges -= 2
         if tile is None:
             del occ[k]
             del need[k]
@@ -136,10 +128,6 @@ class Layout:
             if k not in occ:
                 front.pop(k, None)
             occ[k] = walls
-            nexts = walks[k] = _walks_of(occ, k)
-            for u in nexts:
-                walks[u] += (k,)
-                edges += 2
             need[k] = _needs_key(occ, k)
             for d, given, back, present, mine, _ in _EDGES_AROUND:
                 n = k + d
@@ -157,7 +145,6 @@ class Layout:
                 e = front.get(k + d)
                 if e is not None:
                     front[k + d] = e | ring
-        self.edges = edges
 
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
         """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
@@ -177,20 +164,22 @@ class Layout:
 
     def removable_keys(self) -> frozenset[int]:
         """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
-        surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when
-        it is a tree (ways = cells - 1, the usual case) its cut vertices are the cells with more than one way, and
-        only otherwise does one depth-first search (Tarjan) find them."""
+        surrounded on all four sides, not a cut vertex of the walking graph. In a legal Alhambra a way on foot leads
+        through every side with a neighbour and no wall there (A31.2: both walls or neither), so the graph is read
+        off the needs. It is connected (A31.3), so when it is a tree (ways = cells - 1, the usual case) its cut
+        vertices are the cells with more than one way, and only otherwise does one depth-first search (Tarjan)
+        find them."""
         found = self._removable
         if found is None:
-            walks, need = self.walks, self._need
-            if 0 not in walks:
+            need = self._need
+            if 0 not in need:
                 found = frozenset()
-            elif self.edges == 2 * (len(walks) - 1):
-                leaves = compress(walks, map((1).__eq__, map(len, walks.values())))  # one way on foot
-                found = frozenset([k for k in leaves if k and need[k] < 0xF0])
+            elif sum(map(WAYS.__getitem__, need.values())) == 2 * (len(need) - 1):  # each way counted twice
+                found = frozenset(compress(need, map(LEAF.__getitem__, need.values()))).difference(_FOUNTAIN)
             else:
+                walks = {k: [k + d for d in STEPS[needs]] for k, needs in need.items()}
                 cut = _cut_vertices(walks, 0)
-                found = frozenset([k for k in walks if k and k not in cut and need[k] < 0xF0])
+                found = frozenset([k for k, needs in need.items() if k and k not in cut and needs < 0xF0])
             self._removable = found
         return found
 
@@ -213,6 +202,13 @@ FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in
 FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
 # FIT_MASK[needs]: the wall patterns w that match packed needs, as the bits 1 << w
 FIT_MASK = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(256))
+# By packed needs of an occupied cell of a legal Alhambra: its ways on foot (sides with a neighbour and no wall,
+# A31.3) as key offsets (STEPS), how many (WAYS), and whether it is a leaf that may go (LEAF: one way, and not
+# surrounded on all four sides, A33b)
+STEPS = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & side) for pd in range(256))
+WAYS = bytes(len(steps) for steps in STEPS)
+LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
+_FOUNTAIN = (0,)
 
 
 
@@ -331,18 +327,6 @@ def _needs_key(occ: dict[int, int], k: int) -> int:
         if o & E:
             walled |= W
     return present << 4 | walled
-
-
-def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:
-    """The neighbours of the occupied key k reached on foot: both sides open (A31.3)."""
-    walls = occ[k]
-    get = occ.get
-    out = []
-    for d, side, back in _SIDES:
-        o = get(k + d)
-        if o is not None and not walls & side and not o & back:
-            out.append(k + d)
-    return tuple(out)
 
 
 def _cut_vertices(walks: Mapping[K, Sequence[K]], root: K) -> set[K]:
