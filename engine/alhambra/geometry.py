@@ -105,8 +105,11 @@ class Layout:
         self.front = front = parent.front.copy()
         if tile is None:
             del occ[k]
-            del need[k]
-            front[k] = _front_entry(occ, k)
+            needs = need.pop(k)  # what the cell needs does not depend on its own tile: it stays
+            corners = (
+                (k - ROW + 1 in occ) << 1 | (k + ROW + 1 in occ) << 3 | (k + ROW - 1 in occ) << 5 | (k - ROW - 1 in occ) << 7
+            )
+            front[k] = (RING_OF_PRESENT[needs >> 4] | corners) << 8 | needs
             for d, _, _, _, _, gone in _EDGES_AROUND:
                 n = k + d
                 if n in occ:
@@ -136,8 +139,14 @@ class Layout:
                     need[n] = e | back if walls & mine else e & ~back
                 else:
                     e = front.get(n)
-                    if e is None:
-                        front[n] = _front_entry(occ, n)  # newly beside the Alhambra
+                    if e is None:  # newly beside the Alhambra: k is its only edge neighbour
+                        corners = (
+                            (n - ROW + 1 in occ) << 1
+                            | (n + ROW + 1 in occ) << 3
+                            | (n + ROW - 1 in occ) << 5
+                            | (n - ROW - 1 in occ) << 7
+                        )
+                        front[n] = corners << 8 | given | (back if walls & mine else 0)
                     else:
                         e |= given
                         front[n] = e | back if walls & mine else e & ~back
@@ -209,6 +218,8 @@ STEPS = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & si
 WAYS = bytes(len(steps) for steps in STEPS)
 LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
 _FOUNTAIN = (0,)
+# the ring mask bits (RING order N, NE, E, SE, S, SW, W, NW) of the edge neighbours present on these sides
+RING_OF_PRESENT = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
 
 
 
