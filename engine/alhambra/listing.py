@@ -147,7 +147,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
             out += map(_place, repeat(tile), cells if generous else lay.fits(WALLS[tile]))
             out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
-            if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
+            if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
                 out.append(_dirk(tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
@@ -172,7 +172,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         memo = geometry.layout(alh).memo
         found = memo.get(reserve)
         if found is None:
-            found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
+            found = memo[reserve] = _redesigns(alh, reserve, False)  # never changed: copied into each listing
         out += found
     if state.bonus or not out or generous:
         out.append(PASS)

@@ -384,7 +384,8 @@ def _end_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameSt
     `changes`: fields of `state` the action set, put into the same copy."""
     if changes:
         refill, rounds, ended = _refill(state, changes.get("display", state.display), changes.get("log", state.log))
-        refill = {**changes, **refill}
+        changes.update(refill)  # the caller's own dict, made for this action
+        refill = changes
     else:
         refill, rounds, ended = _refill(state, state.display, state.log)
     if rounds or ended:
