@@ -244,8 +244,27 @@ _CURRENCY_BOUNDS = (0, 27, 54, 81, 108)  # the first money card id of each curre
 
 @functools.lru_cache(maxsize=1 << 14)
 def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
-    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
-    return tuple(_buy(tile, cards) for cards in payments(own, PRICE[tile]))
+    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment.
+    Cards kept sorted (as hands are) are sorted by value too, so a payment is a set of positions that depends on
+    the values alone (`_positions`)."""
+    if list(own) == sorted(own):
+        get = own.__getitem__
+        return tuple([_buy(tile, tuple(map(get, at))) for at in _positions(tuple(map(_VALUE.__getitem__, own)), PRICE[tile])])
+    return tuple([_buy(tile, cards) for cards in payments(own, PRICE[tile])])
+
+
+_VALUE = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _positions(values: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
+    """payments for cards with these values in rising order, as positions among them (the lowest of each value)."""
+    first = {v: values.index(v) for v in set(values)}
+    shape = tuple((v, values.count(v)) for v in sorted(first, reverse=True))
+    out = []
+    for picks in _payment_values(shape, price):
+        out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
+    return tuple(out)
 
 
 _buy = maker(move.BuyTile)
