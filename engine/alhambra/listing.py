@@ -77,16 +77,12 @@ def vizier_claimants(state: GameState) -> list[str]:
     last = _LAST_CLAIMANTS
     if last[0] is state:  # to_move asks again and again of one state (states are never changed)
         return list(last[1])
-    n = len(state.players)
-    out = []
-    market = state.market
-    for k in range(n):
-        i = (state.current + k) % n
-        seat = state.seats[i]
-        if seat.vizier and _vizier_buys(market, seat.hand):
-            out.append(state.players[i])
-    last[:] = [state, out]
-    return list(out)
+    players, seats, market = state.players, state.seats, state.market
+    n = len(players)
+    order = [i % n for i in range(state.current, state.current + n)]
+    out = [players[i] for i in order if seats[i].vizier and _vizier_buys(market, seats[i].hand)]
+    last[0], last[1] = state, out
+    return out[:]
 
 
 _LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
