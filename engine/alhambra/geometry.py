@@ -62,7 +62,9 @@ _AROUND = tuple(
 # The edge neighbours as (offset, what the centre gives their packed frontier entry: ring bit and present side,
 # their side facing the centre, its present bit in packed needs, the centre's side facing them, the mask that
 # clears what the centre gave); the corners as (offset, ring bit << 8, the mask that clears it)
-_EDGES_AROUND = tuple((d, bit << 8 | back << 4, back, back << 4, side, gone) for d, bit, back, side, gone in _AROUND if back)
+_EDGES_AROUND = tuple(
+    (d, bit << 8 | back << 4, back, back << 4, side, gone) for d, bit, back, side, gone in _AROUND if back
+)
 _CORNERS_AROUND = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND if not back)
 
 
@@ -107,7 +109,10 @@ class Layout:
             del occ[k]
             needs = need.pop(k)  # what the cell needs does not depend on its own tile: it stays
             corners = (
-                (k - ROW + 1 in occ) << 1 | (k + ROW + 1 in occ) << 3 | (k + ROW - 1 in occ) << 5 | (k - ROW - 1 in occ) << 7
+                (k - ROW + 1 in occ) << 1
+                | (k + ROW + 1 in occ) << 3
+                | (k + ROW - 1 in occ) << 5
+                | (k - ROW - 1 in occ) << 7
             )
             front[k] = (RING_OF_PRESENT[needs >> 4] | corners) << 8 | needs
             for d, _, _, _, _, gone in _EDGES_AROUND:
@@ -158,9 +163,7 @@ class Layout:
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
         """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
         hole = HOLE_AFTER
-        return tuple(
-            (key_cell(k), e >> 4 & 15, e & 15) for k, e in sorted(self.front.items()) if not hole[e >> 8]
-        )
+        return tuple((key_cell(k), e >> 4 & 15, e & 15) for k, e in sorted(self.front.items()) if not hole[e >> 8])
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
@@ -220,7 +223,6 @@ LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
 _FOUNTAIN = (0,)
 # the ring mask bits (RING order N, NE, E, SE, S, SW, W, NW) of the edge neighbours present on these sides
 RING_OF_PRESENT = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
-
 
 
 class _Cells(dict[int, Cell]):

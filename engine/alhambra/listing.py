@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import itertools
 from bisect import bisect_left
-from itertools import compress, repeat
 from collections.abc import Iterable
+from itertools import compress, repeat
 from typing import Any
 
 from engine._common import maker
@@ -200,7 +200,7 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     wanted = 0  # the wall patterns of the reserve tiles, as bits
     for _, b in bits:
         wanted |= b
-    for k, tile in zip(keys, alh.values()):
+    for k, tile in zip(keys, alh.values(), strict=True):
         if not k:
             continue  # the fountain
         if k in removable:
@@ -216,7 +216,9 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[
     """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
     aside), space by space."""
     out: tuple[move.BuyTile, ...] = ()
-    for tile, own in zip(market, by_currency(hand)):  # the hand's split repeats far more than the market with it
+    for tile, own in zip(
+        market, by_currency(hand), strict=True
+    ):  # the hand's split repeats far more than the market with it
         if tile is not None and own:
             out += _buys(tile, own)
     return out
@@ -245,7 +247,9 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     the values alone (`_positions`)."""
     if list(own) == sorted(own):
         get = own.__getitem__
-        return tuple([_buy(tile, tuple(map(get, at))) for at in _positions(tuple(map(_VALUE.__getitem__, own)), PRICE[tile])])
+        return tuple(
+            [_buy(tile, tuple(map(get, at))) for at in _positions(tuple(map(_VALUE.__getitem__, own)), PRICE[tile])]
+        )
     return tuple([_buy(tile, cards) for cards in payments(own, PRICE[tile])])
 
 
@@ -317,7 +321,7 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
-    for tile, own in zip(market, by_currency(hand)):
+    for tile, own in zip(market, by_currency(hand), strict=True):
         if tile is not None and own:
             yield tile, own
 

@@ -75,6 +75,8 @@ def _copy(obj: T, changes: dict[str, Any]) -> T:
     values.update(obj.__dict__)
     values.update(changes)
     return new
+
+
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
     "every": Text("will have the bonus cards played automatically before every scoring round (V66)."),
     "final": Text("will have the bonus cards played automatically only before the final scoring (V66)."),
@@ -156,7 +158,8 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         if not quiet:
             log += (_hut_event(player, action, stack),)
         return _finish_actions(  # V23: a hut is never an exact payment
-            state, {"huts": _set(state.huts, k, stack), "seats": _set(state.seats, idx, seat), "log": log, "marks": marks}
+            state,
+            {"huts": _set(state.huts, k, stack), "seats": _set(state.seats, idx, seat), "log": log, "marks": marks},
         )
     if kind is ReactivateVizier:  # V8: counts as the action
         seat = replace(seat, vizier=True)
@@ -165,7 +168,9 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
 
 
 # the actions of the base game (`_step_rest`)
-_REST = frozenset({TakeMoney, BuyTile, Pass, RedesignAdd, RedesignRemove, RedesignSwap, PlaceTile, ReserveTile, GiveToDirk})
+_REST = frozenset(
+    {TakeMoney, BuyTile, Pass, RedesignAdd, RedesignRemove, RedesignSwap, PlaceTile, ReserveTile, GiveToDirk}
+)
 
 
 def _vizier_event(player: str, action: VizierBuy, space: int) -> Event:
@@ -231,7 +236,9 @@ def _step_rest(
         )
     if kind is BuyTile:  # A21, A22
         paid = action.cards
-        seat = _copy(seat, {"hand": tuple([c for c in seat.hand if c not in paid]), "pending": seat.pending + (action.tile,)})
+        seat = _copy(
+            seat, {"hand": tuple([c for c in seat.hand if c not in paid]), "pending": seat.pending + (action.tile,)}
+        )
         exact = sum([value_of(c) for c in paid if c < 108]) == PRICE[action.tile]  # A22, V45
         state = _bought(state, idx, seat, action, bonus=exact, log=log, marks=marks)
         return state if exact else _finish_actions(state)

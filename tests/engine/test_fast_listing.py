@@ -182,7 +182,9 @@ def _reference_listing(state, player):
             out.append(move.ReactivateVizier())
     for tile in seat.reserve:
         out += [
-            move.RedesignAdd(tile, c) for c in frontier if geometry.placement_problem(alh, tile, c, redesign=True) is None
+            move.RedesignAdd(tile, c)
+            for c in frontier
+            if geometry.placement_problem(alh, tile, c, redesign=True) is None
         ]
     for cell, tile in alh.items():
         if cell == (0, 0):
