@@ -12,6 +12,7 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import compress
 from typing import Any, TypeVar
 
 from engine._common import N_, Text
@@ -50,30 +51,43 @@ def key_cell(k: int) -> Cell:
 
 _SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
 # The 8 cells around a key in ring order (RING) as (offset, the bit of the centre in that cell's ring mask, the
-# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell)
+# side of that cell facing the centre (0 for a corner), the side of the centre facing that cell, and the mask that
+# clears what the centre gave that cell's packed entry: its ring bit and the side's present and walled bits)
 _AROUND = tuple(
-    (dy * ROW + dx, 1 << ((i + 4) % 8), OPPOSITE[side] if side else 0, side)
+    (dy * ROW + dx, bit, back, side, ~(bit << 8 | back << 4 | back))
     for i, (dx, dy) in enumerate(RING)
     for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
+    for bit, back in [(1 << ((i + 4) % 8), OPPOSITE[side] if side else 0)]
 )
+# The edge neighbours as (offset, what the centre gives their packed frontier entry: ring bit and present side,
+# their side facing the centre, its present bit in packed needs, the centre's side facing them, the mask that
+# clears what the centre gave); the corners as (offset, ring bit << 8, the mask that clears it)
+_EDGES_AROUND = tuple(
+    (d, bit << 8 | back << 4, back, back << 4, side, gone) for d, bit, back, side, gone in _AROUND if back
+)
+_CORNERS_AROUND = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND if not back)
 
 
 class Layout:
     """What the listing asks of one Alhambra held by a game state (never mutated), by cell keys: the walls of
-    its cells (`occ`), every occupied cell's `needs` and ways on foot to its neighbours (the walking graph,
-    A31.3), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these, computed
-    once when first asked: the open slots (`open_slots`), the legal cells per wall pattern and the removable cells.
+    its cells (`occ`), every occupied cell's `needs` (which also give its ways on foot, the walking graph of
+    A31.3: `STEPS`), and every empty cell beside it (the frontier) with its ring mask and `needs`; from these,
+    computed once when first asked: the legal cells per wall pattern (`fits`) and the removable cells.
+
+    The facts are packed ints: a cell's needs are `present << 4 | walled` (the sides with a neighbour, and those
+    whose neighbour shows a wall there), a frontier entry is `ring << 8 | needs` (ring: which of the 8 cells
+    around are occupied, RING order), so that whether a tile with walls w fits there is two table lookups:
+    `FITS[w][entry & 255]` (A31.2, A31.3) and not `HOLE_AFTER[entry >> 8]` (A31.4).
 
     An Alhambra made from another by one change (a tile added, removed or exchanged at one cell, see `changed`)
     derives all of it from its parent's: only the cell and its 8 neighbours change, each by a bit or two, so a
     playout does not rebuild them after every move (tests/engine/test_fast_listing.py proves the derived facts
     equal the computed ones over random games)."""
 
-    __slots__ = ("alh", "occ", "_need", "walks", "edges", "front", "_slots", "_fits", "_removable", "memo")
+    __slots__ = ("alh", "occ", "_need", "front", "_fits", "_removable", "memo")
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self._slots: list[tuple[int, int, int]] | None = None
         self._fits: dict[int, list[Cell]] = {}
         self._removable: frozenset[int] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
@@ -82,103 +96,102 @@ class Layout:
             return
         self.occ = occ = {(y << SHIFT) + x: WALLS[t] for (x, y), t in alh.items()}
         self._need = {k: _needs_key(occ, k) for k in occ}
-        self.walks = walks = {k: _walks_of(occ, k) for k in occ}
-        self.edges = sum(len(v) for v in walks.values())  # each way counted from both ends
         around = {k + d for k in occ for d in (-ROW, 1, ROW, -1)}.difference(occ)
         self.front = {k: _front_entry(occ, k) for k in around}
 
     def _derive(self, parent: Layout, k: int, tile: str | None) -> None:
         """The facts of the parent's Alhambra changed at key k: `tile` added or exchanged there, or (None) the
         tile there removed."""
-        self.occ = occ = dict(parent.occ)
-        self._need = need = dict(parent._need)
-        self.walks = walks = dict(parent.walks)
-        self.front = front = dict(parent.front)
-        edges = parent.edges
-        if k in occ:  # the old tile's ways on foot go
-            for u in walks.pop(k):
-                walks[u] = tuple(x for x in walks[u] if x != k)
-                edges -= 2
+        self.occ = occ = parent.occ.copy()
+        self._need = need = parent._need.copy()
+        self.front = front = parent.front.copy()
         if tile is None:
             del occ[k]
-            del need[k]
-            front[k] = _front_entry(occ, k)
-            for d, bit, side, _ in _AROUND:
+            needs = need.pop(k)  # what the cell needs does not depend on its own tile: it stays
+            corners = (
+                (k - ROW + 1 in occ) << 1
+                | (k + ROW + 1 in occ) << 3
+                | (k + ROW - 1 in occ) << 5
+                | (k - ROW - 1 in occ) << 7
+            )
+            front[k] = (RING_OF_PRESENT[needs >> 4] | corners) << 8 | needs
+            for d, _, _, _, _, gone in _EDGES_AROUND:
                 n = k + d
                 if n in occ:
-                    if side:
-                        present, walled = need[n]
-                        need[n] = (present & ~side, walled & ~side)
+                    need[n] &= gone
                 else:
                     e = front.get(n)
                     if e is not None:
-                        present = e[1] & ~side
-                        if present:
-                            front[n] = (e[0] & ~bit, present, e[2] & ~side)
+                        e &= gone
+                        if e & 0xF0:  # still beside the Alhambra
+                            front[n] = e
                         else:
                             del front[n]
+            for d, _, gone in _CORNERS_AROUND:
+                e = front.get(k + d)
+                if e is not None:
+                    front[k + d] = e & gone
         else:
             walls = WALLS[tile]
             if k not in occ:
                 front.pop(k, None)
             occ[k] = walls
-            nexts = walks[k] = _walks_of(occ, k)
-            for u in nexts:
-                walks[u] += (k,)
-                edges += 2
             need[k] = _needs_key(occ, k)
-            for d, bit, side, mine in _AROUND:
+            for d, given, back, present, mine, _ in _EDGES_AROUND:
                 n = k + d
                 if n in occ:
-                    if side:
-                        present, walled = need[n]
-                        need[n] = (present | side, walled | side if walls & mine else walled & ~side)
+                    e = need[n] | present
+                    need[n] = e | back if walls & mine else e & ~back
                 else:
                     e = front.get(n)
-                    if e is None:
-                        if side:
-                            front[n] = _front_entry(occ, n)  # newly beside the Alhambra
-                    elif side:
-                        walled = e[2] | side if walls & mine else e[2] & ~side
-                        front[n] = (e[0] | bit, e[1] | side, walled)
+                    if e is None:  # newly beside the Alhambra: k is its only edge neighbour
+                        corners = (
+                            (n - ROW + 1 in occ) << 1
+                            | (n + ROW + 1 in occ) << 3
+                            | (n + ROW - 1 in occ) << 5
+                            | (n - ROW - 1 in occ) << 7
+                        )
+                        front[n] = corners << 8 | given | (back if walls & mine else 0)
                     else:
-                        front[n] = (e[0] | bit, e[1], e[2])
-        self.edges = edges
-
-    def _slot_keys(self) -> list[tuple[int, int, int]]:
-        slots = self._slots
-        if slots is None:
-            hole = HOLE_AFTER
-            slots = self._slots = sorted([(k, e[1], e[2]) for k, e in self.front.items() if not hole[e[0]]])
-        return slots
+                        e |= given
+                        front[n] = e | back if walls & mine else e & ~back
+            for d, ring, _ in _CORNERS_AROUND:
+                e = front.get(k + d)
+                if e is not None:
+                    front[k + d] = e | ring
 
     def slots(self) -> tuple[tuple[Cell, int, int], ...]:
         """`open_slots` of the Alhambra: (cell, present, walled), top row first."""
-        return tuple((key_cell(k), present, walled) for k, present, walled in self._slot_keys())
+        hole = HOLE_AFTER
+        return tuple((key_cell(k), e >> 4 & 15, e & 15) for k, e in sorted(self.front.items()) if not hole[e >> 8])
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
         if cells is None:
-            fit = FIT[walls]
-            cells = self._fits[walls] = [_cell(k) for k, present, walled in self._slot_keys() if fit[present][walled]]
+            front = self.front
+            keys = sorted(compress(front, map(OPEN_FITS[walls].__getitem__, front.values())))
+            cells = self._fits[walls] = list(map(CELLS.__getitem__, keys))
         return cells
 
     def removable_keys(self) -> frozenset[int]:
         """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
-        surrounded on all four sides, not a cut vertex of the walking graph. The graph is connected (A31.3), so when
-        it is a tree (ways = cells - 1, the usual case) its cut vertices are the cells with more than one way, and
-        only otherwise does one depth-first search (Tarjan) find them."""
+        surrounded on all four sides, not a cut vertex of the walking graph. In a legal Alhambra a way on foot leads
+        through every side with a neighbour and no wall there (A31.2: both walls or neither), so the graph is read
+        off the needs. It is connected (A31.3), so when it is a tree (ways = cells - 1, the usual case) its cut
+        vertices are the cells with more than one way, and only otherwise does one depth-first search (Tarjan)
+        find them."""
         found = self._removable
         if found is None:
-            walks, need = self.walks, self._need
-            if 0 not in walks:
+            need = self._need
+            if 0 not in need:
                 found = frozenset()
-            elif self.edges == 2 * (len(walks) - 1):
-                found = frozenset(k for k, nexts in walks.items() if len(nexts) == 1 and k and need[k][0] != 15)
+            elif sum(map(WAYS.__getitem__, need.values())) == 2 * (len(need) - 1):  # each way counted twice
+                found = frozenset(compress(need, map(LEAF.__getitem__, need.values()))).difference(_FOUNTAIN)
             else:
+                walks = {k: [k + d for d in STEPS[needs]] for k, needs in need.items()}
                 cut = _cut_vertices(walks, 0)
-                found = frozenset(k for k in walks if k and k not in cut and need[k][0] != 15)
+                found = frozenset([k for k, needs in need.items() if k and k not in cut and needs < 0xF0])
             self._removable = found
         return found
 
@@ -186,26 +199,53 @@ class Layout:
         """The cells whose tile may go to the reserve (A33b): removable_cells."""
         return frozenset(key_cell(k) for k in self.removable_keys())
 
-    def need_keys(self) -> dict[int, tuple[int, int]]:
-        """`needs` of every occupied cell by key (what a tile exchanged into it must match, A33c)."""
+    def need_keys(self) -> dict[int, int]:
+        """`needs` of every occupied cell by key, packed (present << 4 | walled: what a tile exchanged into it must
+        match, A33c; `FITS[walls][needs]` tells whether it does)."""
         return self._need
 
     def needs(self) -> dict[Cell, tuple[int, int]]:
-        return {key_cell(k): v for k, v in self._need.items()}
+        return {key_cell(k): (v >> 4, v & 15) for k, v in self._need.items()}
 
 
 # FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
 FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
+# the same by packed needs (present << 4 | walled), one byte string per wall pattern
+FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
+# FIT_MASK[needs]: the wall patterns w that match packed needs, as the bits 1 << w
+FIT_MASK = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(256))
+# By packed needs of an occupied cell of a legal Alhambra: its ways on foot (sides with a neighbour and no wall,
+# A31.3) as key offsets (STEPS), how many (WAYS), and whether it is a leaf that may go (LEAF: one way, and not
+# surrounded on all four sides, A33b)
+STEPS = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & side) for pd in range(256))
+WAYS = bytes(len(steps) for steps in STEPS)
+LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
+_FOUNTAIN = (0,)
+# the ring mask bits (RING order N, NE, E, SE, S, SW, W, NW) of the edge neighbours present on these sides
+RING_OF_PRESENT = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
 
-_CELLS: dict[int, Cell] = {}
+
+class _Cells(dict[int, Cell]):
+    """The cell of each key, one shared tuple per key (the listed actions are cached by their cells), filled as
+    keys are asked (a lookup that finds one runs in C: `map(CELLS.__getitem__, keys)`)."""
+
+    def __missing__(self, k: int) -> Cell:
+        cell = self[k] = key_cell(k)
+        return cell
 
 
-def _cell(k: int) -> Cell:
-    """The cell of a key, one shared tuple per key (the listed actions are cached by their cells)."""
-    cell = _CELLS.get(k)
-    if cell is None:
-        cell = _CELLS[k] = key_cell(k)
-    return cell
+CELLS = _Cells()
+
+
+class _Keys(dict[Cell, int]):
+    """The key of each cell, filled as cells are asked (`map(KEYS.__getitem__, alh)` runs in C)."""
+
+    def __missing__(self, cell: Cell) -> int:
+        k = self[cell] = cell_key(cell)
+        return k
+
+
+KEYS = _Keys()
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -237,9 +277,9 @@ def changed(new: dict[Cell, str], old: Alhambra, cell: Cell) -> dict[Cell, str]:
     return new
 
 
-def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
-    """(ring mask, present, walled) of the empty cell with key k: which of its 8 neighbours are occupied (RING
-    order) and its `needs`, in one pass (written out: the hot path)."""
+def _front_entry(occ: dict[int, int], k: int) -> int:
+    """The packed entry (ring << 8 | present << 4 | walled) of the empty cell with key k: which of its 8
+    neighbours are occupied (RING order) and its `needs`, in one pass (written out: the hot path)."""
     get = occ.get
     n = get(k - ROW)
     e = get(k + 1)
@@ -272,11 +312,11 @@ def _front_entry(occ: dict[int, int], k: int) -> tuple[int, int, int]:
         | (w is not None) << 6
         | (k - ROW - 1 in occ) << 7
     )
-    return mask, present, walled
+    return mask << 8 | present << 4 | walled
 
 
-def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
-    """`needs` of the cell with key k."""
+def _needs_key(occ: dict[int, int], k: int) -> int:
+    """`needs` of the cell with key k, packed (present << 4 | walled)."""
     get = occ.get
     present = walled = 0
     o = get(k - ROW)
@@ -299,19 +339,7 @@ def _needs_key(occ: dict[int, int], k: int) -> tuple[int, int]:
         present |= W
         if o & E:
             walled |= W
-    return present, walled
-
-
-def _walks_of(occ: dict[int, int], k: int) -> tuple[int, ...]:
-    """The neighbours of the occupied key k reached on foot: both sides open (A31.3)."""
-    walls = occ[k]
-    get = occ.get
-    out = []
-    for d, side, back in _SIDES:
-        o = get(k + d)
-        if o is not None and not walls & side and not o & back:
-            out.append(k + d)
-    return tuple(out)
+    return present << 4 | walled
 
 
 def _cut_vertices(walks: Mapping[K, Sequence[K]], root: K) -> set[K]:
@@ -382,6 +410,9 @@ def _hole_after_filling(occ: list[bool]) -> bool:
 
 # The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
 HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+# OPEN_FITS[walls][entry]: a tile with these walls may be placed on a frontier cell with this packed entry (ring << 8
+# | needs): it matches (FITS) and fills no hole (HOLE_AFTER); one 64 KiB byte string per wall pattern
+OPEN_FITS = tuple(b"".join(bytes(256) if hole else FITS[w] for hole in HOLE_AFTER) for w in range(16))
 
 # RING with each entry's mask bit and, for the edge neighbours, the side it lies on and the side facing back
 _EDGE = {(dx, dy): (side, back) for dx, dy, side, back in NEIGHBOURS}

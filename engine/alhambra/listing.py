@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+from bisect import bisect_left
 from collections.abc import Iterable
+from itertools import compress, repeat
 from typing import Any
 
+from engine._common import maker
 from engine.alhambra import actions as move
 from engine.alhambra import geometry
 from engine.alhambra.components import (
@@ -24,7 +27,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import SHIFT
+from engine.alhambra.geometry import FIT_MASK, KEYS
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -74,16 +77,12 @@ def vizier_claimants(state: GameState) -> list[str]:
     last = _LAST_CLAIMANTS
     if last[0] is state:  # to_move asks again and again of one state (states are never changed)
         return list(last[1])
-    n = len(state.players)
-    out = []
-    market = state.market
-    for k in range(n):
-        i = (state.current + k) % n
-        seat = state.seats[i]
-        if seat.vizier and _vizier_buys(market, seat.hand):
-            out.append(state.players[i])
-    last[:] = [state, out]
-    return list(out)
+    players, seats, market = state.players, state.seats, state.market
+    n = len(players)
+    order = [i % n for i in range(state.current, state.current + n)]
+    out = [players[i] for i in order if seats[i].vizier and _vizier_buys(market, seats[i].hand)]
+    last[0], last[1] = state, out
+    return out[:]
 
 
 _LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
@@ -121,33 +120,36 @@ def candidates(state: GameState, player: str) -> list[Any]:
 def legal_actions(state: GameState, player: str) -> list[Any]:
     """Exactly the actions `check` accepts, except that payments are listed once per multiset of card values
     and only when minimal (A21: any valid payment is accepted by apply)."""
-    if state.phase == OVER or player not in to_move(state):
+    phase = state.phase
+    if phase == ACTION and not state.window:  # the usual case, to_move's answer at once: the current player
+        if player != state.players[state.current]:
+            return []
+    elif phase == OVER or player not in to_move(state):
         return []
     return listed(state, player, generous=False)
 
 
 def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     """The listing. With `generous`, positions and swaps are not filtered (check does that)."""
-    seat = state.seat(player)
+    seat = state.seats[state.players.index(player)]
     alh = seat.alhambra
-    out: list[Any] = []
     if state.phase != ACTION:
+        out: list[Any] = []
         if generous:
             cells = geometry.frontier(alh)
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out.extend(_place(tile, c) for c in (cells if generous else lay.fits(WALLS[tile])))
+            out += map(_place, repeat(tile), cells if generous else lay.fits(WALLS[tile]))
             out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
-            if state.two_player and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
+            if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
                 out.append(_dirk(tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
-    out.extend(take_options(state.display))
     hand = seat.hand
-    out.extend(market_buys(state.market, hand))
+    out = [*take_options(state.display), *market_buys(state.market, hand)]
     options = state.options
     if options:  # the Vizier's Favour modules (an empty dict: a base game stored before they existed)
         if options.get("exchange") and hand and hand[-1] > 2000:  # exchange cards sort last in the hand
@@ -166,8 +168,8 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         memo = geometry.layout(alh).memo
         found = memo.get(reserve)
         if found is None:
-            found = memo[reserve] = tuple(_redesigns(alh, reserve, False))
-        out.extend(found)
+            found = memo[reserve] = _redesigns(alh, reserve, False)  # never changed: copied into each listing
+        out += found
     if state.bonus or not out or generous:
         out.append(PASS)
     return out
@@ -187,24 +189,25 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
                 out.extend(_swap(new, tile) for new in reserve)
         return out
     lay = geometry.layout(alh)
-    for tile in reserve:
-        out.extend(_add(tile, c) for c in lay.fits(WALLS[tile]))
     removable = lay.removable_keys()
+    keys = list(map(KEYS.__getitem__, alh))  # the cells' keys in the Alhambra's order
     if not reserve:
-        out.extend(_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable)
-        return out
+        return list(map(_remove, compress(alh.values(), map(removable.__contains__, keys))))
+    for tile in reserve:
+        out += map(_add, repeat(tile), lay.fits(WALLS[tile]))
     cell_needs = lay.need_keys()
-    walls = [(new, WALLS[new]) for new in reserve]
-    for (x, y), tile in alh.items():
-        k = (y << SHIFT) + x
+    bits = [(new, 1 << WALLS[new]) for new in reserve]
+    wanted = 0  # the wall patterns of the reserve tiles, as bits
+    for _, b in bits:
+        wanted |= b
+    for k, tile in zip(keys, alh.values(), strict=True):
         if not k:
             continue  # the fountain
         if k in removable:
             out.append(_remove(tile))
-        present, walled = cell_needs[k]
-        for new, w in walls:
-            if w & present == walled and present & ~w:
-                out.append(_swap(new, tile))
+        fit = FIT_MASK[cell_needs[k]]  # the wall patterns that may be exchanged into this cell
+        if fit & wanted:
+            out += [_swap(new, tile) for new, b in bits if fit & b]
     return out
 
 
@@ -212,13 +215,59 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
 def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
     aside), space by space."""
-    return tuple(buy for tile, own in market_money(market, hand) for buy in _buys(tile, own))
+    out: tuple[move.BuyTile, ...] = ()
+    for tile, own in zip(
+        market, by_currency(hand), strict=True
+    ):  # the hand's split repeats far more than the market with it
+        if tile is not None and own:
+            out += _buys(tile, own)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The hand's money cards of each currency, in the order of the market spaces (exchange cards left out)."""
+    if list(hand) == sorted(hand):  # as hands are kept (sorted ids): each currency is one slice
+        cut = [bisect_left(hand, b) for b in _CURRENCY_BOUNDS]
+        return hand[cut[0] : cut[1]], hand[cut[1] : cut[2]], hand[cut[2] : cut[3]], hand[cut[3] : cut[4]]
+    split: list[list[int]] = [[], [], [], []]
+    for c in hand:
+        if 0 <= c < 108:
+            split[c // 27].append(c)
+    return tuple(tuple(own) for own in split)
+
+
+_CURRENCY_BOUNDS = (0, 27, 54, 81, 108)  # the first money card id of each currency, and the end of the money
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
-    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment."""
-    return tuple(move.BuyTile(tile, cards) for cards in payments(own, PRICE[tile]))
+    """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment.
+    Cards kept sorted (as hands are) are sorted by value too, so a payment is a set of positions that depends on
+    the values alone (`_positions`)."""
+    if list(own) == sorted(own):
+        get = own.__getitem__
+        return tuple(
+            [_buy(tile, tuple(map(get, at))) for at in _positions(tuple(map(_VALUE.__getitem__, own)), PRICE[tile])]
+        )
+    return tuple([_buy(tile, cards) for cards in payments(own, PRICE[tile])])
+
+
+_VALUE = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _positions(values: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
+    """payments for cards with these values in rising order, as positions among them (the lowest of each value)."""
+    first = {v: values.index(v) for v in set(values)}
+    shape = tuple((v, values.count(v)) for v in sorted(first, reverse=True))
+    out = []
+    for picks in _payment_values(shape, price):
+        out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
+    return tuple(out)
+
+
+_buy = maker(move.BuyTile)
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
@@ -272,13 +321,9 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
-    by_currency: list[list[int]] = [[], [], [], []]
-    for c in hand:
-        if 0 <= c < 108:
-            by_currency[c // 27].append(c)
-    for space, tile in enumerate(market):
-        if tile is not None and by_currency[space]:
-            yield tile, tuple(by_currency[space])
+    for tile, own in zip(market, by_currency(hand), strict=True):
+        if tile is not None and own:
+            yield tile, own
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -360,22 +405,27 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
 def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
-    # the choices depend on the cards' kinds alone (a money card's kind is id // 3: currency and value)
-    kinds = tuple(c // 3 if c < 2000 else c for c in display)
-    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(kinds))
+    # the choices depend only on each card's value and on which cards are of one kind (a money card's kind is
+    # id // 3: currency and value; an exchange card is its own kind): the display's pattern
+    # (a card of value 5 or more, like an exchange card, is only ever taken alone: its value counts as 5)
+    kinds = [c // 3 if c < 2000 else c for c in display]
+    pattern = tuple(min(k % 9 + 1 if k < 2000 else 5, 5) << 4 | kinds.index(k) for k in kinds)
+    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(pattern))
 
 
 _take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _take_choices(kinds: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """take_options as positions in the display, for the display's card kinds (a money card: id // 3; an exchange
-    card: its id): one choice per distinct set of kinds, singles first, then pairs..., in display order."""
+@functools.lru_cache(maxsize=1 << 12)
+def _take_choices(pattern: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """take_options as positions in the display, for the display's pattern (per card: its value, at most 5, << 4 |
+    the first position of a card of its kind; an exchange card's value counts as 5, so it never joins a set, V43):
+    one choice per distinct set of kinds, singles first, then pairs..., in display order."""
     seen: set[tuple[int, ...]] = set()
     out = []
-    values = [k % 9 + 1 if k < 2000 else 6 for k in kinds]  # an exchange card never joins a set (V43)
-    n = len(kinds)
+    values = [p >> 4 for p in pattern]
+    kinds = [p & 15 for p in pattern]
+    n = len(pattern)
     for size in range(1, n + 1):
         for combo in itertools.combinations(range(n), size):
             if size > 1 and sum(values[i] for i in combo) > 5:

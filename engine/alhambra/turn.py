@@ -17,8 +17,8 @@ from typing import Any, TypeVar
 from engine._common import Event, Text, action_to_json, replace, shuffled
 from engine.alhambra import geometry
 from engine.alhambra.actions import (
-    FREE_ACTIONS,
     BuyTile,
+    GiveToDirk,
     Pass,
     PlaceTile,
     PlayBonus,
@@ -38,6 +38,7 @@ from engine.alhambra.components import (
     HUT_TYPE,
     PRICE,
     SCORING_1,
+    SCORING_2,
     SCORING_CARDS,
     TYPE_OF,
     TYPES,
@@ -63,6 +64,19 @@ from engine.alhambra.state import (
 )
 
 T = TypeVar("T")
+_new = object.__new__
+
+
+def _copy(obj: T, changes: dict[str, Any]) -> T:
+    """`replace(obj, **changes)` for the game state and a seat (frozen dataclasses without slots: the instance
+    dict copied at once) without the field check: the names are this module's own (the hot path of playouts)."""
+    new = _new(type(obj))
+    values = new.__dict__
+    values.update(obj.__dict__)
+    values.update(changes)
+    return new
+
+
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
     "every": Text("will have the bonus cards played automatically before every scoring round (V66)."),
     "final": Text("will have the bonus cards played automatically only before the final scoring (V66)."),
@@ -112,7 +126,7 @@ def step(state: GameState, player: str, action: Any, quiet: bool = False) -> Gam
 
 def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
     kind = type(action)
-    if kind in FREE_ACTIONS:
+    if kind is PlayBonus or kind is SetBonusAutoplay:
         return _step_free(state, player, action, quiet)
     idx = state.players.index(player)
     seat = state.seats[idx]
@@ -125,7 +139,9 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         log = (_move_event(state, seat, player, action),)
         marks = mark(state.marks, log)
     if state.window and state.phase == ACTION and kind is not VizierBuy:
-        state = replace(state, window=False)  # V12: the next player's first action closes the window
+        state = _copy(state, {"window": False})  # V12: the next player's first action closes the window
+    if kind in _REST:
+        return _step_rest(state, idx, seat, player, action, log, marks, quiet)
     if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
         paid = set(action.cards)
         space = state.market.index(action.tile)
@@ -141,14 +157,20 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         seat = replace(seat, pending=seat.pending + (action.hut,), huts_taken=seat.huts_taken + 1)
         if not quiet:
             log += (_hut_event(player, action, stack),)
-        state = replace(
-            state, huts=_set(state.huts, k, stack), seats=_set(state.seats, idx, seat), log=log, marks=marks
+        return _finish_actions(  # V23: a hut is never an exact payment
+            state,
+            {"huts": _set(state.huts, k, stack), "seats": _set(state.seats, idx, seat), "log": log, "marks": marks},
         )
-        return _finish_actions(state)  # V23: a hut is never an exact payment
     if kind is ReactivateVizier:  # V8: counts as the action
         seat = replace(seat, vizier=True)
-        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
-    return _step_rest(state, idx, seat, player, action, log, marks, quiet)
+        return _finish_actions(state, {"seats": _set(state.seats, idx, seat), "log": log, "marks": marks})
+    raise TypeError(f"not an Alhambra action: {action!r}")
+
+
+# the actions of the base game (`_step_rest`)
+_REST = frozenset(
+    {TakeMoney, BuyTile, Pass, RedesignAdd, RedesignRemove, RedesignSwap, PlaceTile, ReserveTile, GiveToDirk}
+)
 
 
 def _vizier_event(player: str, action: VizierBuy, space: int) -> Event:
@@ -198,62 +220,70 @@ def _step_rest(
 ) -> GameState:
     """The other actions of `step`: money, purchases, redesigns and placements."""
     kind = type(action)
+    seats = state.seats
     if kind is TakeMoney:  # A19
-        taken = set(action.cards)
-        seat = replace(seat, hand=tuple(sorted(seat.hand + action.cards)))
-        state = replace(
+        taken = action.cards
+        display = state.display
+        seat = _copy(seat, {"hand": tuple(sorted(seat.hand + taken))})
+        return _finish_actions(
             state,
-            display=tuple(c for c in state.display if c not in taken),
-            seats=_set(state.seats, idx, seat),
-            log=log,
-            marks=marks,
+            {
+                "display": tuple([c for c in display if c not in taken]),
+                "seats": seats[:idx] + (seat,) + seats[idx + 1 :],
+                "log": log,
+                "marks": marks,
+            },
         )
-        return _finish_actions(state)
     if kind is BuyTile:  # A21, A22
-        paid = set(action.cards)
-        seat = replace(seat, hand=tuple(c for c in seat.hand if c not in paid), pending=seat.pending + (action.tile,))
-        exact = sum(value_of(c) for c in action.cards if c < 108) == PRICE[action.tile]  # A22, V45
+        paid = action.cards
+        seat = _copy(
+            seat, {"hand": tuple([c for c in seat.hand if c not in paid]), "pending": seat.pending + (action.tile,)}
+        )
+        exact = sum([value_of(c) for c in paid if c < 108]) == PRICE[action.tile]  # A22, V45
         state = _bought(state, idx, seat, action, bonus=exact, log=log, marks=marks)
         return state if exact else _finish_actions(state)
     if kind is Pass:
-        return _finish_actions(replace(state, log=log, marks=marks))
+        return _finish_actions(state, {"log": log, "marks": marks})
     if kind is RedesignAdd:  # A33a
-        alh = dict(seat.alhambra)
+        old = seat.alhambra
+        alh = old.copy()
         alh[action.cell] = action.tile
-        geometry.changed(alh, seat.alhambra, action.cell)
-        seat = replace(seat, alhambra=alh, reserve=_without(seat.reserve, action.tile))
-        return _finish_actions(replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks))
+        geometry.changed(alh, old, action.cell)
+        seat = _copy(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile)})
+        return _finish_actions(state, {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks})
     if kind is RedesignRemove:  # A33b
         alh, cell = _without_tile(seat.alhambra, action.tile)
         geometry.changed(alh, seat.alhambra, cell)
-        seat = replace(seat, alhambra=alh, reserve=seat.reserve + (action.tile,))
-        state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
+        seat = _copy(seat, {"alhambra": alh, "reserve": seat.reserve + (action.tile,)})
+        changes: dict[str, Any] = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
         if action.tile in seat.bonus_played:
-            state = _bonus_back(state, idx, action.tile)
-        return _finish_actions(state)
+            return _finish_actions(_bonus_back(replace(state, **changes), idx, action.tile))
+        return _finish_actions(state, changes)
     if kind is RedesignSwap:  # A33c
-        alh = {c: (action.tile if t == action.replaces else t) for c, t in seat.alhambra.items()}
-        at = geometry.cell_of(seat.alhambra, action.replaces)
+        old = seat.alhambra
+        replaces = action.replaces
+        alh = {c: (action.tile if t == replaces else t) for c, t in old.items()}
+        at = geometry.cell_of(old, replaces)
         if at is not None:
-            geometry.changed(alh, seat.alhambra, at)
-        reserve = _without(seat.reserve, action.tile) + (action.replaces,)
-        seat = replace(seat, alhambra=alh, reserve=reserve)
-        state = replace(state, seats=_set(state.seats, idx, seat), log=log, marks=marks)
-        if action.replaces in seat.bonus_played:
-            state = _bonus_back(state, idx, action.replaces)
-        return _finish_actions(state)
+            geometry.changed(alh, old, at)
+        seat = _copy(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile) + (replaces,)})
+        changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
+        if replaces in seat.bonus_played:
+            return _finish_actions(_bonus_back(replace(state, **changes), idx, replaces))
+        return _finish_actions(state, changes)
     # placing a waiting tile (A27, A51, A66)
     pending = _without(seat.pending, action.tile)
     dirk = state.dirk
     if kind is PlaceTile:
-        alh = dict(seat.alhambra)
+        old = seat.alhambra
+        alh = old.copy()
         alh[action.cell] = action.tile
-        geometry.changed(alh, seat.alhambra, action.cell)
-        seat = replace(seat, alhambra=alh, pending=pending)
+        geometry.changed(alh, old, action.cell)
+        seat = _copy(seat, {"alhambra": alh, "pending": pending})
     elif kind is ReserveTile:
-        seat = replace(seat, reserve=seat.reserve + (action.tile,), pending=pending)
+        seat = _copy(seat, {"reserve": seat.reserve + (action.tile,), "pending": pending})
     else:  # GiveToDirk
-        seat = replace(seat, pending=pending)
+        seat = _copy(seat, {"pending": pending})
         dirk = dirk + (action.tile,)
         # Dirk is the subject, not the giver (the bot writes an event's player before its text)
         if not quiet:
@@ -264,10 +294,12 @@ def _step_rest(
                     data={"tiles": [action.tile], "reason": "gift", "from": player},
                 ),
             )
-    state = replace(state, seats=_set(state.seats, idx, seat), dirk=dirk, log=log, marks=marks)
-    if state.phase == PLACE:
-        return state if pending else _end_turn(state)
-    if state.phase == VIZIER:
+    changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "dirk": dirk, "log": log, "marks": marks}
+    phase = state.phase
+    if phase == PLACE:
+        return _end_turn(state, changes) if not pending else _copy(state, changes)
+    state = _copy(state, changes)
+    if phase == VIZIER:
         return state if pending else _vizier_done(state)
     if any(s.pending for s in state.seats):
         return state
@@ -334,7 +366,7 @@ def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -
 def _vizier_done(state: GameState) -> GameState:
     """V6, V7, V11: the vizier purchase is placed: refill the market (and the display if it was short), score
     a revealed scoring card, then the window is open again for the others, or the game ends (A50)."""
-    changes, rounds, ended = _refill(state)
+    changes, rounds, ended = _refill(state, state.display, state.log)
     state = replace(state, phase=ACTION, claimant=-1, **changes)
     for rnd in rounds:
         state = scoring_round(state, rnd)
@@ -343,37 +375,56 @@ def _vizier_done(state: GameState) -> GameState:
     return state
 
 
-def _finish_actions(state: GameState) -> GameState:
-    """The player's actions are over: place the bought tiles (A27), or end the turn right away (the next turn, or
-    the end of the game, clears the extra action of an exact purchase, A22)."""
-    if state.seats[state.current].pending:
-        return replace(state, bonus=False, phase=PLACE)
-    return _end_turn(state)
+def _finish_actions(state: GameState, changes: dict[str, Any] | None = None) -> GameState:
+    """The player's actions are over (`state` with `changes`, set in the same copy): place the bought tiles (A27),
+    or end the turn right away (the next turn, or the end of the game, clears the extra action of an exact
+    purchase, A22)."""
+    seats = state.seats if changes is None or "seats" not in changes else changes["seats"]
+    if seats[state.current].pending:
+        return _copy(state, {**(changes or {}), "bonus": False, "phase": PLACE})
+    return _end_turn(state, changes)
 
 
-def _end_turn(state: GameState) -> GameState:
+def _end_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameState:
     """A24: refill the money display (A39–A41) and the market (A42), score a revealed scoring card (A40,
-    A43), then the next player's turn, or the end of the game when the market could not be refilled (A50)."""
-    changes, rounds, ended = _refill(state)
+    A43), then the next player's turn, or the end of the game when the market could not be refilled (A50).
+    `changes`: fields of `state` the action set, put into the same copy."""
+    if changes:
+        refill, rounds, ended = _refill(state, changes.get("display", state.display), changes.get("log", state.log))
+        changes.update(refill)  # the caller's own dict, made for this action
+        refill = changes
+    else:
+        refill, rounds, ended = _refill(state, state.display, state.log)
     if rounds or ended:
-        state = replace(state, **changes)
+        state = _copy(state, refill)
         for rnd in rounds:
             state = scoring_round(state, rnd)
         if ended:
             return _game_end(state)
         return _next_turn(state)
-    return _next_turn(state, changes)  # the refill and the next turn in one copy of the state
+    return _next_turn(state, refill)  # the refill and the next turn in one copy of the state
 
 
-def _refill(state: GameState) -> tuple[dict[str, Any], list[int], bool]:
-    """A39–A42 (V42: exchange cards fill the display like money): the refilled fields of the state, the scoring
-    rounds whose cards were revealed, and whether the market could not be refilled (A50)."""
-    if len(state.display) >= 4 and None not in state.market:
-        return {}, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
-    log = list(state.log)
+def _refill(
+    state: GameState, shown: tuple[int, ...], events: tuple[Event, ...]
+) -> tuple[dict[str, Any], list[int], bool]:
+    """A39–A42 (V42: exchange cards fill the display like money) of `state` with the display `shown` and the
+    log `events`: the refilled fields of the state, the scoring rounds whose cards were revealed, and whether the
+    market could not be refilled (A50)."""
+    if None not in state.market:
+        short = 4 - len(shown)
+        if short <= 0:
+            return {}, [], False  # nothing to refill (the deck and bag are long: not copied for nothing)
+        deck = state.deck
+        top = len(deck) - short
+        if top >= 0:
+            drawn = deck[: top - 1 : -1] if top else deck[::-1]  # from the top (the end) down
+            if SCORING_1 not in drawn and SCORING_2 not in drawn:  # the usual refill: a card or two (A39)
+                return {"display": shown + drawn, "deck": deck[:top]}, [], False
+    log = list(events)
     counter = state.rng_counter
     reshuffled = state.reshuffled
-    display = list(state.display)
+    display = list(shown)
     deck = state.deck
     top = len(deck)  # drawn from the end: deck[:top] is what is left
     discard = state.discard
@@ -426,7 +477,7 @@ def _refill(state: GameState) -> tuple[dict[str, Any], list[int], bool]:
         "rng_counter": counter,
         "reshuffled": reshuffled,
     }
-    if len(log) != len(state.log):
+    if len(log) != len(events):
         changes["log"] = tuple(log)
     return changes, rounds, ended
 
@@ -435,16 +486,16 @@ def _next_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameS
     """The next player (clockwise = seat order, A14) begins; with the vizier module the window opens (V4,
     V12: after the refill and any scoring, V11) until that player's first action. `changes`: more fields to
     set in the same copy (the refill's)."""
-    n = len(state.players)
-    return replace(
-        state,
-        phase=ACTION,
-        current=(state.current + 1) % n,
-        bonus=False,
-        turn=state.turn + 1,
-        window=bool(state.options.get("vizier")),
-        **(changes or {}),
-    )
+    turn = {
+        "phase": ACTION,
+        "current": (state.current + 1) % len(state.players),
+        "bonus": False,
+        "turn": state.turn + 1,
+        "window": bool(state.options.get("vizier")),
+    }
+    if changes:
+        turn.update(changes)
+    return _copy(state, turn)
 
 
 def _game_end(state: GameState) -> GameState:

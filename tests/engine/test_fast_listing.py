@@ -8,19 +8,27 @@ verdicts (A33b), and legal_actions equals the listing of the same state with fre
 scratch) and, in order, the generous candidates that check accepts (payments aside, A21). Queen's Garden: the
 placement rule decided from each garden's groups equals the plain walk (Q26), and every listed action passes check.
 
+The whole listing is also compared, in order, with a plain reference written from the rules alone (no layouts,
+no caches, no packed facts): the money takes (A19, V43), the minimal payments per market space (A21), the
+placements (A27, A31, A66), the redesigns (A33) and the pass (A22, A26), at every step of random games.
+
 Size: $PROPERTY_GAMES games per configuration (CI: the small default).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from engine import get_rules
 from engine._common import replace
-from engine.alhambra import geometry
+from engine.alhambra import actions as move
+from engine.alhambra import geometry, listing
 from engine.alhambra.actions import BuyTile, PlaceTile, TakeMoney
+from engine.alhambra.components import HUT_LIMIT, HUT_TYPE, PRICE, card_key, currency_of, is_money, value_of
+from engine.alhambra.state import ACTION, FINAL
 from tests.conftest import property_games
 
 MODULES = {"vizier": True, "huts": True, "exchange": True, "bonus": True}
@@ -103,4 +111,103 @@ def test_Q26_Q28_queens_garden_fast_listing_equals_the_plain_rule(n):
             legal = rules.legal_actions(state, player)
             assert all(rules.check(state, player, a) is None for a in legal)
             state = rules.step(state, player, rnd.choice(legal), quiet=True)
+    assert compared
+
+
+def _reference_takes(display):
+    """A19, V43: every distinct single card, then every distinct set of 2+ money cards worth at most 5 together,
+    by size, then by position in the display."""
+    out, seen = [], set()
+    for size in range(1, len(display) + 1):
+        for combo in itertools.combinations(display, size):
+            if size > 1 and (not all(is_money(c) for c in combo) or sum(value_of(c) for c in combo) > 5):
+                continue
+            kinds = tuple(sorted(card_key(c) if is_money(c) else (c, 0) for c in combo))
+            if kinds not in seen:
+                seen.add(kinds)
+                out.append(TakeMoney(tuple(sorted(combo))))
+    return out
+
+
+def _reference_buys(market, hand):
+    """A21: per market space in order, every minimal payment (leaving out any card is too little), one per
+    multiset of values (the lowest card ids of each value), cheapest first, then fewest cards, then lowest values."""
+    out = []
+    for space, tile in enumerate(market):
+        own = [c for c in hand if is_money(c) and currency_of(c) == space]
+        if tile is None or not own:
+            continue
+        found = {}
+        for size in range(1, len(own) + 1):
+            for combo in itertools.combinations(own, size):
+                values = sorted(value_of(c) for c in combo)
+                total = sum(values)
+                if total >= PRICE[tile] and total - values[0] < PRICE[tile]:
+                    ids = []
+                    for v in set(values):
+                        ids += [c for c in own if value_of(c) == v][: values.count(v)]
+                    found.setdefault(tuple(values), tuple(sorted(ids)))
+        for values in sorted(found, key=lambda vs: (sum(vs), len(vs), vs)):
+            out.append(BuyTile(tile, found[values]))
+    return out
+
+
+def _reference_listing(state, player):
+    """legal_actions the plain way: the rules' own checks (placement_problem, removal_problem, swap_problem) over
+    every frontier cell and every tile, and the payments by brute force; the parts of the modules that the fast
+    listing shares with nothing else (exchange and vizier payments) are taken as they are."""
+    seat = state.seat(player)
+    alh = seat.alhambra
+    frontier = geometry.frontier(alh)
+    out = []
+    if state.phase != ACTION:
+        for tile in seat.pending:
+            out += [move.PlaceTile(tile, c) for c in frontier if geometry.placement_problem(alh, tile, c) is None]
+            out.append(move.ReserveTile(tile))
+            if state.two_player and state.phase != FINAL and tile not in HUT_TYPE:
+                out.append(move.GiveToDirk(tile))
+        return out
+    if player != state.players[state.current]:
+        return listing.vizier_buys(state, seat)
+    out += _reference_takes(state.display)
+    out += _reference_buys(state.market, seat.hand)
+    if state.options.get("exchange") and any(c > 2000 for c in seat.hand):
+        out += listing.exchange_buys(state, seat, move.BuyTile, exact=False)
+    if state.options.get("huts") and seat.huts_taken < HUT_LIMIT:
+        out += [move.TakeHut(stack[-1]) for stack in state.huts if stack]
+    if state.options.get("vizier"):
+        if state.window and seat.vizier:
+            out += listing.vizier_buys(state, seat)
+        if not seat.vizier:
+            out.append(move.ReactivateVizier())
+    for tile in seat.reserve:
+        out += [
+            move.RedesignAdd(tile, c)
+            for c in frontier
+            if geometry.placement_problem(alh, tile, c, redesign=True) is None
+        ]
+    for cell, tile in alh.items():
+        if cell == (0, 0):
+            continue
+        if geometry.removal_problem(alh, cell) is None:
+            out.append(move.RedesignRemove(tile))
+        out += [move.RedesignSwap(new, tile) for new in seat.reserve if geometry.swap_problem(alh, cell, new) is None]
+    if state.bonus or not out:
+        out.append(move.Pass())
+    return out
+
+
+@pytest.mark.parametrize(("n", "options"), [(2, {}), (4, {}), (3, MODULES)])
+def test_A19_A21_A27_A33_alhambra_listing_equals_a_plain_reference_in_order(n, options):
+    rules = get_rules("alhambra")
+    compared = 0
+    for g in range(property_games(1)):
+        rnd = random.Random(19 * n + g)
+        state = rules.new_game([str(10 + i) for i in range(n)], options, 900 + g)
+        while not rules.is_over(state):
+            for p in rules.to_move(state):
+                assert rules.legal_actions(state, p) == _reference_listing(state, p), (g, state.turn, p)
+                compared += 1
+            player = rnd.choice(rules.to_move(state))
+            state = rules.step(state, player, rnd.choice(rules.legal_actions(state, player)), quiet=True)
     assert compared
