@@ -16,7 +16,8 @@ cache emptied before each position as well (a worker meeting more games than its
 every one of them; with 1,000 games running it keeps almost none).
 
 Moves: every state of the game in order, each drawn from its stored JSON text exactly as a render worker does
-(`render.render_state`: decode + `rules.view` + draw + PNG), public image. Two cases:
+(`render.render_state`: decode, unchecked as the bot's states are, + `rules.view` + draw + PNG), public image.
+Two cases:
   warm  one process draws the game's states in order, its caches kept: the parts of the board a move did not
         change (a player's panel, the market...) come from the part cache (the bot's case: a game is always drawn
         by the same worker);
@@ -129,7 +130,7 @@ def prepared(game: str, options: dict[str, Any] | None, langs: tuple[str, ...] =
     palette = render.palette(game)  # the game's fixed palette, as render_png uses it
     for code in langs:
         for text in texts[:: max(1, len(texts) // 20)]:
-            view = rules.view(rules.from_json(json.loads(text)), None)
+            view = rules.view(rules.from_json(json.loads(text), check=False), None)
             _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
     clear_parts()
     return rules, n, texts, names, palette, f"{game} {n}p" + (" all modules" if options else "")
@@ -150,7 +151,7 @@ def moves(game: str, options: dict[str, Any] | None, repeats: int) -> None:
                     clear_parts()
                 parts = getattr(_draw, "PARTS", None)
                 before = (parts.hits, parts.misses) if parts is not None else (0, 0)
-                t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
+                t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text), check=False), None))
                 t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
                 t3, _ = cpu_ms(lambda img=img: _draw.encode_png(img, palette=palette))  # = render_png
                 for k, v in zip(steps, (t1 + t2 + t3, t1, t2, t3), strict=True):
@@ -182,7 +183,7 @@ def languages(game: str, options: dict[str, Any] | None, repeats: int, lang: str
                         clear_parts()
 
                     def image(text: str = text, code: str = code) -> bytes:
-                        view = rules.view(rules.from_json(json.loads(text)), None)
+                        view = rules.view(rules.from_json(json.loads(text), check=False), None)
                         return _draw.encode_png(render_image(game, view, None, names, lang=code), palette=palette)
 
                     times[code].append(cpu_ms(image)[0])
@@ -244,7 +245,8 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
     texts = [run[k] for k in range(max(map(len, runs))) for run in runs if k < len(run)]
     for text in texts[:: max(1, len(texts) // 10)]:  # warm-up: fonts, glyphs, sprites
         _draw.encode_png(
-            render_image(game, rules.view(rules.from_json(json.loads(text)), None), None, names), palette=palette
+            render_image(game, rules.view(rules.from_json(json.loads(text), check=False), None), None, names),
+            palette=palette,
         )
     steps: dict[str, list[float]] = {"total": [], "decode+view": [], "draw": [], "encode": []}
     sizes = []
@@ -254,7 +256,7 @@ def cold_board(game: str, options: dict[str, Any] | None, games: int, profile: b
             clear_parts()
         if prof is not None:
             prof.enable()
-        t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text)), None))
+        t1, view = cpu_ms(lambda text=text: rules.view(rules.from_json(json.loads(text), check=False), None))
         t2, img = cpu_ms(lambda view=view: render_image(game, view, None, names))
         t3, png = cpu_ms(lambda img=img: _draw.encode_png(img, palette=palette))
         if prof is not None:

@@ -148,9 +148,10 @@ def render_state(
 ) -> bytes:
     """PNG bytes of a stored state (its JSON text, as the database holds it) as `viewer` may see it, in `lang`:
     the state is decoded and reduced to `rules.view(state, viewer)` here, so a worker process can do all of it and
-    the caller only passes text."""
+    the caller only passes text. The bot passes the texts of states it decoded or made itself (both checked),
+    so they are not checked a second time here (`check=False`)."""
     rules = engine.get_rules(game)
-    view = rules.view(rules.from_json(json.loads(state_json)), viewer)
+    view = rules.view(rules.from_json(json.loads(state_json), check=False), viewer)
     return render_png(game, view, viewer, names, lang=lang)
 
 
