@@ -37,10 +37,10 @@ def _positions(kind, limit=6, seed=2):
         while not RULES.is_over(state) and len(out) < limit:
             seat = RULES.to_move(state)[0]
             actions = RULES.legal_actions(state, seat)
-            if state.phase == ACTION and any(map(_exact, actions)):
-                if kind != "redesign" or any(isinstance(a, REDESIGN) for a in actions):
-                    out.append((state, seat, actions))
-                    break
+            wanted = kind != "redesign" or any(isinstance(a, REDESIGN) for a in actions)
+            if state.phase == ACTION and wanted and any(map(_exact, actions)):
+                out.append((state, seat, actions))
+                break
             state = RULES.apply(state, seat, rnd.choice(actions))
         if len(out) >= limit:
             break
