@@ -21,6 +21,9 @@ Alhambra add the buildings V27 counts (a hut still to be placed counts one where
 go to), played bonus cards and playable ones in hand add one building each (V63; the standing order plays them
 before the scoring, V66), unplayable ones a little hope, exchange cards count as money (V45), and an active vizier
 is worth a couple of points while tiles remain (V3).
+
+Hard's playouts (`playout_action`, `playout_focus`) weigh every exact purchase (A22) and a few random other moves,
+redesigns (A33) and passing left out while anything else is legal: a sample of all moves mostly weighs poor ones.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from ai.core import AnyRules, GameAI, margin
 from engine.alhambra.actions import (
     BuyTile,
     GiveToDirk,
+    Pass,
     PlaceTile,
     RedesignAdd,
     RedesignRemove,
@@ -109,6 +113,9 @@ class AlhambraAI(GameAI):
     exact_depth = 1
     #: hard plays normal's best move at once when it leads the next by this many points of evaluation
     clear_margin = 8.0
+    #: hard's playouts weigh a sample of the moves a player would consider: no redesign or pass while another
+    #: move is legal, and every exact purchase (A22) besides the random sample (False: a sample of all moves)
+    playout_focus = True
 
     def _progress(self, state: Any) -> float:
         """Roughly how much of the stage before the next scoring is still to come, 0..1 (the bag empties evenly
@@ -273,6 +280,31 @@ class AlhambraAI(GameAI):
         """V4, V12: only a vizier claimant during the window, who is not the player whose turn it is, may also
         let the moment pass; the current player (and everybody in the PLACE, VIZIER and FINAL phases) must act."""
         return bool(state.phase == ACTION and state.window and seat != state.players[state.current])
+
+    def playout_action(self, rules: AnyRules, state: Any, player: str, actions: list[Any], rnd: random.Random) -> Any:
+        """The playout policy (`playout_focus`): the best by `margins` of every exact purchase (A22) and
+        `playout_sample` random other moves, redesigns (A33) and passing left out while anything else is legal;
+        they are many and rarely right, so a plain sample of all moves mostly weighs poor ones."""
+        if len(actions) == 1 or not self.playout_focus:
+            return GameAI.playout_action(self, rules, state, player, actions, rnd)
+        exact, other = [], []
+        for a in actions:
+            if isinstance(a, BuyTile):
+                if all(is_money(c) for c in a.cards) and sum(value_of(c) for c in a.cards) == PRICE[a.tile]:
+                    exact.append(a)
+                else:
+                    other.append(a)
+            elif not isinstance(a, RedesignAdd | RedesignRemove | RedesignSwap | Pass):
+                other.append(a)
+        if not exact and not other:
+            return GameAI.playout_action(self, rules, state, player, actions, rnd)
+        k = self.playout_sample
+        sample = exact + (other if k <= 0 or len(other) <= k else rnd.sample(other, k))
+        if len(sample) == 1:
+            return sample[0]
+        values = self.margins(rules, state, player, sample)
+        best = max(values)
+        return rnd.choice([a for a, v in zip(sample, values, strict=True) if v == best])
 
     def playout_step(self, rules: AnyRules, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
         """V4, V7, V12: while the vizier window is open, each claimant (in V7 order) buys out of turn if one of a
