@@ -243,3 +243,16 @@ def test_stored_moves_read_and_write_back_unchanged(game):
         assert action.kind == data["kind"] and hash(action) == hash(rules.action_from_json(data))
         assert rules.action_to_json(action) == data
         assert "kind" not in type(action).__slots__  # a class attribute, not a field
+
+
+def test_A81_a_broken_stored_state_is_refused_unless_its_holder_checked_it_already():
+    """A stored state that breaks an invariant (a money card twice: A81's conservation) is refused when decoded
+    (ValueError, so the bot says the game's record is damaged); the drawing workers decode with `check=False`
+    the states the bot already checked or made, and get the same state as a checked decoding would."""
+    rules = get_rules("alhambra")
+    data = json.loads(json.dumps(rules.to_json(rules.new_game(["1", "2", "3"], {}, 1))))
+    assert rules.from_json(data, check=False) == rules.from_json(data)
+    data["state"]["deck"] = data["state"]["deck"] + data["state"]["deck"][:1]
+    with pytest.raises(ValueError, match="A81"):
+        rules.from_json(data)
+    assert len(rules.from_json(data, check=False).deck) == len(data["state"]["deck"])
