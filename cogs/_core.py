@@ -37,7 +37,7 @@ def replayed(row: GameRow, moves: Iterable[Any]) -> Iterator[Any]:
 
 
 # Decoded states kept (`Core.remember`): a state is about 10 KiB in memory (1,000 running games of every kind:
-# 9.6 MiB; a late 6-player Alhambra with every module 37 KiB), so 2,048 hold 20-75 MiB and spare the cold
+# 9.6 MiB; the largest, a late 6-player game with every module, 37 KiB), so 2,048 hold 20-75 MiB and spare the cold
 # decoding (0.2-0.4 ms of CPU, validation included) of any of the last ~1,000 games played.
 STATES = 2048
 PER_GAME = 2  # positions kept of one game: its latest, and the one before (a post of it may still be drawn)

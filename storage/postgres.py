@@ -417,9 +417,8 @@ SQL: dict[str, str] = {
     "INSERT INTO move_archive (game_id, moves) VALUES ($1, $2)",
     "clear_notices": "DELETE FROM notices WHERE id = ANY($1::bigint[])",  # ids
     "last_post": "UPDATE games SET last_post_id = $2 WHERE id = $1",  # id, message id
-    # both in one statement (one round trip): ids, game id, message id
-    "clear_and_post": "WITH cleared AS (DELETE FROM notices WHERE id = ANY($1::bigint[])) "
-    "UPDATE games SET last_post_id = $3 WHERE id = $2",
+    "clear_and_post": "WITH cleared AS (DELETE FROM notices WHERE id = ANY($1::bigint[])) "  # both in one trip
+    "UPDATE games SET last_post_id = $3 WHERE id = $2",  # ids, id, message id
     # id, expected table, table, deadline
     "update_table": f"UPDATE games SET table_state = $3, deadline_at = $4 WHERE id = $1 AND table_state = $2 "
     f"AND status = 'active' RETURNING {_COLUMNS}",
@@ -1050,12 +1049,9 @@ class PostgresStorage(Clubs, Storage):
         )
 
     async def clear_notices(self, ids: Sequence[int], *, post: tuple[int, int] | None = None) -> None:
-        if ids and post is not None:
-            await self._pool.execute(SQL["clear_and_post"], list(ids), *post)
-        elif ids:
-            await self._pool.execute(SQL["clear_notices"], list(ids))
-        elif post is not None:
-            await self._pool.execute(SQL["last_post"], *post)
+        if ids or post is not None:
+            name = "clear_and_post" if ids and post is not None else "clear_notices" if ids else "last_post"
+            await self._pool.execute(SQL[name], *([list(ids)] if ids else []), *(post or ()))
 
     async def update_table(
         self,
