@@ -526,7 +526,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         data, history = row.data, row.data.get("history", [])
         current = history[-1] if history else None
         if current is None or current.get("posted"):
-            return await self._pair(row)
+            return await self._pair(row, now)
         for i, t in enumerate(current["tables"]):
             if t.get("thread") is None:
                 return await self._open_thread(row, i)
@@ -562,7 +562,9 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
         )
         return new or row
 
-    async def _pair(self, row: TournamentRow) -> TournamentRow | None:
+    async def _pair(self, row: TournamentRow, now: float) -> TournamentRow | None:
+        """The next round, paired at `now` (the clock of the step that pairs it: a round closed at its time limit
+        by a pass at `now` is followed by one that ends its full length after that, whatever the wall clock)."""
         data = row.data
         least = engine.get_rules(data["game"]).player_counts[0]
         made = await asyncio.to_thread(next_round, data, least)
@@ -571,7 +573,7 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
             return None
         rnd, slots = made
         number = len(data.get("history", [])) + 1
-        ends = time.time() + float(data.get("round_days", 7)) * DAY
+        ends = now + float(data.get("round_days", 7)) * DAY
         history = [*data.get("history", []), stored_round(rnd, number, ends, slots)]
         new = await self.session.storage.update_tournament(
             row, data={**data, "history": history}, status="running", due_at=time.time()
