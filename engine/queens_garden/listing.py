@@ -7,7 +7,7 @@ per kind and display source when acquiring. Passing lists no discard, one hexago
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 from typing import Any, Literal
 
@@ -230,22 +230,10 @@ class _Garden:
             return mask
         block = 0
         for c, gs in by_colour.items():
-            joined = 0
-            for g in gs:
-                gm = colour_masks[g]
-                if gm < 0 or joined & gm:
-                    joined = -1
-                    break
-                joined |= gm
+            joined = _joined(gs, colour_masks)
             block |= _ROW[c] if joined < 0 else joined << (6 * c)
         for v, gs in by_pattern.items():
-            joined = 0
-            for g in gs:
-                gm = pattern_masks[g]
-                if gm < 0 or joined & gm:
-                    joined = -1
-                    break
-                joined |= gm
+            joined = _joined(gs, pattern_masks)
             block |= _COLUMN[v] if joined < 0 else _SPREAD[joined] << v
         mask = self._allowed[cell] = near & ~block
         return mask
@@ -478,3 +466,15 @@ def _passes(
     if PASS_DISCARDS_JOKERS and jokers:
         out.append(_PASS_JOKER)
     return out
+
+
+def _joined(groups: list[int], masks: Sequence[int]) -> int:
+    """The kinds the neighbouring groups of one colour (or pattern) already hold, joined (a group's mask), or -1
+    if two of them hold the same kind or one cannot grow: a hexagon joining them would repeat a kind (Q26)."""
+    joined = 0
+    for g in groups:
+        gm = masks[g]
+        if gm < 0 or joined & gm:
+            return -1
+        joined |= gm
+    return joined
