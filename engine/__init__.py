@@ -29,9 +29,11 @@ import dataclasses
 import importlib
 from typing import Any
 
+from engine._build import BUILD
 from engine._common import N_, Event, IllegalAction, MalformedAction, Option, Rules, Text, join_texts
 
 __all__ = [
+    "BUILD",
     "GAMES",
     "Event",
     "GameEntry",

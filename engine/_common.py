@@ -174,7 +174,21 @@ def replace(obj: T, **changes: Any) -> T:
     return new
 
 
+def native(cls: type) -> bool:
+    """True for a class compiled by mypyc (the engine's hot modules, see setup.py): its instances are C structs
+    made only by its own constructor (`object.__new__` refuses them), whose fields compiled code reads and
+    writes directly. The copy tricks below are for the pure-Python classes; a native one is copied by a
+    constructor call with every field."""
+    try:
+        object.__new__(cls)
+    except TypeError:
+        return True
+    return False
+
+
 def _make_replacer(cls: type) -> Any:
+    if native(cls):
+        return _native_replacer(cls)
     if "__slots__" not in cls.__dict__:
         return _dict_replacer(cls)
     # all old values at once (attrgetter runs in C), the changes put in by index, then one slot setter per field
@@ -215,6 +229,8 @@ def maker(cls: type[T]) -> typing.Callable[..., T]:
     dataclass's own __init__, which goes through object.__setattr__): for the listings and steps that make
     many small values. `maker(PlaceTile)(tile, space, pay_tiles, pay_expansions, jokers) == PlaceTile(...)`."""
     fn = _MAKERS.get(cls)
+    if fn is None and native(cls):
+        fn = _MAKERS[cls] = cls  # compiled: its own constructor is the fast one
     if fn is None:
         names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
         env: dict[str, Any] = {"new_": object.__new__, "cls": cls}
@@ -227,6 +243,64 @@ def maker(cls: type[T]) -> typing.Callable[..., T]:
         fn = _MAKERS[cls] = env["make"]
     made: typing.Callable[..., T] = fn
     return made
+
+
+def _native_replacer(cls: type) -> Any:
+    """The copier of a compiled (mypyc) frozen dataclass: every old value read at once, the changes put in by
+    index, and the constructor called with them all."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    get = operator.attrgetter(*names) if len(names) > 1 else lambda obj: (getattr(obj, names[0]),)
+    index = {n: i for i, n in enumerate(names)}
+
+    def copier(obj: Any, ch: dict[str, Any]) -> Any:
+        v = list(get(obj))
+        try:
+            for k in ch:
+                v[index[k]] = ch[k]
+        except KeyError:
+            raise TypeError(
+                f"unknown field(s) for {cls.__name__}: " + ", ".join(sorted(set(ch) - set(index)))
+            ) from None
+        return cls(*v)
+
+    return copier
+
+
+def copier(cls: type[T]) -> typing.Callable[[T, dict[str, Any]], T]:
+    """`replace` without the keyword call: `copier(cls)(obj, changes)` is `replace(obj, **changes)` (the hot
+    paths keep the copier of their state classes)."""
+    fn = _REPLACERS.get(cls)
+    if fn is None:
+        fn = _REPLACERS[cls] = _make_replacer(cls)
+    made: typing.Callable[[T, dict[str, Any]], T] = fn
+    return made
+
+
+def build(cls: type[T], values: dict[str, Any]) -> T:
+    """A new instance of the frozen dataclass `cls` from a dict of every field (no defaults, no __post_init__):
+    for a pure-Python class without slots, the dict becomes its instance dict at once (a fraction of the
+    per-field setters' time); a compiled (mypyc) class gets its constructor call."""
+    maker_ = _BUILDERS.get(cls)
+    if maker_ is None:
+        maker_ = _BUILDERS[cls] = _make_builder(cls)
+    new: T = maker_(values)
+    return new
+
+
+_BUILDERS: dict[type, Any] = {}
+
+
+def _make_builder(cls: type) -> Any:
+    if native(cls):
+        return lambda values: cls(**values)
+    new_ = object.__new__
+
+    def make(values: dict[str, Any]) -> Any:
+        new: Any = new_(cls)
+        new.__dict__.update(values)
+        return new
+
+    return make
 
 
 def _dict_replacer(cls: type) -> Any:

@@ -61,7 +61,7 @@ AUTOPLAY_MODES = (AUTO_EVERY, AUTO_FINAL, AUTO_NEVER)
 HIDDEN = "hidden"  # what view() shows for a hut or bonus card the viewer may not see
 
 
-@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
+@dataclass(frozen=True, init=False)  # no slots: `replace` copies its instance dict at once
 class PlayerState:
     """One seat: hand, Alhambra, reserve board, score, and tiles waiting to be placed at turn end."""
 
@@ -75,6 +75,30 @@ class PlayerState:
     bonus_hand: tuple[str, ...] = ()  # V61/V64: unplayed bonus cards (HIDDEN in other players' views)
     bonus_played: tuple[str, ...] = ()  # V62/V63: played face up, each one extra building while it stays
     bonus_auto: str = AUTO_EVERY  # V66 [BOT]: the standing order ("" in other players' views)
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        hand: tuple[int, ...],
+        alhambra: dict[Cell, str],
+        reserve: tuple[str, ...] = (),
+        score: int = 0,
+        pending: tuple[str, ...] = (),
+        vizier: bool = False,
+        huts_taken: int = 0,
+        bonus_hand: tuple[str, ...] = (),
+        bonus_played: tuple[str, ...] = (),
+        bonus_auto: str = AUTO_EVERY,
+    ) -> None:
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "alhambra", alhambra)
+        object.__setattr__(self, "reserve", reserve)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "vizier", vizier)
+        object.__setattr__(self, "huts_taken", huts_taken)
+        object.__setattr__(self, "bonus_hand", bonus_hand)
+        object.__setattr__(self, "bonus_played", bonus_played)
+        object.__setattr__(self, "bonus_auto", bonus_auto)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +137,7 @@ class Marks:
     spaces: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
+@dataclass(frozen=True, init=False)  # no slots: `replace` copies its instance dict at once
 class GameState:
     players: tuple[str, ...]
     seed: int | None  # None in a view (A view never reveals the seed)
@@ -140,6 +164,60 @@ class GameState:
     bonus_aside: tuple[str, ...] = ()  # V61: bonus cards not dealt, unseen for the whole game
     marks: Marks = field(default_factory=Marks)  # the last move and each player's turn so far, for the image
     reshuffled: bool = False  # A41: the discard pile has been shuffled into a new deck (both scoring cards are out)
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        players: tuple[str, ...],
+        seed: int | None,
+        rng_counter: int,
+        options: dict[str, Any],
+        phase: str,
+        current: int,
+        bonus: bool,
+        seats: tuple[PlayerState, ...],
+        market: tuple[str | None, ...],
+        display: tuple[int, ...],
+        deck: tuple[int, ...],
+        discard: tuple[int, ...],
+        bag: tuple[str, ...],
+        dirk: tuple[str, ...] = (),
+        dirk_score: int = 0,
+        removed: tuple[str, ...] = (),
+        scorings: tuple[ScoringRound, ...] = (),
+        turn: int = 1,
+        log: tuple[Event, ...] = (),
+        window: bool = False,
+        claimant: int = -1,
+        huts: tuple[tuple[str, ...], ...] = (),
+        bonus_aside: tuple[str, ...] = (),
+        marks: Marks | None = None,
+        reshuffled: bool = False,
+    ) -> None:
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "rng_counter", rng_counter)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "current", current)
+        object.__setattr__(self, "bonus", bonus)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "market", market)
+        object.__setattr__(self, "display", display)
+        object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "bag", bag)
+        object.__setattr__(self, "dirk", dirk)
+        object.__setattr__(self, "dirk_score", dirk_score)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "scorings", scorings)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "log", log)
+        object.__setattr__(self, "window", window)
+        object.__setattr__(self, "claimant", claimant)
+        object.__setattr__(self, "huts", huts)
+        object.__setattr__(self, "bonus_aside", bonus_aside)
+        object.__setattr__(self, "marks", Marks() if marks is None else marks)
+        object.__setattr__(self, "reshuffled", reshuffled)
 
     def module(self, name: str) -> bool:
         """Whether an expansion module (`vizier`, `huts`, `exchange`, `bonus`) is on in this game."""

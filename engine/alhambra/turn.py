@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from engine._common import Event, Text, action_to_json, replace, shuffled
+from engine._common import Event, Text, action_to_json, copier, replace, shuffled
 from engine.alhambra import geometry
 from engine.alhambra.actions import (
     BuyTile,
@@ -64,17 +64,8 @@ from engine.alhambra.state import (
 )
 
 T = TypeVar("T")
-_new = object.__new__
-
-
-def _copy(obj: T, changes: dict[str, Any]) -> T:
-    """`replace(obj, **changes)` for the game state and a seat (frozen dataclasses without slots: the instance
-    dict copied at once) without the field check: the names are this module's own (the hot path of playouts)."""
-    new = _new(type(obj))
-    values = new.__dict__
-    values.update(obj.__dict__)
-    values.update(changes)
-    return new
+_copy_state = copier(GameState)  # replace(state, **changes) without the keyword call (the hot path)
+_copy_seat = copier(PlayerState)
 
 
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
@@ -139,7 +130,7 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         log = (_move_event(state, seat, player, action),)
         marks = mark(state.marks, log)
     if state.window and state.phase == ACTION and kind is not VizierBuy:
-        state = _copy(state, {"window": False})  # V12: the next player's first action closes the window
+        state = _copy_state(state, {"window": False})  # V12: the next player's first action closes the window
     if kind in _REST:
         return _step_rest(state, idx, seat, player, action, log, marks, quiet)
     if kind is VizierBuy:  # V6: flip the vizier, pay exactly, place the tile at once (VIZIER phase)
@@ -224,7 +215,7 @@ def _step_rest(
     if kind is TakeMoney:  # A19
         taken = action.cards
         display = state.display
-        seat = _copy(seat, {"hand": tuple(sorted(seat.hand + taken))})
+        seat = _copy_seat(seat, {"hand": tuple(sorted(seat.hand + taken))})
         return _finish_actions(
             state,
             {
@@ -236,7 +227,7 @@ def _step_rest(
         )
     if kind is BuyTile:  # A21, A22
         paid = action.cards
-        seat = _copy(
+        seat = _copy_seat(
             seat, {"hand": tuple([c for c in seat.hand if c not in paid]), "pending": seat.pending + (action.tile,)}
         )
         exact = sum([value_of(c) for c in paid if c < 108]) == PRICE[action.tile]  # A22, V45
@@ -249,12 +240,12 @@ def _step_rest(
         alh = old.copy()
         alh[action.cell] = action.tile
         geometry.changed(alh, old, action.cell)
-        seat = _copy(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile)})
+        seat = _copy_seat(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile)})
         return _finish_actions(state, {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks})
     if kind is RedesignRemove:  # A33b
         alh, cell = _without_tile(seat.alhambra, action.tile)
         geometry.changed(alh, seat.alhambra, cell)
-        seat = _copy(seat, {"alhambra": alh, "reserve": seat.reserve + (action.tile,)})
+        seat = _copy_seat(seat, {"alhambra": alh, "reserve": seat.reserve + (action.tile,)})
         changes: dict[str, Any] = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
         if action.tile in seat.bonus_played:
             return _finish_actions(_bonus_back(replace(state, **changes), idx, action.tile))
@@ -266,7 +257,7 @@ def _step_rest(
         at = geometry.cell_of(old, replaces)
         if at is not None:
             geometry.changed(alh, old, at)
-        seat = _copy(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile) + (replaces,)})
+        seat = _copy_seat(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile) + (replaces,)})
         changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
         if replaces in seat.bonus_played:
             return _finish_actions(_bonus_back(replace(state, **changes), idx, replaces))
@@ -279,11 +270,11 @@ def _step_rest(
         alh = old.copy()
         alh[action.cell] = action.tile
         geometry.changed(alh, old, action.cell)
-        seat = _copy(seat, {"alhambra": alh, "pending": pending})
+        seat = _copy_seat(seat, {"alhambra": alh, "pending": pending})
     elif kind is ReserveTile:
-        seat = _copy(seat, {"reserve": seat.reserve + (action.tile,), "pending": pending})
+        seat = _copy_seat(seat, {"reserve": seat.reserve + (action.tile,), "pending": pending})
     else:  # GiveToDirk
-        seat = _copy(seat, {"pending": pending})
+        seat = _copy_seat(seat, {"pending": pending})
         dirk = dirk + (action.tile,)
         # Dirk is the subject, not the giver (the bot writes an event's player before its text)
         if not quiet:
@@ -297,8 +288,8 @@ def _step_rest(
     changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "dirk": dirk, "log": log, "marks": marks}
     phase = state.phase
     if phase == PLACE:
-        return _end_turn(state, changes) if not pending else _copy(state, changes)
-    state = _copy(state, changes)
+        return _end_turn(state, changes) if not pending else _copy_state(state, changes)
+    state = _copy_state(state, changes)
     if phase == VIZIER:
         return state if pending else _vizier_done(state)
     if any(s.pending for s in state.seats):
@@ -381,7 +372,7 @@ def _finish_actions(state: GameState, changes: dict[str, Any] | None = None) -> 
     purchase, A22)."""
     seats = state.seats if changes is None or "seats" not in changes else changes["seats"]
     if seats[state.current].pending:
-        return _copy(state, {**(changes or {}), "bonus": False, "phase": PLACE})
+        return _copy_state(state, {**(changes or {}), "bonus": False, "phase": PLACE})
     return _end_turn(state, changes)
 
 
@@ -396,7 +387,7 @@ def _end_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameSt
     else:
         refill, rounds, ended = _refill(state, state.display, state.log)
     if rounds or ended:
-        state = _copy(state, refill)
+        state = _copy_state(state, refill)
         for rnd in rounds:
             state = scoring_round(state, rnd)
         if ended:
@@ -495,7 +486,7 @@ def _next_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameS
     }
     if changes:
         turn.update(changes)
-    return _copy(state, turn)
+    return _copy_state(state, turn)
 
 
 def _game_end(state: GameState) -> GameState:

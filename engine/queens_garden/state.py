@@ -14,7 +14,7 @@ from engine._common import Event
 HIDDEN = -1  # an expansion id a viewer may not see
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Piece:
     """An expansion in the display beside the round stack (Q22): face down with the tiles still on it, or face
     up and empty (Q23), when it is acquirable as its printed hexagon."""
@@ -23,8 +23,18 @@ class Piece:
     tiles: tuple[int, ...] = ()
     face_up: bool = False
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        expansion: int,
+        tiles: tuple[int, ...] = (),
+        face_up: bool = False,
+    ) -> None:
+        object.__setattr__(self, "expansion", expansion)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "face_up", face_up)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Placed:
     """An expansion in a garden (Q28): in `area`, turned `turn` sixth-turns; face_up False = blank side up."""
 
@@ -32,6 +42,18 @@ class Placed:
     area: str
     turn: int = 0
     face_up: bool = True
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        expansion: int,
+        area: str,
+        turn: int = 0,
+        face_up: bool = True,
+    ) -> None:
+        object.__setattr__(self, "expansion", expansion)
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "face_up", face_up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +67,7 @@ class FinalScore:
     bonus: int  # +6 per group of 6
 
 
-@dataclass(frozen=True)  # no slots: `replace` copies its instance dict at once
+@dataclass(frozen=True, init=False)  # no slots: `replace` copies its instance dict at once
 class Seat:
     """One player's garden, storage and score."""
 
@@ -60,8 +82,32 @@ class Seat:
     round_points: tuple[int, ...] = ()  # Q31–Q33: what each round's scoring gave, rounds 1, 2, ... so far
     final: FinalScore | None = None  # Q35: the final scoring's breakdown, once the game is over
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        tiles: tuple[int, ...] = (),
+        expansions: tuple[int, ...] = (),
+        jokers: int = 0,
+        garden: dict[str, int] | None = None,
+        placed: tuple[Placed, ...] = (),
+        rewarded: frozenset[str] = frozenset(),
+        score: int = 0,
+        passed: bool = False,
+        round_points: tuple[int, ...] = (),
+        final: FinalScore | None = None,
+    ) -> None:
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "expansions", expansions)
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "garden", {} if garden is None else garden)
+        object.__setattr__(self, "placed", placed)
+        object.__setattr__(self, "rewarded", rewarded)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "passed", passed)
+        object.__setattr__(self, "round_points", round_points)
+        object.__setattr__(self, "final", final)
 
-@dataclass(frozen=True)  # no slots: a step makes it from one dict (turn.Draft.freeze)
+
+@dataclass(frozen=True, init=False)  # no slots: a step makes it from one dict (turn.Draft.freeze)
 class QGState:
     players: tuple[str, ...]
     seed: int
@@ -80,6 +126,44 @@ class QGState:
     seats: tuple[Seat, ...]
     over: bool = False
     log: tuple[Event, ...] = ()  # the last action's events only: its "move" event first (turn.py)
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): mypyc compiles it to native stores
+        self,
+        players: tuple[str, ...],
+        seed: int,
+        rng_counter: int,
+        round: int,
+        current: int | None,
+        first_player: int,
+        marker: int | None,
+        bag: tuple[int, ...],
+        tower: tuple[int, ...],
+        stack: tuple[int, ...],
+        stack_tiles: tuple[int, ...],
+        display: tuple[Piece, ...],
+        stacks: tuple[tuple[int, ...], ...],
+        supply: tuple[int, ...],
+        seats: tuple[Seat, ...],
+        over: bool = False,
+        log: tuple[Event, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "rng_counter", rng_counter)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "current", current)
+        object.__setattr__(self, "first_player", first_player)
+        object.__setattr__(self, "marker", marker)
+        object.__setattr__(self, "bag", bag)
+        object.__setattr__(self, "tower", tower)
+        object.__setattr__(self, "stack", stack)
+        object.__setattr__(self, "stack_tiles", stack_tiles)
+        object.__setattr__(self, "display", display)
+        object.__setattr__(self, "stacks", stacks)
+        object.__setattr__(self, "supply", supply)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "over", over)
+        object.__setattr__(self, "log", log)
 
 
 def display_tiles(state: QGState) -> dict[int, int]:

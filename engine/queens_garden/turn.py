@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, Text, action_to_json, join_texts, replace, shuffled
+from engine._common import Event, Text, action_to_json, build, join_texts, replace, shuffled
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -39,8 +39,6 @@ from engine.queens_garden.geometry import (
 )
 from engine.queens_garden.scoring import round_score, scored_groups, storage_value
 from engine.queens_garden.state import FinalScore, Piece, Placed, QGState, Seat
-
-_new = object.__new__
 
 
 def step(state: QGState, player: str, action: Action, quiet: bool = False) -> QGState:
@@ -128,8 +126,8 @@ class Draft:
         self.log: list[Event] = []  # this action's events only
 
     def freeze(self) -> QGState:
-        new: QGState = _new(QGState)  # every field, in one dict (QGState has no slots)
-        new.__dict__.update(
+        return build(
+            QGState,
             {
                 "players": self.s.players,
                 "seed": self.s.seed,
@@ -148,9 +146,8 @@ class Draft:
                 "seats": tuple(self.seats),
                 "over": self.over,
                 "log": tuple(self.log),
-            }
+            },
         )
-        return new
 
     def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
         if self.quiet:
