@@ -32,6 +32,7 @@ Discord layer asks every game the same questions and never a game's name or opti
 
 from __future__ import annotations
 
+import copyreg
 import dataclasses
 import functools
 import json
@@ -184,6 +185,18 @@ def native(cls: type) -> bool:
     except TypeError:
         return True
     return False
+
+
+def picklable(*classes: type) -> None:
+    """Let the compiled (mypyc) dataclasses among `classes` pickle (the AI's worker processes get states so):
+    by their fields, rebuilt by the constructor (a native class has no instance dict for pickle's default)."""
+    for cls in classes:
+        if native(cls):
+            copyreg.pickle(cls, _by_fields)
+
+
+def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    return type(obj), tuple([getattr(obj, f.name) for f in dataclasses.fields(obj)])
 
 
 def _make_replacer(cls: type) -> Any:

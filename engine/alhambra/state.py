@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine._common import Event, Text
+from engine._common import Event, Text, picklable
 from engine.alhambra.components import (
     BONUS_CARDS,
     BUILDING_TILES,
@@ -234,6 +234,9 @@ class GameState:
     def two_player(self) -> bool:
         """A17/A60–A69: the 2-player game with Dirk."""
         return len(self.players) == 2
+
+
+picklable(PlayerState, ScoreLine, ScoringRound, Marks, GameState)  # compiled, they pickle by their fields
 
 
 def state_problem(state: GameState) -> str | None:

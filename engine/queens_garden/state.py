@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine._common import Event
+from engine._common import Event, picklable
 
 HIDDEN = -1  # an expansion id a viewer may not see
 
@@ -164,6 +164,9 @@ class QGState:
         object.__setattr__(self, "seats", seats)
         object.__setattr__(self, "over", over)
         object.__setattr__(self, "log", log)
+
+
+picklable(Piece, Placed, FinalScore, Seat, QGState)  # compiled, they pickle by their fields
 
 
 def display_tiles(state: QGState) -> dict[int, int]:
