@@ -148,6 +148,8 @@ def action(kind: str) -> typing.Callable[[type[T]], type[T]]:
 
     `kind` is a class attribute, not a field: `action_to_json` writes it beside the fields and
     `action_from_json` dispatches on it (stored moves depend on it, so it never changes with a class name).
+    The compiled engines (setup.py) write the same out, `@dataclass(frozen=True, slots=True)` with `kind` a
+    ClassVar: mypyc makes only a plain dataclass a native class.
     """
 
     def make(cls: type[T]) -> type[T]:
@@ -390,7 +392,7 @@ class Rules(Generic[S, A]):
     `Rules[GameState, Action]` and provides:
 
     `name`, `title`, `player_counts`, `options`, `state_type`, `action_types` (each made with `@action(kind)`: a
-    frozen dataclass whose class attribute `kind` names it in JSON), and the methods `_new_game`, `to_move`,
+    frozen dataclass whose class attribute `kind` names it in JSON, or written out so), and the methods `_new_game`, `to_move`,
     `candidates`, `check`, `step`, `is_over`, `scores`, `view`, `describe`, `summary`; optionally the features
     of the module docstring.
 

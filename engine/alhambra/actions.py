@@ -14,7 +14,10 @@ TakeMoney and BuyTile/VizierBuy card lists.
 
 from __future__ import annotations
 
-from engine._common import N_, Text, action
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine._common import N_, Text
 from engine.alhambra.components import (
     PRICE,
     TYPE_NAMES,
@@ -28,104 +31,214 @@ from engine.alhambra.components import (
 )
 
 
-@action("take_money")
+@dataclass(frozen=True, slots=True, init=False)
 class TakeMoney:
     """A19: one card from the display, or several totalling at most 5."""
 
+    kind: ClassVar[str] = "take_money"
+
     cards: tuple[int, ...]
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        cards: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
 
-@action("buy_tile")
+
+@dataclass(frozen=True, slots=True, init=False)
 class BuyTile:
     """A21: buy a market tile, paying with cards of its space's currency (sum >= price, no change)."""
+
+    kind: ClassVar[str] = "buy_tile"
 
     tile: str
     cards: tuple[int, ...]
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+        cards: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "cards", cards)
 
-@action("redesign_add")
+
+@dataclass(frozen=True, slots=True, init=False)
 class RedesignAdd:
     """A33(a): move a reserve tile into the Alhambra."""
+
+    kind: ClassVar[str] = "redesign_add"
 
     tile: str
     cell: tuple[int, int]
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+        cell: tuple[int, int],
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "cell", cell)
 
-@action("redesign_remove")
+
+@dataclass(frozen=True, slots=True, init=False)
 class RedesignRemove:
     """A33(b): move an Alhambra tile to the reserve."""
 
+    kind: ClassVar[str] = "redesign_remove"
+
     tile: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
 
-@action("redesign_swap")
+
+@dataclass(frozen=True, slots=True, init=False)
 class RedesignSwap:
     """A33(c): put reserve tile `tile` exactly where Alhambra tile `replaces` lies; that one goes to reserve."""
+
+    kind: ClassVar[str] = "redesign_swap"
 
     tile: str
     replaces: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+        replaces: str,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "replaces", replaces)
 
-@action("pass")
+
+@dataclass(frozen=True, slots=True, init=False)
 class Pass:
     """End the actions of the turn: after an exact purchase (A22 'may'), or when no action is possible (A26)."""
 
+    kind: ClassVar[str] = "pass"
 
-@action("place_tile")
+
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceTile:
     """A27/A31: place a tile bought this turn (or received at game end, A51) into the Alhambra."""
+
+    kind: ClassVar[str] = "place_tile"
 
     tile: str
     cell: tuple[int, int]
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+        cell: tuple[int, int],
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "cell", cell)
 
-@action("reserve_tile")
+
+@dataclass(frozen=True, slots=True, init=False)
 class ReserveTile:
     """A27: put a tile bought this turn (or received at game end) onto the reserve board."""
 
+    kind: ClassVar[str] = "reserve_tile"
+
     tile: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
 
-@action("give_to_dirk")
+
+@dataclass(frozen=True, slots=True, init=False)
 class GiveToDirk:
     """A66: in the 2-player game, give a tile bought this turn to Dirk instead of keeping it."""
 
+    kind: ClassVar[str] = "give_to_dirk"
+
     tile: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
 
-@action("vizier_buy")
+
+@dataclass(frozen=True, slots=True, init=False)
 class VizierBuy:
     """V3–V7: out of turn, flip one's active vizier and buy a market tile at exactly its price (an exchange card
     may help, V11); the tile is placed at once (PlaceTile/ReserveTile/GiveToDirk in the VIZIER phase)."""
 
+    kind: ClassVar[str] = "vizier_buy"
+
     tile: str
     cards: tuple[int, ...]
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: str,
+        cards: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "cards", cards)
 
-@action("reactivate_vizier")
+
+@dataclass(frozen=True, slots=True, init=False)
 class ReactivateVizier:
     """V8: on one's own turn, as the action, turn one's inactive vizier back to active."""
 
+    kind: ClassVar[str] = "reactivate_vizier"
 
-@action("take_hut")
+
+@dataclass(frozen=True, slots=True, init=False)
 class TakeHut:
     """V22: as the action, take a face-up Worker's Hut (the top of its stack); placed at turn end (V24)."""
 
+    kind: ClassVar[str] = "take_hut"
+
     hut: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        hut: str,
+    ) -> None:
+        object.__setattr__(self, "hut", hut)
 
-@action("play_bonus")
+
+@dataclass(frozen=True, slots=True, init=False)
 class PlayBonus:
     """V62: play a bonus card face up once its building is in one's Alhambra. Free: not an action, any time."""
 
+    kind: ClassVar[str] = "play_bonus"
+
     card: str  # the depicted tile's id
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        card: str,
+    ) -> None:
+        object.__setattr__(self, "card", card)
 
-@action("set_bonus_autoplay")
+
+@dataclass(frozen=True, slots=True, init=False)
 class SetBonusAutoplay:
     """V66 [BOT]: one's standing order for unplayed bonus cards before scoring rounds (free, private)."""
 
+    kind: ClassVar[str] = "set_bonus_autoplay"
+
     mode: str  # state.AUTOPLAY_MODES: "every", "final" or "never"
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        mode: str,
+    ) -> None:
+        object.__setattr__(self, "mode", mode)
 
 
 ACTION_TYPES = (

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
-from engine._common import Text, action, join_texts
+from engine._common import Text, join_texts
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
     EXPANSION_KIND,
@@ -19,19 +20,35 @@ from engine.queens_garden.components import (
 from engine.queens_garden.geometry import area_text, printed_space, space_text
 
 
-@action("acquire")
+@dataclass(frozen=True, slots=True, init=False)
 class Acquire:
     """Action A (Q19–Q24): take every hexagon of one colour or pattern from the display, one of each kind."""
+
+    kind: ClassVar[str] = "acquire"
 
     by: Literal["colour", "pattern"]
     value: int  # colour index 0–5 or pattern value 1–6
     tiles: tuple[int, ...] = ()
     expansions: tuple[int, ...] = ()  # face-up display expansions taken
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        by: Literal["colour", "pattern"],
+        value: int,
+        tiles: tuple[int, ...] = (),
+        expansions: tuple[int, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "expansions", expansions)
 
-@action("place_tile")
+
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceTile:
     """Action B (Q25–Q27): plant a storage tile on a free space, paying its value in hexagons."""
+
+    kind: ClassVar[str] = "place_tile"
 
     tile: int
     space: str
@@ -39,10 +56,26 @@ class PlaceTile:
     pay_expansions: tuple[int, ...] = ()
     jokers: int = 0
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tile: int,
+        space: str,
+        pay_tiles: tuple[int, ...] = (),
+        pay_expansions: tuple[int, ...] = (),
+        jokers: int = 0,
+    ) -> None:
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "space", space)
+        object.__setattr__(self, "pay_tiles", pay_tiles)
+        object.__setattr__(self, "pay_expansions", pay_expansions)
+        object.__setattr__(self, "jokers", jokers)
 
-@action("place_expansion")
+
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceExpansion:
     """Action C (i) (Q28): place a storage expansion face up on a free area, paying its printed value."""
+
+    kind: ClassVar[str] = "place_expansion"
 
     expansion: int
     area: str
@@ -51,21 +84,57 @@ class PlaceExpansion:
     pay_expansions: tuple[int, ...] = ()
     jokers: int = 0
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        expansion: int,
+        area: str,
+        turn: int,
+        pay_tiles: tuple[int, ...] = (),
+        pay_expansions: tuple[int, ...] = (),
+        jokers: int = 0,
+    ) -> None:
+        object.__setattr__(self, "expansion", expansion)
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "pay_tiles", pay_tiles)
+        object.__setattr__(self, "pay_expansions", pay_expansions)
+        object.__setattr__(self, "jokers", jokers)
 
-@action("buy_expansion")
+
+@dataclass(frozen=True, slots=True, init=False)
 class BuyExpansion:
     """Action C (ii) (Q28): pay 6 points for the supply's top expansion and place it blank side up."""
 
+    kind: ClassVar[str] = "buy_expansion"
+
     area: str
 
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        area: str,
+    ) -> None:
+        object.__setattr__(self, "area", area)
 
-@action("pass")
+
+@dataclass(frozen=True, slots=True, init=False)
 class Pass:
     """Action D (Q29): pass for the round, optionally discarding hexagons from storage at their value."""
+
+    kind: ClassVar[str] = "pass"
 
     tiles: tuple[int, ...] = ()
     expansions: tuple[int, ...] = ()
     jokers: int = 0  # Q29 [?]: only when data's pass_discards_jokers is true (jokers are worth 0 here)
+
+    def __init__(  # the fields in order (tests/engine/test_compiled.py): native stores when compiled
+        self,
+        tiles: tuple[int, ...] = (),
+        expansions: tuple[int, ...] = (),
+        jokers: int = 0,
+    ) -> None:
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "expansions", expansions)
+        object.__setattr__(self, "jokers", jokers)
 
 
 Action = Acquire | PlaceTile | PlaceExpansion | BuyExpansion | Pass
