@@ -198,7 +198,7 @@ def picklable(*classes: type) -> None:
 
 
 def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
-    return type(obj), tuple([getattr(obj, f.name) for f in dataclasses.fields(obj)])
+    return type(obj), tuple([getattr(obj, f.name) for f in _fields(type(obj))])
 
 
 def _make_replacer(cls: type) -> Any:
@@ -263,7 +263,7 @@ def maker(cls: type[T]) -> typing.Callable[..., T]:
 def _native_replacer(cls: type) -> Any:
     """The copier of a compiled (mypyc) frozen dataclass: every old value read at once, the changes put in by
     index, and the constructor called with them all."""
-    names = [f.name for f in dataclasses.fields(cls)]
+    names = [f.name for f in _fields(cls)]  # (not an action's `kind`, which dataclasses lists once compiled)
     get = operator.attrgetter(*names) if len(names) > 1 else lambda obj: (getattr(obj, names[0]),)
     index = {n: i for i, n in enumerate(names)}
 
@@ -374,6 +374,9 @@ def require_data(ok: bool, problem: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------- rules base
+
+
+_KINDS: dict[type, dict[str, type[Any]]] = {}  # each Rules class's action classes by kind
 
 
 class StateLike(Protocol):
@@ -591,9 +594,12 @@ class Rules(Generic[S, A]):
     def action_to_json(self, action: A) -> dict[str, Any]:
         return action_to_json(action)
 
-    @functools.cached_property
+    @property
     def _action_kinds(self) -> dict[str, type[Any]]:
-        return {cls.kind: cls for cls in self.action_types}
+        kinds = _KINDS.get(type(self))  # per class, not in the instance (a compiled rules object has no __dict__)
+        if kinds is None:
+            kinds = _KINDS[type(self)] = {cls.kind: cls for cls in self.action_types}
+        return kinds
 
     def action_from_json(self, data: Any) -> A:
         if not isinstance(data, Mapping):

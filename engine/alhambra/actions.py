@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine._common import N_, Text
+from engine._common import N_, Text, picklable
 from engine.alhambra.components import (
     PRICE,
     TYPE_NAMES,
@@ -343,3 +343,21 @@ def autoplay_words(mode: str) -> Text:
     if mode == "never":
         return Text("sets bonus cards to play automatically never (only by hand)")
     return Text("sets bonus cards to play automatically {mode}", mode=mode)
+
+
+picklable(
+    TakeMoney,
+    BuyTile,
+    RedesignAdd,
+    RedesignRemove,
+    RedesignSwap,
+    Pass,
+    PlaceTile,
+    ReserveTile,
+    GiveToDirk,
+    VizierBuy,
+    ReactivateVizier,
+    TakeHut,
+    PlayBonus,
+    SetBonusAutoplay,
+)  # compiled, they pickle by their fields

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from engine._common import Text, join_texts
+from engine._common import Text, join_texts, picklable
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
     EXPANSION_KIND,
@@ -207,3 +207,6 @@ def payment_words(pay_tiles: Iterable[int], pay_expansions: Iterable[int], joker
     """A payment in words ("F2 + the B2 expansion + 1 joker"); None for nothing."""
     parts = hexagon_items(pay_tiles, pay_expansions, jokers)
     return join_texts(parts, " + ") if parts else None
+
+
+picklable(Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)  # compiled, they pickle by their fields
