@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from engine._json import _fields, action_to_json, from_jsonable, to_jsonable
+from engine._json import _fields, action_to_json, from_jsonable, source_annotations, to_jsonable
 from engine._text import N_, Text, join_texts
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -189,12 +189,17 @@ def native(cls: type) -> bool:
     return False
 
 
-def picklable(*classes: type) -> None:
-    """Let the compiled (mypyc) dataclasses among `classes` pickle (the AI's worker processes get states so):
-    by their fields, rebuilt by the constructor (a native class has no instance dict for pickle's default)."""
+def native_dataclasses(*classes: type) -> None:
+    """Make the compiled (mypyc) dataclasses among `classes` behave as their sources do: they pickle by their
+    fields, rebuilt by the constructor (the AI's worker processes get states so; a native class has no instance
+    dict for pickle's default), and a ClassVar such as an action's `kind` (erased by mypyc to a plain annotation,
+    so dataclasses took it for a field) is no field (`dataclasses.fields` / `replace` see what the source says)."""
     for cls in classes:
         if native(cls):
             copyreg.pickle(cls, _by_fields)
+            written = source_annotations(cls)
+            for name in [n for n in cls.__dataclass_fields__ if n not in written]:  # type: ignore[attr-defined]
+                del cls.__dataclass_fields__[name]  # type: ignore[attr-defined]
 
 
 def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -263,7 +268,7 @@ def maker(cls: type[T]) -> typing.Callable[..., T]:
 def _native_replacer(cls: type) -> Any:
     """The copier of a compiled (mypyc) frozen dataclass: every old value read at once, the changes put in by
     index, and the constructor called with them all."""
-    names = [f.name for f in _fields(cls)]  # (not an action's `kind`, which dataclasses lists once compiled)
+    names = [f.name for f in _fields(cls)]
     get = operator.attrgetter(*names) if len(names) > 1 else lambda obj: (getattr(obj, names[0]),)
     index = {n: i for i, n in enumerate(names)}
 

@@ -219,17 +219,14 @@ def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     """The init fields of a dataclass (cached per class)."""
     found = _FIELDS.get(cls)
     if found is None:
-        # (compiled by mypyc, a ClassVar such as an action's `kind` is erased and dataclasses takes it for a field:
-        # only the annotated fields of the source count)
-        hints = _hints(cls)
-        found = _FIELDS[cls] = tuple(f for f in dataclasses.fields(cls) if f.init and f.name in hints)
+        found = _FIELDS[cls] = tuple(f for f in dataclasses.fields(cls) if f.init)
     return found
 
 
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    """The field types of a dataclass, resolved. A class compiled by mypyc (setup.py) keeps only erased types
-    (`tuple` for `tuple[int, ...]`): its annotations are read from its source instead, resolved in its module."""
+    """The field types of a dataclass, resolved in its module. A class compiled by mypyc (setup.py) keeps only
+    erased types (`tuple` for `tuple[int, ...]`): its annotations are read from its source instead."""
     import sys
 
     module = sys.modules.get(cls.__module__)
@@ -237,25 +234,27 @@ def _hints(cls: type) -> dict[str, Any]:
     try:
         object.__new__(cls)
     except TypeError:  # compiled
-        return typing.get_type_hints(_source_annotations(cls, module), namespace)
+        return typing.get_type_hints(types.SimpleNamespace(__annotations__=source_annotations(cls)), namespace)
     return typing.get_type_hints(cls, namespace)
 
 
-def _source_annotations(cls: type, module: Any) -> Any:
-    """An object whose __annotations__ are the class's as written in its module's .py source (strings)."""
+@functools.cache
+def source_annotations(cls: type) -> dict[str, str]:
+    """A class's field annotations as written in its module's .py source (strings, ClassVars left out): what a
+    class compiled by mypyc no longer carries."""
     import ast
+    import sys
     from pathlib import Path
 
-    path = Path(module.__file__)
+    path = Path(getattr(sys.modules[cls.__module__], "__file__", None) or "")
     source = path.with_name(path.name.split(".", 1)[0] + ".py").read_text(encoding="utf-8")
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
-            found = {
+            return {
                 item.target.id: ast.unparse(item.annotation)
                 for item in node.body
                 if isinstance(item, ast.AnnAssign)
                 and isinstance(item.target, ast.Name)
                 and not ast.unparse(item.annotation).startswith("ClassVar")
             }
-            return types.SimpleNamespace(__annotations__=found)
     raise TypeError(f"no source for {cls!r}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine._common import N_, Text, picklable
+from engine._common import N_, Text, native_dataclasses
 from engine.alhambra.components import (
     PRICE,
     TYPE_NAMES,
@@ -345,7 +345,7 @@ def autoplay_words(mode: str) -> Text:
     return Text("sets bonus cards to play automatically {mode}", mode=mode)
 
 
-picklable(
+native_dataclasses(
     TakeMoney,
     BuyTile,
     RedesignAdd,
@@ -360,4 +360,4 @@ picklable(
     TakeHut,
     PlayBonus,
     SetBonusAutoplay,
-)  # compiled, they pickle by their fields
+)  # compiled, as their sources

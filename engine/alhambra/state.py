@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine._common import Event, Text, picklable
+from engine._common import Event, Text, native_dataclasses
 from engine.alhambra.components import (
     BONUS_CARDS,
     BUILDING_TILES,
@@ -236,7 +236,7 @@ class GameState:
         return len(self.players) == 2
 
 
-picklable(PlayerState, ScoreLine, ScoringRound, Marks, GameState)  # compiled, they pickle by their fields
+native_dataclasses(PlayerState, ScoreLine, ScoringRound, Marks, GameState)  # compiled, as their sources
 
 
 def state_problem(state: GameState) -> str | None:

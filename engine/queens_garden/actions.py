@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from engine._common import Text, join_texts, picklable
+from engine._common import Text, join_texts, native_dataclasses
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
     EXPANSION_KIND,
@@ -209,4 +209,4 @@ def payment_words(pay_tiles: Iterable[int], pay_expansions: Iterable[int], joker
     return join_texts(parts, " + ") if parts else None
 
 
-picklable(Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)  # compiled, they pickle by their fields
+native_dataclasses(Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)  # compiled, as their sources

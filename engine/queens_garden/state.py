@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine._common import Event, picklable
+from engine._common import Event, native_dataclasses
 
 HIDDEN = -1  # an expansion id a viewer may not see
 
@@ -166,7 +166,7 @@ class QGState:
         object.__setattr__(self, "log", log)
 
 
-picklable(Piece, Placed, FinalScore, Seat, QGState)  # compiled, they pickle by their fields
+native_dataclasses(Piece, Placed, FinalScore, Seat, QGState)  # compiled, as their sources
 
 
 def display_tiles(state: QGState) -> dict[int, int]:
