@@ -31,8 +31,8 @@ def test_G29_a_leader_nobody_can_catch_keeps_it():
 
 def test_G21_the_next_mover_is_who_the_share_favours():
     # the same building, the mover order reversed: whoever moves first takes the larger share
-    counts = [1, 1, 0, 0]
-    first_green = dict(_share(counts, 1, 4, 4, list(ALL), (((G,), 1), ((P,), 1), ((Y,), 1), ((OR,), 1))))
-    first_purple = dict(_share(counts, 1, 4, 4, list(ALL), (((P,), 1), ((G,), 1), ((Y,), 1), ((OR,), 1))))
+    counts = (1, 1, 0, 0)
+    first_green = dict(_share(counts, 1, 4, 4, ALL, (((G,), 1), ((P,), 1), ((Y,), 1), ((OR,), 1))))
+    first_purple = dict(_share(counts, 1, 4, 4, ALL, (((P,), 1), ((G,), 1), ((Y,), 1), ((OR,), 1))))
     assert first_green[G] > first_green.get(P, 0.0)
     assert first_purple[P] > first_purple.get(G, 0.0)
