@@ -116,6 +116,11 @@ class AlhambraAI(GameAI):
     #: hard's playouts weigh a sample of the moves a player would consider: no redesign or pass while another
     #: move is legal, and every exact purchase (A22) besides the random sample (False: a sample of all moves)
     playout_focus = True
+    #: at a table of `crowd_players` or more (6-player games), the next scoring round weighs `crowd_next_weight`:
+    #: normal against five easy players won 90.2 % of 200 games with 1.1, 82.0 % with 0.9 (and the same against
+    #: greedy); smaller tables keep `next_weight`
+    crowd_players = 5
+    crowd_next_weight = 1.1
 
     def _progress(self, state: Any) -> float:
         """Roughly how much of the stage before the next scoring is still to come, 0..1 (the bag empties evenly
@@ -194,12 +199,13 @@ class AlhambraAI(GameAI):
             counts.append(dirk)
         value = [float(s.score) for s in state.seats]
         if self.smooth:
+            next_weight = self.crowd_next_weight if len(value) >= self.crowd_players else self.next_weight
             left = self._progress(state)
             for j, r in enumerate(remaining):
                 # the majority race: how sure each lead is depends on how many tiles are still to be bought
                 # before that round (the next scoring: this stage's share of the bag; later ones: more)
                 temp = self.race_base + self.race_spread * (left if j == 0 else 1.0 + j * 0.5)
-                w = self.next_weight if j == 0 else self.later_weight
+                w = next_weight if j == 0 else self.later_weight
                 _race(counts, POINTS[r], temp, w, value, zero_out=j == 0)
         else:
             for j, r in enumerate(remaining):
