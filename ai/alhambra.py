@@ -116,6 +116,9 @@ class AlhambraAI(GameAI):
     #: hard's playouts weigh a sample of the moves a player would consider: no redesign or pass while another
     #: move is legal, and every exact purchase (A22) besides the random sample (False: a sample of all moves)
     playout_focus = True
+    #: hard decides by `lookahead` (ai/core.py): the same re-deals for every candidate, the others replying by
+    #: normal's policy, scored at the seat's next turn by its best move there
+    lookahead = True
     #: at a table of `crowd_players` or more (6-player games), the next scoring round weighs `crowd_next_weight`:
     #: normal against five easy players won 90.2 % of 200 games with 1.1, 82.0 % with 0.9 (and the same against
     #: greedy); smaller tables keep `next_weight`
