@@ -483,8 +483,10 @@ def lookahead(
             if mean > ai.look_gain and mean > ai.look_z * math.sqrt(var / k) and mean > top:
                 best, top = i, mean
     if report is not None:
+        # as the searches report it: a squashed mean margin (ai/coach.py reads it as a chance)
         report["searched"] = [
-            (a, len(rows), sum(r[i] for r in rows) / len(rows) if rows else m) for i, (m, a) in enumerate(cands)
+            (a, len(rows), squash(sum(r[i] for r in rows) / len(rows) if rows else m, ai.margin_scale))
+            for i, (m, a) in enumerate(cands)
         ]
     return cands[best][1]
 
