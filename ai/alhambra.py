@@ -22,7 +22,8 @@ go to), played bonus cards and playable ones in hand add one building each (V63;
 before the scoring, V66), unplayable ones a little hope, exchange cards count as money (V45), and an active vizier
 is worth a couple of points while tiles remain (V3).
 
-Hard's playouts (`playout_action`, `playout_focus`) weigh every exact purchase (A22) and a few random other moves,
+Hard decides by `lookahead` (ai/core.py): the others' replies there are normal's moves among those `_follow_ups`
+keeps (`reply_action`). Its earlier search's playouts (`playout_action`, `playout_focus`) weigh every exact purchase (A22) and a few random other moves,
 redesigns (A33) and passing left out while anything else is legal: a sample of all moves mostly weighs poor ones.
 """
 

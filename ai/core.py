@@ -17,7 +17,10 @@ plausible state; the levels then use the engine contract only (`to_move`, `legal
           a squashed evaluation margin, for each mover from their own side. The `normal` evaluation also seeds each
           root candidate as a prior, so few iterations never play worse than `normal` by much. A clearly best move
           (`clear_margin`) is played at once. Options per game: `tree = False` is the earlier flat Monte Carlo at
-          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`).
+          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`),
+          `lookahead = True` (Alhambra) a determinised lookahead with common random numbers (`lookahead`): each
+          of normal's best moves on the same re-deals, the others replying by normal's policy, scored at the
+          seat's next turn by its best move there; normal's choice kept unless another is clearly better.
 
 Optional movers (`decide(..., optional=True)`, e.g. Alhambra's vizier claimants out of turn, V4/V12) may also do
 nothing: each level compares its best move with the position as it stands (by the same evaluation; `hard` searches
