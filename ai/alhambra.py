@@ -311,11 +311,7 @@ class AlhambraAI(GameAI):
             return GameAI.playout_action(self, rules, state, player, actions, rnd)
         k = self.playout_sample
         sample = exact + (other if k <= 0 or len(other) <= k else rnd.sample(other, k))
-        if len(sample) == 1:
-            return sample[0]
-        values = self.margins(rules, state, player, sample)
-        best = max(values)
-        return rnd.choice([a for a, v in zip(sample, values, strict=True) if v == best])
+        return self.best_of(rules, state, player, sample, rnd)
 
     def reply_action(self, rules: AnyRules, state: Any, player: str, rnd: random.Random) -> Any:
         """`lookahead`'s expected move of `player` (`reply_focus`): normal's best by `margins` among the moves
@@ -323,12 +319,7 @@ class AlhambraAI(GameAI):
         if not self.reply_focus:
             return GameAI.reply_action(self, rules, state, player, rnd)
         actions = self.prune(rules, state, player, rules.legal_actions(state, player))
-        actions = _follow_ups(actions) or actions
-        if len(actions) == 1:
-            return actions[0]
-        values = self.margins(rules, state, player, actions)
-        best = max(values)
-        return rnd.choice([a for a, v in zip(actions, values, strict=True) if v == best])
+        return self.best_of(rules, state, player, _follow_ups(actions) or actions, rnd)
 
     def playout_step(self, rules: AnyRules, state: Any, movers: list[str], rnd: random.Random) -> tuple[str, Any]:
         """V4, V7, V12: while the vizier window is open, each claimant (in V7 order) buys out of turn if one of a

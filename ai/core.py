@@ -162,7 +162,12 @@ class GameAI:
 
     def reply_action(self, rules: AnyRules, state: Any, player: str, rnd: random.Random) -> Any:
         """What `lookahead` expects `player` to do (by default `normal`'s move by `margins`, ties at random)."""
-        actions = self.prune(rules, state, player, rules.legal_actions(state, player))
+        return self.best_of(
+            rules, state, player, self.prune(rules, state, player, rules.legal_actions(state, player)), rnd
+        )
+
+    def best_of(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any], rnd: random.Random) -> Any:
+        """The best of `actions` by `margins`, ties at random (one action: that one, drawing nothing)."""
         if len(actions) == 1:
             return actions[0]
         values = self.margins(rules, state, player, actions)
@@ -192,11 +197,7 @@ class GameAI:
             return actions[0]
         k = self.playout_sample
         sample = actions if k <= 0 or len(actions) <= k else rnd.sample(actions, k)
-        if len(sample) == 1:
-            return sample[0]
-        values = self.margins(rules, state, player, sample)
-        best = max(values)
-        return rnd.choice([a for a, v in zip(sample, values, strict=True) if v == best])
+        return self.best_of(rules, state, player, sample, rnd)
 
 
 def margin(values: dict[str, float], player: str) -> float:
