@@ -17,7 +17,10 @@ plausible state; the levels then use the engine contract only (`to_move`, `legal
           a squashed evaluation margin, for each mover from their own side. The `normal` evaluation also seeds each
           root candidate as a prior, so few iterations never play worse than `normal` by much. A clearly best move
           (`clear_margin`) is played at once. Options per game: `tree = False` is the earlier flat Monte Carlo at
-          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`).
+          the root (`search`), `paired = True` flat rounds with common random numbers (`paired_search`),
+          `lookahead = True` (Alhambra) a determinised lookahead with common random numbers (`lookahead`): each
+          of normal's best moves on the same re-deals, the others replying by normal's policy, scored at the
+          seat's next turn by its best move there; normal's choice kept unless another is clearly better.
 
 Optional movers (`decide(..., optional=True)`, e.g. Alhambra's vizier claimants out of turn, V4/V12) may also do
 nothing: each level compares its best move with the position as it stands (by the same evaluation; `hard` searches
@@ -119,6 +122,19 @@ class GameAI:
     #: flat search (`tree` False): rounds in which every candidate is played from the same re-deal with the same
     #: random choices after it (common random numbers), each playout stopping when the seat is to move again
     paired: bool = False
+    #: `hard`'s decision by `lookahead` instead (False keeps the searches above, as every game had them): each of
+    #: `normal`'s best `look_width` moves is played on the same re-deals, the others reply by `normal`'s policy
+    #: (`reply_action`) until the seat is to move again, which is scored by the seat's best move there
+    #: (`root_margins`); `normal`'s choice stays unless another move is better on these deals by `look_z`
+    #: standard errors (and `look_gain` points)
+    lookahead: bool = False
+    look_width: int = 6
+    look_z: float = 1.0
+    look_gain: float = 0.0
+    #: at most this many actions of the others (and of the seat finishing its turn) before the seat's next turn
+    look_steps: int = 12
+    #: a deal counts `look_width` iterations of a `Budget`; a time budget plays at least `look_min_deals`
+    look_min_deals: int = 1
 
     def determinise(self, rules: AnyRules, view: Any, seat: str, rnd: random.Random) -> Any:
         """A full state whose `rules.view(state, seat)` equals `view`, hidden parts re-dealt at random."""
@@ -144,6 +160,20 @@ class GameAI:
         e.g. through the extra action an exact purchase gives, without slowing the playouts that use `margins`."""
         return self.margins(rules, state, player, actions)
 
+    def reply_action(self, rules: AnyRules, state: Any, player: str, rnd: random.Random) -> Any:
+        """What `lookahead` expects `player` to do (by default `normal`'s move by `margins`, ties at random)."""
+        return self.best_of(
+            rules, state, player, self.prune(rules, state, player, rules.legal_actions(state, player)), rnd
+        )
+
+    def best_of(self, rules: AnyRules, state: Any, player: str, actions: Sequence[Any], rnd: random.Random) -> Any:
+        """The best of `actions` by `margins`, ties at random (one action: that one, drawing nothing)."""
+        if len(actions) == 1:
+            return actions[0]
+        values = self.margins(rules, state, player, actions)
+        best = max(values)
+        return rnd.choice([a for a, v in zip(actions, values, strict=True) if v == best])
+
     def prune(self, rules: AnyRules, state: Any, seat: str, actions: list[Any]) -> list[Any]:
         """The legal actions worth ranking (never empty; by default all): a game whose listing can explode may
         drop actions its evaluation cannot tell apart."""
@@ -167,11 +197,7 @@ class GameAI:
             return actions[0]
         k = self.playout_sample
         sample = actions if k <= 0 or len(actions) <= k else rnd.sample(actions, k)
-        if len(sample) == 1:
-            return sample[0]
-        values = self.margins(rules, state, player, sample)
-        best = max(values)
-        return rnd.choice([a for a, v in zip(sample, values, strict=True) if v == best])
+        return self.best_of(rules, state, player, sample, rnd)
 
 
 def margin(values: dict[str, float], player: str) -> float:
@@ -245,6 +271,8 @@ def decide(
         return ranked[0][1]
     if len(ranked) > 1 and ranked[0][0] - ranked[1][0] >= ai.clear_margin:
         return ranked[0][1]  # clearly best: no search needed
+    if ai.lookahead:
+        return lookahead(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report)
     if ai.paired:
         return paired_search(rules, ai, view, seat, ranked, rnd, Budget.of(budget, DEFAULT_BUDGET), start, report)
     if ai.tree:
@@ -403,6 +431,92 @@ def paired_search(
         report["searched"] = [(a, visits[i], totals[i] / visits[i]) for i, (_, a) in enumerate(cands)]
     best = max(range(len(cands)), key=lambda i: totals[i] / visits[i])
     return cands[best][1]
+
+
+def lookahead(
+    rules: AnyRules,
+    ai: GameAI,
+    view: Any,
+    seat: str,
+    ranked: list[tuple[float, Any]],
+    rnd: random.Random,
+    budget: Budget,
+    start: float,
+    report: dict[str, Any] | None = None,
+) -> Any:
+    """A determinised lookahead with common random numbers over `normal`'s best `look_width` moves.
+
+    Each round re-deals what the seat cannot see once (`determinise`, from `view` alone) and plays every candidate
+    on that same deal: the seat finishes its turn and the others reply by `reply_action` (with the same random
+    numbers for every candidate) until the seat is to move again, where the position is worth the seat's best
+    move by `root_margins` ("my move, their replies, my best next move"); a finished game is worth its final
+    margin. `normal`'s choice (the first candidate) is kept unless another one beats it on the same deals by
+    `look_z` standard errors of the paired differences and by `look_gain` points: far less noise per deal than a
+    playout's, and never a change on thin evidence. An iteration of a `Budget` is one candidate on one deal;
+    only complete rounds count."""
+    cands = ranked[: ai.look_width]
+    if len(cands) == 1:
+        return cands[0][1]
+    deadline = start + budget.seconds if budget.seconds is not None else math.inf
+    limit = budget.iterations if budget.iterations is not None else math.inf
+    width = len(cands)
+    rows: list[list[float]] = []  # per round: each candidate's value
+    done = 0
+    while done + width <= limit:
+        if len(rows) >= ai.look_min_deals and time.perf_counter() >= deadline:
+            break
+        deal = ai.determinise(rules, view, seat, rnd)
+        seed = rnd.getrandbits(32)
+        row = []
+        for _, action in cands:
+            if len(rows) >= ai.look_min_deals and time.perf_counter() >= deadline:
+                break
+            row.append(_look_value(rules, ai, rules.step(deal, seat, action, quiet=True), seat, random.Random(seed)))
+        if len(row) < width:
+            break
+        rows.append(row)
+        done += width
+    best = 0
+    if len(rows) >= 2:
+        k = len(rows)
+        top = 0.0
+        for i in range(1, width):
+            diffs = [r[i] - r[0] for r in rows]
+            mean = sum(diffs) / k
+            var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+            if mean > ai.look_gain and mean > ai.look_z * math.sqrt(var / k) and mean > top:
+                best, top = i, mean
+    if report is not None:
+        # as the searches report it: a squashed mean margin (ai/coach.py reads it as a chance)
+        report["searched"] = [
+            (a, len(rows), squash(sum(r[i] for r in rows) / len(rows) if rows else m, ai.margin_scale))
+            for i, (m, a) in enumerate(cands)
+        ]
+    return cands[best][1]
+
+
+def _look_value(rules: AnyRules, ai: GameAI, state: Any, seat: str, rnd: random.Random) -> float:
+    """`lookahead`'s value of `state` for `seat` (points of margin): play on by `reply_action` until the seat is
+    to move after another player has acted (or `look_steps` actions), then the seat's best move by
+    `root_margins`; a finished game: its final margin, plus `margin_scale` for a win."""
+    other = False
+    for _ in range(ai.look_steps):
+        if rules.is_over(state):
+            break
+        player = rules.to_move(state)[0]
+        if player == seat and other:
+            break
+        other = other or player != seat
+        state = rules.step(state, player, ai.reply_action(rules, state, player, rnd), quiet=True)
+    if rules.is_over(state):
+        scores = {p: float(v) for p, v in rules.scores(state).items()}
+        won = ai.margin_scale / len(rules.winners(state)) if seat in rules.winners(state) else 0.0
+        return margin(scores, seat) + won
+    player = rules.to_move(state)[0]
+    if player != seat:
+        return margin(ai.evaluate(rules, state), seat)
+    actions = ai.prune(rules, state, seat, rules.legal_actions(state, seat))
+    return max(ai.root_margins(rules, state, seat, actions)) if actions else margin(ai.evaluate(rules, state), seat)
 
 
 class _Node:

@@ -63,10 +63,7 @@ class GardensAI(GameAI):
         value = [float(x) for x in state.kind_scores]
         if state.phase == PLAY and accounts:
             order = _movers(state, state.turn, state.hands)
-            for b in range(N_BUILDINGS):
-                counts, empty = _counts(state.board, b)
-                if empty == 0:
-                    continue  # scored already: in kind_scores (G26, G32)
+            for b, counts, empty in _open(state.board):  # the complete ones are in kind_scores (G26, G32)
                 for k, v in _share(counts, empty, len(_BUILDING_SLOTS[b]), state.buildings[b], accounts, order):
                     value[k] += v
         return _per_player(state, value)
@@ -86,11 +83,8 @@ class GardensAI(GameAI):
         if not state.supply:
             hands[i] = hands[i][1:]
         then = _movers(state, (i + 1) % len(state.players), tuple(hands))
-        before: dict[int, tuple[list[int], int, list[tuple[int, float]]]] = {}
-        for b in range(N_BUILDINGS):
-            counts, empty = _counts(board, b)
-            if empty == 0:
-                continue  # scored already: in kind_scores; no placement touches it
+        before: dict[int, tuple[tuple[int, ...], int, tuple[tuple[int, float], ...]]] = {}
+        for b, counts, empty in _open(board):  # the complete ones are in kind_scores; no placement touches them
             shares = _share(counts, empty, len(_BUILDING_SLOTS[b]), buildings[b], accounts, now)
             before[b] = (counts, empty, shares)
             for k, v in shares:
@@ -107,20 +101,35 @@ class GardensAI(GameAI):
                 before[b] = (counts, empty, shares)
                 for k, x in shares:
                     value[k] += x
+        single = [ks[0] for ks in others] if len(mine) == 1 and others and all(len(ks) == 1 for ks in others) else []
         out = []
+        placed: dict[tuple[int, int, int], tuple[tuple[int, float], ...]] = {}  # (building, kind, trees): shares
         for a in actions:
             g = GARDEN_INDEX[a.space]
             facing = FACING[a.tile][a.rotation]
             trees = TILE_TREES[a.tile]
             vals = value[:]
             for d, b in enumerate(GARDEN_BUILDINGS[g]):
-                counts, empty, shares = before[b]
-                for k, x in shares:
+                for k, x in before[b][2]:
                     vals[k] -= x
-                after = counts[:]
-                after[facing[d]] += trees
-                for k, x in _share(after, empty - 1, len(_BUILDING_SLOTS[b]), buildings[b], accounts, then):
+                kind = facing[d]
+                key = (b, kind, trees)
+                after = placed.get(key)
+                if after is None:
+                    counts, empty, _ = before[b]
+                    after = placed[key] = _share(
+                        (*counts[:kind], counts[kind] + trees, *counts[kind + 1 :]),
+                        empty - 1,
+                        len(_BUILDING_SLOTS[b]),
+                        buildings[b],
+                        accounts,
+                        then,
+                    )
+                for k, x in after:
                     vals[k] += x
+            if single:  # one kind each (all but G37): no sums needed
+                out.append(vals[mine[0]] - max([vals[k] for k in single]))
+                continue
             best_other = max((sum(vals[k] for k in ks) for ks in others), default=0.0)
             out.append(sum(vals[k] for k in mine) - best_other)
         return out
@@ -138,14 +147,26 @@ class GardensAI(GameAI):
         return keep or actions
 
 
-def _accounts(state: Any) -> list[int]:
+def _accounts(state: Any) -> tuple[int, ...]:
     """The owned kinds (G31: only they take part in scoring), as kind indices."""
-    return sorted({KIND_INDEX[k] for kinds in state.colours for k in kinds})
+    return tuple(sorted({KIND_INDEX[k] for kinds in state.colours for k in kinds}))
 
 
 def _per_player(state: Any, value: list[float]) -> dict[str, float]:
     """G37: a player's value is the sum over their kinds."""
     return {p: sum(value[KIND_INDEX[k]] for k in ks) for p, ks in zip(state.players, state.colours, strict=True)}
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _open(board: Board) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """(building, `_counts`) of every building not complete yet (cached: a search meets the same board in every
+    re-deal of the hands, and again in the moves it compares)."""
+    out = []
+    for b in range(N_BUILDINGS):
+        counts, empty = _counts(board, b)
+        if empty:
+            out.append((b, tuple(counts), empty))
+    return tuple(out)
 
 
 def _counts(board: Board, b: int) -> tuple[list[int], int]:
@@ -173,27 +194,29 @@ def _movers(state: Any, first: int, hands: tuple[tuple[str, ...], ...]) -> tuple
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _share(
-    counts: list[int],
+    counts: tuple[int, ...],
     empty: int,
     slots: int,
     value: int,
-    accounts: list[int],
+    accounts: tuple[int, ...],
     order: tuple[tuple[tuple[int, ...], int], ...] = (),
-) -> list[tuple[int, float]]:
-    """What building b is worth to each account: [(kind, points)].
+) -> tuple[tuple[int, float], ...]:
+    """What building b is worth to each account: ((kind, points), ...) (cached: the same building recurs across
+    the moves compared and the re-deals searched).
 
     Complete (empty == 0): the real scoring (G29–G31); the caller counts it only when it is not yet in
     kind_scores. Untouched: nothing (no kind is ahead). One garden left: whoever moves first (`order`) and can win
     it with the tile they hold takes it (`_last_garden`). Otherwise: the expected points, split by a soft majority.
     """
     if empty == 0:
-        winner, _, won = building_points(counts, tuple(accounts), value)
-        return [(winner, float(won))] if winner is not None else []
+        winner, _, won = building_points(list(counts), accounts, value)
+        return ((winner, float(won)),) if winner is not None else ()
     if empty == slots:
-        return []
+        return ()
     if empty == 1 and order:
-        return list(_last_garden(tuple(counts), value, tuple(accounts), order))
+        return _last_garden(counts, value, accounts, order)
     present = sum(1 for k in accounts if counts[k] > 0)
     # G30: points = owned kinds present × value; an empty garden may still bring a missing kind
     kinds = present + (len(accounts) - present) * (1.0 - KIND_DECAY**empty)
@@ -202,7 +225,7 @@ def _share(
     temp = TEMP_BASE + TEMP_EMPTY * empty
     weights = [math.exp(counts[k] / temp) for k in accounts]
     total = sum(weights)
-    return [(k, points * w / total) for k, w in zip(accounts, weights, strict=True)]
+    return tuple((k, points * w / total) for k, w in zip(accounts, weights, strict=True))
 
 
 @functools.lru_cache(maxsize=1 << 14)

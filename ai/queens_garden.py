@@ -157,7 +157,12 @@ class QueensGardenAI(GameAI):
 
 
 def _seat_value(seat: Any, round_no: int) -> float:
-    key = (tuple(sorted(seat.garden.items())), seat.placed, round_no)
+    # plain ints and strings (not the Placed dataclasses): the garbage collector skips such keys
+    key = (
+        tuple(sorted(seat.garden.items())),
+        tuple((p.expansion, p.area, p.turn, p.face_up) for p in seat.placed),
+        round_no,
+    )
     hit = _GARDENS.get(key)
     if hit is None:
         if len(_GARDENS) >= _GARDENS_MAX:

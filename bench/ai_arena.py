@@ -372,7 +372,7 @@ def summarise(records: list[dict[str, Any]], elapsed: float | None = None, logge
     if budget:
         label = " ".join(f"{k[0]}={v}" for k, v in budget.items() if v is not None)
     print(
-        f"{table:<24} {subject:>6} vs {vs:<7} {points:5g}/{games:<4} = {points / games:6.1%} "
+        f"{table:<24} {subject:>6} vs {vs:<7} {round(points, 1):5g}/{games:<4} = {points / games:6.1%} "
         f"[{lo:5.1%}–{hi:5.1%}]  fair {fair:4.0%}  ×{points / games / fair:4.2f}  "
         f"margin {mean_margin:+6.1f}  "
         f"p95 {percentile(times, 0.95) * 1000:6.0f} ms  max {max(times, default=0) * 1000:6.0f} ms  "

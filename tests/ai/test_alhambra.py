@@ -76,3 +76,22 @@ def test_the_plain_playout_policy_is_kept_behind_its_switch():
             assert ai.playout_action(RULES, state, seat, actions, random.Random(k)) == GameAI.playout_action(
                 ai, RULES, state, seat, actions, random.Random(k)
             )
+
+
+def test_A45_a_six_player_table_weighs_the_next_scoring_round_by_its_own_weight():
+    """Only at 5 or more players does the next scoring round (A45-A47) weigh `crowd_next_weight`: a 6-player
+    evaluation moves with it, a 2-4 player one is exactly what it was."""
+    for n, moves in ((6, True), (4, False), (2, False)):
+        state = RULES.new_game([str(i) for i in range(n)], {}, 3)
+        rnd = random.Random(n)
+        for _ in range(40):  # a few purchases in, so there are majorities to weigh
+            seat = RULES.to_move(state)[0]
+            state = RULES.apply(state, seat, rnd.choice(RULES.legal_actions(state, seat)))
+        assert any(s.alhambra for s in state.seats)
+        before = AI.evaluate(RULES, state)
+        other = copy.copy(AI)
+        other.crowd_next_weight = AI.crowd_next_weight + 1.0
+        assert (other.evaluate(RULES, state) != before) is moves
+        other.crowd_next_weight = AI.crowd_next_weight
+        other.next_weight = AI.next_weight + 1.0
+        assert (other.evaluate(RULES, state) != before) is not moves

@@ -31,8 +31,63 @@ def test_G29_a_leader_nobody_can_catch_keeps_it():
 
 def test_G21_the_next_mover_is_who_the_share_favours():
     # the same building, the mover order reversed: whoever moves first takes the larger share
-    counts = [1, 1, 0, 0]
-    first_green = dict(_share(counts, 1, 4, 4, list(ALL), (((G,), 1), ((P,), 1), ((Y,), 1), ((OR,), 1))))
-    first_purple = dict(_share(counts, 1, 4, 4, list(ALL), (((P,), 1), ((G,), 1), ((Y,), 1), ((OR,), 1))))
+    counts = (1, 1, 0, 0)
+    first_green = dict(_share(counts, 1, 4, 4, ALL, (((G,), 1), ((P,), 1), ((Y,), 1), ((OR,), 1))))
+    first_purple = dict(_share(counts, 1, 4, 4, ALL, (((P,), 1), ((G,), 1), ((Y,), 1), ((OR,), 1))))
     assert first_green[G] > first_green.get(P, 0.0)
     assert first_purple[P] > first_purple.get(G, 0.0)
+
+
+@pytest.mark.parametrize("options", [{}, {"three_tile_hand": True}, {"two_colours": True}])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_G36_G37_fast_margins_agree_with_step_and_evaluate_in_every_variant(options, n):
+    """The cached shares and the one-kind shortcut of `margins` give the plain step + evaluate's numbers, with
+    three tiles in hand (G36: several tree counts per building) and two kinds a player (G37: sums)."""
+    import random
+
+    from ai import adapter, ai_player_id
+    from ai.core import GameAI
+    from engine import get_rules
+
+    if options.get("two_colours") and n != 2:
+        pytest.skip("G37 is a two-player variant")
+    rules, ai = get_rules("gardens"), adapter("gardens")
+    rnd = random.Random(n)
+    state = rules.new_game([ai_player_id("easy", i + 1) for i in range(n)], options, 7)
+    checked = 0
+    while not rules.is_over(state):
+        seat = rules.to_move(state)[0]
+        actions = rules.legal_actions(state, seat)
+        if checked % 5 == 0:
+            full = ai.determinise(rules, rules.view(state, seat), seat, rnd)
+            fast = ai.margins(rules, full, seat, actions)
+            assert fast == pytest.approx(GameAI.margins(ai, rules, full, seat, actions), abs=1e-9)
+        checked += 1
+        state = rules.apply(state, seat, rnd.choice(actions))
+    assert checked > 10
+
+
+@pytest.mark.parametrize("game", ["gardens", "queens_garden"])
+def test_hard_searches_exactly_the_iterations_it_is_given(game):
+    """An iteration budget is what hard spends, no more: the root's visits are the prior plus the budget."""
+    import random
+
+    from ai import adapter, ai_player_id
+    from ai.core import decide
+    from engine import get_rules
+
+    rules, ai = get_rules(game), adapter(game)
+    rnd = random.Random(3)
+    state = rules.new_game([ai_player_id("normal", i + 1) for i in range(3)], {}, 3)
+    searched = 0
+    while not rules.is_over(state) and searched < 12:
+        seat = rules.to_move(state)[0]
+        actions = rules.legal_actions(state, seat)
+        report: dict = {}
+        decide(rules, ai, rules.view(state, seat), seat, "hard", 1, 37, report=report)
+        if "searched" in report:
+            visits = sum(v for _, v, _ in report["searched"])
+            assert visits == pytest.approx(37 + ai.prior_weight * len(report["searched"]))
+            searched += 1
+        state = rules.apply(state, seat, rnd.choice(actions))
+    assert searched > 5
