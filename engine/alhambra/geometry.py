@@ -348,26 +348,28 @@ def _cut_vertices(walks: Mapping[K, Sequence[K]], root: K) -> set[K]:
     int keys (`Layout.removable_keys`) and the plain cells of `removable_cells`."""
     disc: dict[K, int] = {}
     cut: set[K] = set()
-
-    def low_of(node: K, parent: K | None) -> int:
-        """The lowest discovery index reachable from node's subtree through one back edge."""
-        d = low = disc[node] = len(disc)
-        for nxt in walks[node]:
-            if nxt == parent:
-                continue
-            seen = disc.get(nxt)
-            if seen is None:
-                sub = low_of(nxt, node)
-                if sub < low:
-                    low = sub
-                if sub >= d and parent is not None:
-                    cut.add(node)
-            elif seen < low:
-                low = seen
-        return low
-
-    low_of(root, None)
+    _low_of(walks, disc, cut, root, None)
     return cut
+
+
+def _low_of(walks: Mapping[K, Sequence[K]], disc: dict[K, int], cut: set[K], node: K, parent: K | None) -> int:
+    """The lowest discovery index reachable from node's subtree through one back edge (`_cut_vertices`'s
+    search; a module function, not a closure: a recursive closure is a reference cycle, garbage for the
+    collector to find after every call)."""
+    d = low = disc[node] = len(disc)
+    for nxt in walks[node]:
+        if nxt == parent:
+            continue
+        seen = disc.get(nxt)
+        if seen is None:
+            sub = _low_of(walks, disc, cut, nxt, node)
+            if sub < low:
+                low = sub
+            if sub >= d and parent is not None:
+                cut.add(node)
+        elif seen < low:
+            low = seen
+    return low
 
 
 def _open_among(alh: Alhambra, cells: list[Cell]) -> list[tuple[Cell, int, int]]:

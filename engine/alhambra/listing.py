@@ -364,21 +364,29 @@ def minimal_sets(groups: list[tuple[int, list[int]]], price: int) -> list[tuple[
     """A21: every minimal set of cards worth at least `price`, one per multiset of groups used, as (total, ids).
     `groups` are the interchangeable cards as (value, ids), in falling value order."""
     found: list[tuple[int, tuple[int, ...]]] = []
-
-    def walk(start: int, total: int, chosen: tuple[int, ...]) -> None:
-        # values are chosen in falling order, so the newest value is the smallest card: the payment is
-        # minimal iff dropping one of those still leaves too little
-        for j in range(start, len(groups)):
-            v, ids = groups[j]
-            for k in range(1, len(ids) + 1):
-                t = total + k * v
-                if t >= price:
-                    found.append((t, chosen + tuple(ids[:k])))
-                    break
-                walk(j + 1, t, chosen + tuple(ids[:k]))
-
-    walk(0, 0, ())
+    _walk_sets(groups, price, found, 0, 0, ())
     return found
+
+
+def _walk_sets(
+    groups: list[tuple[int, list[int]]],
+    price: int,
+    found: list[tuple[int, tuple[int, ...]]],
+    start: int,
+    total: int,
+    chosen: tuple[int, ...],
+) -> None:
+    """`minimal_sets`'s search (a module function, not a recursive closure: that would be a reference cycle).
+    Values are chosen in falling order, so the newest value is the smallest card: the payment is minimal iff
+    dropping one of those still leaves too little."""
+    for j in range(start, len(groups)):
+        v, ids = groups[j]
+        for k in range(1, len(ids) + 1):
+            t = total + k * v
+            if t >= price:
+                found.append((t, chosen + tuple(ids[:k])))
+                break
+            _walk_sets(groups, price, found, j + 1, t, chosen + tuple(ids[:k]))
 
 
 @functools.lru_cache(maxsize=1 << 12)
