@@ -67,6 +67,8 @@ async def test_two_processes_with_their_own_shards_share_one_postgresql(pg_url, 
             # run their reminder pass at the same moment: each game is reminded once, by its own shard
             c = await start(fake, tmp_path, pg_url, G0, CH0, 0)
             bots.append(c)
+            while c.bot.get_cog("TurnsCog").reminders.current_loop < 1:  # its start-up pass (the periodic loop's
+                await asyncio.sleep(0.01)  # first round) is over: it cannot claim the reminders set due below
             await con.execute("UPDATE games SET remind_at = 0 WHERE status = 'active'")
             counts = await asyncio.gather(*(h.bot.get_cog("TurnsCog").send_reminders() for h in (a, b, c)))
             await settle(a, b, c)
