@@ -345,19 +345,4 @@ def autoplay_words(mode: str) -> Text:
     return Text("sets bonus cards to play automatically {mode}", mode=mode)
 
 
-native_dataclasses(
-    TakeMoney,
-    BuyTile,
-    RedesignAdd,
-    RedesignRemove,
-    RedesignSwap,
-    Pass,
-    PlaceTile,
-    ReserveTile,
-    GiveToDirk,
-    VizierBuy,
-    ReactivateVizier,
-    TakeHut,
-    PlayBonus,
-    SetBonusAutoplay,
-)  # compiled, as their sources
+native_dataclasses(*ACTION_TYPES)  # compiled, as their sources

@@ -209,4 +209,4 @@ def payment_words(pay_tiles: Iterable[int], pay_expansions: Iterable[int], joker
     return join_texts(parts, " + ") if parts else None
 
 
-native_dataclasses(Acquire, PlaceTile, PlaceExpansion, BuyExpansion, Pass)  # compiled, as their sources
+native_dataclasses(*ACTION_TYPES)  # compiled, as their sources
