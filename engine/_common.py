@@ -207,8 +207,8 @@ def _by_fields(obj: Any) -> tuple[Any, tuple[Any, ...]]:
 
 
 def _make_replacer(cls: type) -> Any:
-    if native(cls):
-        return _native_replacer(cls)
+    if native(cls):  # its own compiled `copied(obj, changes)` when it has one (the hot states), else generic
+        return getattr(cls, "copied", None) or _native_replacer(cls)
     if "__slots__" not in cls.__dict__:
         return _dict_replacer(cls)
     # all old values at once (attrgetter runs in C), the changes put in by index, then one slot setter per field

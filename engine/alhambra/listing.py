@@ -13,7 +13,7 @@ import functools
 import itertools
 from bisect import bisect_left
 from collections.abc import Iterable
-from itertools import compress, repeat
+from itertools import compress
 from typing import Any
 
 from engine._common import maker
@@ -40,13 +40,43 @@ from engine.alhambra.state import (
 )
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
-# looking it up, and playouts list the same placements and redesigns again and again.
-_place = functools.lru_cache(maxsize=1 << 15)(move.PlaceTile)
-_reserve = functools.lru_cache(maxsize=1 << 10)(move.ReserveTile)
-_dirk = functools.lru_cache(maxsize=1 << 10)(move.GiveToDirk)
-_add = functools.lru_cache(maxsize=1 << 15)(move.RedesignAdd)
-_remove = functools.lru_cache(maxsize=1 << 10)(move.RedesignRemove)
-_swap = functools.lru_cache(maxsize=1 << 14)(move.RedesignSwap)
+# looking it up, and playouts list the same placements and redesigns again and again. They are kept in plain
+# dicts whose misses make them (`map(_ADD[tile].__getitem__, cells)` runs in C): a bounded lru_cache costs more
+# per call than the lookup itself. Their size is bounded by the components: tiles times the cells an Alhambra
+# reaches.
+
+
+class _Made(dict[Any, Any]):
+    """`make(*prefix, key)` for each key, made when first asked."""
+
+    def __init__(self, make: Any, prefix: tuple[Any, ...] = ()) -> None:
+        super().__init__()
+        self.make = make
+        self.prefix = prefix
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(*self.prefix, key)
+        return value
+
+
+class _MadeBy(dict[Any, _Made]):
+    """`_MadeBy(make)[first][second]` = make(first, second), made when first asked."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, first: Any) -> _Made:
+        made = self[first] = _Made(self.make, (first,))
+        return made
+
+
+_PLACE = _MadeBy(move.PlaceTile)  # [tile][cell]
+_ADD = _MadeBy(move.RedesignAdd)  # [tile][cell]
+_SWAP = _MadeBy(move.RedesignSwap)  # [tile brought in][tile replaced]
+_REMOVE = _Made(move.RedesignRemove)  # [tile]
+_RESERVE = _Made(move.ReserveTile)  # [tile]
+_DIRK = _Made(move.GiveToDirk)  # [tile]
 PASS = move.Pass()
 
 
@@ -140,11 +170,11 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out += map(_place, repeat(tile), cells if generous else lay.fits(WALLS[tile]))
-            out.append(_reserve(tile))
+            out += map(_PLACE[tile].__getitem__, cells if generous else lay.fits(WALLS[tile]))
+            out.append(_RESERVE[tile])
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
-                out.append(_dirk(tile))
+                out.append(_DIRK[tile])
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
@@ -182,21 +212,21 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     if generous:
         cells = geometry.frontier(alh) if reserve else []
         for tile in reserve:
-            out.extend(_add(tile, c) for c in cells)
+            out += map(_ADD[tile].__getitem__, cells)
         for cell, tile in alh.items():
             if cell != (0, 0):
-                out.append(_remove(tile))
-                out.extend(_swap(new, tile) for new in reserve)
+                out.append(_REMOVE[tile])
+                out.extend(_SWAP[new][tile] for new in reserve)
         return out
     lay = geometry.layout(alh)
     removable = lay.removable_keys()
     keys = list(map(KEYS.__getitem__, alh))  # the cells' keys in the Alhambra's order
     if not reserve:
-        return list(map(_remove, compress(alh.values(), map(removable.__contains__, keys))))
+        return list(map(_REMOVE.__getitem__, compress(alh.values(), map(removable.__contains__, keys))))
     for tile in reserve:
-        out += map(_add, repeat(tile), lay.fits(WALLS[tile]))
+        out += map(_ADD[tile].__getitem__, lay.fits(WALLS[tile]))
     cell_needs = lay.need_keys()
-    bits = [(new, 1 << WALLS[new]) for new in reserve]
+    bits = [(_SWAP[new], 1 << WALLS[new]) for new in reserve]  # (its swaps by replaced tile, its walls as a bit)
     wanted = 0  # the wall patterns of the reserve tiles, as bits
     for _, b in bits:
         wanted |= b
@@ -204,10 +234,10 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
         if not k:
             continue  # the fountain
         if k in removable:
-            out.append(_remove(tile))
+            out.append(_REMOVE[tile])
         fit = FIT_MASK[cell_needs[k]]  # the wall patterns that may be exchanged into this cell
         if fit & wanted:
-            out += [_swap(new, tile) for new, b in bits if fit & b]
+            out += [swaps[tile] for swaps, b in bits if fit & b]
     return out
 
 

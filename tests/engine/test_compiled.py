@@ -94,6 +94,27 @@ def test_written_out_constructors_take_the_fields_in_order_with_their_defaults(c
             setattr(made, fields[0].name, values[0])  # noqa: B010 (the frozen check itself)
 
 
+@pytest.mark.parametrize("cls", [c for c in WRITTEN_OUT if hasattr(c, "copied")], ids=lambda c: c.__name__)
+def test_written_out_copies_change_exactly_the_fields_named(cls):
+    """A state class's own `copied` (what `replace` runs when compiled) copies every field and sets each one
+    named, alone (a field it left out would keep the old value, or lose it)."""
+    real = _instances()[cls]
+    fields = dataclasses.fields(cls)
+    assert cls.copied(real, {}) == real
+    for f in fields:
+        old = getattr(real, f.name)
+        new = {bool: not old, int: 7, str: "x", tuple: ("x",), dict: {"x": 1}, type(None): 7}.get(type(old))
+        if type(old) is int:
+            new = old + 1
+        if new is None:
+            new = dataclasses.replace(old, **{dataclasses.fields(old)[0].name: "x"})  # another Marks
+        made = cls.copied(real, {f.name: new})
+        assert getattr(made, f.name) == new != old, f.name
+        assert all(getattr(made, g.name) == getattr(real, g.name) for g in fields if g is not f), f.name
+    with pytest.raises(TypeError):
+        cls.copied(real, {"no_such_field": 1})
+
+
 @pytest.mark.parametrize("game", ["alhambra", "queens_garden"])
 def test_states_copy_and_pickle_to_equal_states(game):
     rules = get_rules(game)
