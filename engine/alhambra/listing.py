@@ -241,14 +241,12 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     return out
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
+def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[move.BuyTile]:
     """A21: every purchase of a market tile with money cards of `hand`, one per minimal payment (exchange cards
-    aside), space by space."""
-    out: tuple[move.BuyTile, ...] = ()
-    for tile, own in zip(
-        market, by_currency(hand), strict=True
-    ):  # the hand's split repeats far more than the market with it
+    aside), space by space. Not cached: a market with a hand seldom repeats;
+    the hand's split by currency (`by_currency`) and each space's purchases (`_buys`) do."""
+    out: list[move.BuyTile] = []
+    for tile, own in zip(market, by_currency(hand), strict=True):
         if tile is not None and own:
             out += _buys(tile, own)
     return out
