@@ -12,7 +12,6 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from itertools import compress
 from typing import Any, TypeVar
 
 from engine._common import N_, Text
@@ -168,10 +167,11 @@ class Layout:
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
         cells = self._fits.get(walls)
-        if cells is None:
-            front = self.front
-            keys = sorted(compress(front, map(OPEN_FITS[walls].__getitem__, front.values())))
-            cells = self._fits[walls] = list(map(CELLS.__getitem__, keys))
+        if cells is None:  # plain loops: compiled, they beat map(table.__getitem__, ...) (a call per item)
+            ok = OPEN_FITS[walls]
+            keys = [k for k, e in self.front.items() if ok[e]]
+            keys.sort()
+            cells = self._fits[walls] = [CELLS[k] for k in keys]
         return cells
 
     def removable_keys(self) -> frozenset[int]:
@@ -186,8 +186,8 @@ class Layout:
             need = self._need
             if 0 not in need:
                 found = frozenset()
-            elif sum(map(WAYS.__getitem__, need.values())) == 2 * (len(need) - 1):  # each way counted twice
-                found = frozenset(compress(need, map(LEAF.__getitem__, need.values()))).difference(_FOUNTAIN)
+            elif sum([WAYS[pd] for pd in need.values()]) == 2 * (len(need) - 1):  # each way counted twice
+                found = frozenset([k for k, pd in need.items() if k and LEAF[pd]])
             else:
                 walks = {k: [k + d for d in STEPS[needs]] for k, needs in need.items()}
                 cut = _cut_vertices(walks, 0)
@@ -220,7 +220,6 @@ FIT_MASK = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(2
 STEPS = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & side) for pd in range(256))
 WAYS = bytes(len(steps) for steps in STEPS)
 LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
-_FOUNTAIN = (0,)
 # the ring mask bits (RING order N, NE, E, SE, S, SW, W, NW) of the edge neighbours present on these sides
 RING_OF_PRESENT = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
 

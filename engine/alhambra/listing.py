@@ -13,7 +13,6 @@ import functools
 import itertools
 from bisect import bisect_left
 from collections.abc import Iterable
-from itertools import compress
 from typing import Any
 
 from engine._common import maker
@@ -27,7 +26,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import FIT_MASK, KEYS
+from engine.alhambra.geometry import FIT_MASK, SHIFT
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -41,7 +40,7 @@ from engine.alhambra.state import (
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
 # looking it up, and playouts list the same placements and redesigns again and again. They are kept in plain
-# dicts whose misses make them (`map(_ADD[tile].__getitem__, cells)` runs in C): a bounded lru_cache costs more
+# dicts whose misses make them (`_ADD[tile][cell]`): a bounded lru_cache costs more
 # per call than the lookup itself. Their size is bounded by the components: tiles times the cells an Alhambra
 # reaches.
 
@@ -110,9 +109,24 @@ def vizier_claimants(state: GameState) -> list[str]:
     players, seats, market = state.players, state.seats, state.market
     n = len(players)
     order = [i % n for i in range(state.current, state.current + n)]
-    out = [players[i] for i in order if seats[i].vizier and _vizier_buys(market, seats[i].hand)]
+    out = [players[i] for i in order if seats[i].vizier and _pays_exactly(market, seats[i].hand)]
     last[0], last[1] = state, out
     return out[:]
+
+
+def _pays_exactly(market: tuple[str | None, ...], hand: tuple[int, ...]) -> bool:
+    """V5: whether `hand` pays some market tile exactly (`_vizier_buys` is not empty), by the sums the cards of
+    each currency can make (a bit per sum); a hand with an exchange card asks `_vizier_buys` (V45 mixes two)."""
+    if hand and hand[-1] > 2000:
+        return bool(_vizier_buys(market, hand))
+    for tile, own in zip(market, by_currency(hand), strict=True):
+        if tile is not None and own:
+            sums = 1
+            for c in own:
+                sums |= sums << _VALUE[c]
+            if sums >> PRICE[tile] & 1:
+                return True
+    return False
 
 
 _LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
@@ -170,7 +184,8 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out += map(_PLACE[tile].__getitem__, cells if generous else lay.fits(WALLS[tile]))
+            places = _PLACE[tile]
+            out += [places[c] for c in (cells if generous else lay.fits(WALLS[tile]))]
             out.append(_RESERVE[tile])
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
@@ -220,17 +235,19 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
         return out
     lay = geometry.layout(alh)
     removable = lay.removable_keys()
-    keys = list(map(KEYS.__getitem__, alh))  # the cells' keys in the Alhambra's order
+    # plain loops (compiled, they beat map(X.__getitem__, ...), a call per item); a cell's key is (y << SHIFT) + x
     if not reserve:
-        return list(map(_REMOVE.__getitem__, compress(alh.values(), map(removable.__contains__, keys))))
+        return [_REMOVE[tile] for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
     for tile in reserve:
-        out += map(_ADD[tile].__getitem__, lay.fits(WALLS[tile]))
+        adds = _ADD[tile]
+        out += [adds[c] for c in lay.fits(WALLS[tile])]
     cell_needs = lay.need_keys()
     bits = [(_SWAP[new], 1 << WALLS[new]) for new in reserve]  # (its swaps by replaced tile, its walls as a bit)
     wanted = 0  # the wall patterns of the reserve tiles, as bits
     for _, b in bits:
         wanted |= b
-    for k, tile in zip(keys, alh.values(), strict=True):
+    for (x, y), tile in alh.items():
+        k = (y << SHIFT) + x
         if not k:
             continue  # the fountain
         if k in removable:

@@ -106,18 +106,17 @@ class PlayerState:
         for name in ch:
             if name not in _PLAYER_FIELDS:
                 raise TypeError(f"unknown field for PlayerState: {name}")
-        get = ch.get
         return PlayerState(
-            get("hand", self.hand),
-            get("alhambra", self.alhambra),
-            get("reserve", self.reserve),
-            get("score", self.score),
-            get("pending", self.pending),
-            get("vizier", self.vizier),
-            get("huts_taken", self.huts_taken),
-            get("bonus_hand", self.bonus_hand),
-            get("bonus_played", self.bonus_played),
-            get("bonus_auto", self.bonus_auto),
+            ch.get("hand", self.hand),
+            ch.get("alhambra", self.alhambra),
+            ch.get("reserve", self.reserve),
+            ch.get("score", self.score),
+            ch.get("pending", self.pending),
+            ch.get("vizier", self.vizier),
+            ch.get("huts_taken", self.huts_taken),
+            ch.get("bonus_hand", self.bonus_hand),
+            ch.get("bonus_played", self.bonus_played),
+            ch.get("bonus_auto", self.bonus_auto),
         )
 
 
@@ -245,33 +244,32 @@ class GameState:
         for name in ch:
             if name not in _STATE_FIELDS:
                 raise TypeError(f"unknown field for GameState: {name}")
-        get = ch.get
         return GameState(
-            get("players", self.players),
-            get("seed", self.seed),
-            get("rng_counter", self.rng_counter),
-            get("options", self.options),
-            get("phase", self.phase),
-            get("current", self.current),
-            get("bonus", self.bonus),
-            get("seats", self.seats),
-            get("market", self.market),
-            get("display", self.display),
-            get("deck", self.deck),
-            get("discard", self.discard),
-            get("bag", self.bag),
-            get("dirk", self.dirk),
-            get("dirk_score", self.dirk_score),
-            get("removed", self.removed),
-            get("scorings", self.scorings),
-            get("turn", self.turn),
-            get("log", self.log),
-            get("window", self.window),
-            get("claimant", self.claimant),
-            get("huts", self.huts),
-            get("bonus_aside", self.bonus_aside),
-            get("marks", self.marks),
-            get("reshuffled", self.reshuffled),
+            ch.get("players", self.players),
+            ch.get("seed", self.seed),
+            ch.get("rng_counter", self.rng_counter),
+            ch.get("options", self.options),
+            ch.get("phase", self.phase),
+            ch.get("current", self.current),
+            ch.get("bonus", self.bonus),
+            ch.get("seats", self.seats),
+            ch.get("market", self.market),
+            ch.get("display", self.display),
+            ch.get("deck", self.deck),
+            ch.get("discard", self.discard),
+            ch.get("bag", self.bag),
+            ch.get("dirk", self.dirk),
+            ch.get("dirk_score", self.dirk_score),
+            ch.get("removed", self.removed),
+            ch.get("scorings", self.scorings),
+            ch.get("turn", self.turn),
+            ch.get("log", self.log),
+            ch.get("window", self.window),
+            ch.get("claimant", self.claimant),
+            ch.get("huts", self.huts),
+            ch.get("bonus_aside", self.bonus_aside),
+            ch.get("marks", self.marks),
+            ch.get("reshuffled", self.reshuffled),
         )
 
     def module(self, name: str) -> bool:

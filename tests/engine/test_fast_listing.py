@@ -211,3 +211,26 @@ def test_A19_A21_A27_A33_alhambra_listing_equals_a_plain_reference_in_order(n, o
             player = rnd.choice(rules.to_move(state))
             state = rules.step(state, player, rnd.choice(rules.legal_actions(state, player)), quiet=True)
     assert compared
+
+
+def test_V4_V5_V7_vizier_claimants_are_the_seats_with_a_listed_vizier_purchase():
+    """The claimants during the window (decided by the sums each currency's cards can make, or with an exchange
+    card by the listing itself) are exactly the seats with an active vizier and some listed VizierBuy, in V7
+    order, at every step of random games with every module and with the vizier alone."""
+    rules = get_rules("alhambra")
+    windows = 0
+    for g in range(property_games(2)):
+        n = 3 + g % 3
+        options = MODULES if g % 2 else {"vizier": True}
+        rnd = random.Random(70 + g)
+        state = rules.new_game([str(10 + i) for i in range(n)], options, 700 + g)
+        while not rules.is_over(state):
+            if state.phase == ACTION and state.window:
+                order = [(state.current + k) % n for k in range(n)]
+                seats = {i: state.seats[i] for i in order}
+                expected = [state.players[i] for i in order if seats[i].vizier and listing.vizier_buys(state, seats[i])]
+                assert listing.vizier_claimants(state) == expected, (g, state.turn)
+                windows += 1
+            player = rnd.choice(rules.to_move(state))
+            state = rules.step(state, player, rnd.choice(rules.legal_actions(state, player)), quiet=True)
+    assert windows
