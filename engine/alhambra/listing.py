@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any
 
-from engine._common import maker
 from engine.alhambra import actions as move
 from engine.alhambra import geometry
 from engine.alhambra.components import (
@@ -269,33 +267,45 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[m
     return out
 
 
-@functools.lru_cache(maxsize=1 << 12)
+# Caches of the purchases, plain dicts emptied when full (compiled code looks them up without the call and the
+# recency list of a bounded lru_cache): hands and market tiles repeat, but each combination only for a while.
+_CACHE_LIMIT = 1 << 14
+_SPLITS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+_BUYS: dict[tuple[str, tuple[int, ...]], tuple[move.BuyTile, ...]] = {}
+
+
 def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The hand's money cards of each currency, in the order of the market spaces (exchange cards left out)."""
-    if list(hand) == sorted(hand):  # as hands are kept (sorted ids): each currency is one slice
-        cut = [bisect_left(hand, b) for b in _CURRENCY_BOUNDS]
-        return hand[cut[0] : cut[1]], hand[cut[1] : cut[2]], hand[cut[2] : cut[3]], hand[cut[3] : cut[4]]
-    split: list[list[int]] = [[], [], [], []]
-    for c in hand:
-        if 0 <= c < 108:
-            split[c // 27].append(c)
-    return tuple(tuple(own) for own in split)
+    found = _SPLITS.get(hand)
+    if found is None:
+        split: list[list[int]] = [[], [], [], []]
+        for c in hand:
+            if 0 <= c < 108:
+                split[c // 27].append(c)
+        found = (tuple(split[0]), tuple(split[1]), tuple(split[2]), tuple(split[3]))
+        if len(_SPLITS) >= _CACHE_LIMIT:
+            _SPLITS.clear()
+        _SPLITS[hand] = found
+    return found
 
 
-_CURRENCY_BOUNDS = (0, 27, 54, 81, 108)  # the first money card id of each currency, and the end of the money
-
-
-@functools.lru_cache(maxsize=1 << 14)
 def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment.
     Cards kept sorted (as hands are) are sorted by value too, so a payment is a set of positions that depends on
     the values alone (`_positions`)."""
-    if list(own) == sorted(own):
-        get = own.__getitem__
-        return tuple(
-            [_buy(tile, tuple(map(get, at))) for at in _positions(tuple(map(_VALUE.__getitem__, own)), PRICE[tile])]
-        )
-    return tuple([_buy(tile, cards) for cards in payments(own, PRICE[tile])])
+    key = (tile, own)
+    found = _BUYS.get(key)
+    if found is None:
+        price = PRICE[tile]
+        if list(own) == sorted(own):
+            values = tuple([_VALUE[c] for c in own])
+            found = tuple([move.BuyTile(tile, tuple([own[i] for i in at])) for at in _positions(values, price)])
+        else:
+            found = tuple([move.BuyTile(tile, cards) for cards in payments(own, price)])
+        if len(_BUYS) >= _CACHE_LIMIT:
+            _BUYS.clear()
+        _BUYS[key] = found
+    return found
 
 
 _VALUE = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
@@ -310,9 +320,6 @@ def _positions(values: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ..
     for picks in _payment_values(shape, price):
         out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
     return tuple(out)
-
-
-_buy = maker(move.BuyTile)
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:

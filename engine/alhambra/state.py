@@ -25,7 +25,7 @@ so base-game states (and stored JSON from before the modules) are unchanged:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from engine._common import Event, Text, native_dataclasses
 from engine.alhambra.components import (
@@ -102,22 +102,25 @@ class PlayerState:
 
     def copied(self, ch: dict[str, Any]) -> PlayerState:
         """`replace(self, **ch)` in compiled code (engine._common.replace calls it when compiled; the test of the
-        written-out classes checks it names every field): the hot path of every step."""
-        for name in ch:
+        written-out classes checks it copies every field): the hot path of every step. A copy by the constructor
+        (native loads and stores), then the changed fields set."""
+        new = PlayerState(
+            self.hand,
+            self.alhambra,
+            self.reserve,
+            self.score,
+            self.pending,
+            self.vizier,
+            self.huts_taken,
+            self.bonus_hand,
+            self.bonus_played,
+            self.bonus_auto,
+        )
+        for name, value in ch.items():
             if name not in _PLAYER_FIELDS:
                 raise TypeError(f"unknown field for PlayerState: {name}")
-        return PlayerState(
-            ch.get("hand", self.hand),
-            ch.get("alhambra", self.alhambra),
-            ch.get("reserve", self.reserve),
-            ch.get("score", self.score),
-            ch.get("pending", self.pending),
-            ch.get("vizier", self.vizier),
-            ch.get("huts_taken", self.huts_taken),
-            ch.get("bonus_hand", self.bonus_hand),
-            ch.get("bonus_played", self.bonus_played),
-            ch.get("bonus_auto", self.bonus_auto),
-        )
+            object.__setattr__(new, name, value)
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,37 +243,40 @@ class GameState:
 
     def copied(self, ch: dict[str, Any]) -> GameState:
         """`replace(self, **ch)` in compiled code (engine._common.replace calls it when compiled; the test of the
-        written-out classes checks it names every field): the hot path of every step."""
-        for name in ch:
+        written-out classes checks it copies every field): the hot path of every step. A copy by the constructor
+        (native loads and stores), then the changed fields set."""
+        new = GameState(
+            self.players,
+            self.seed,
+            self.rng_counter,
+            self.options,
+            self.phase,
+            self.current,
+            self.bonus,
+            self.seats,
+            self.market,
+            self.display,
+            self.deck,
+            self.discard,
+            self.bag,
+            self.dirk,
+            self.dirk_score,
+            self.removed,
+            self.scorings,
+            self.turn,
+            self.log,
+            self.window,
+            self.claimant,
+            self.huts,
+            self.bonus_aside,
+            self.marks,
+            self.reshuffled,
+        )
+        for name, value in ch.items():
             if name not in _STATE_FIELDS:
                 raise TypeError(f"unknown field for GameState: {name}")
-        return GameState(
-            ch.get("players", self.players),
-            ch.get("seed", self.seed),
-            ch.get("rng_counter", self.rng_counter),
-            ch.get("options", self.options),
-            ch.get("phase", self.phase),
-            ch.get("current", self.current),
-            ch.get("bonus", self.bonus),
-            ch.get("seats", self.seats),
-            ch.get("market", self.market),
-            ch.get("display", self.display),
-            ch.get("deck", self.deck),
-            ch.get("discard", self.discard),
-            ch.get("bag", self.bag),
-            ch.get("dirk", self.dirk),
-            ch.get("dirk_score", self.dirk_score),
-            ch.get("removed", self.removed),
-            ch.get("scorings", self.scorings),
-            ch.get("turn", self.turn),
-            ch.get("log", self.log),
-            ch.get("window", self.window),
-            ch.get("claimant", self.claimant),
-            ch.get("huts", self.huts),
-            ch.get("bonus_aside", self.bonus_aside),
-            ch.get("marks", self.marks),
-            ch.get("reshuffled", self.reshuffled),
-        )
+            object.__setattr__(new, name, value)
+        return new
 
     def module(self, name: str) -> bool:
         """Whether an expansion module (`vizier`, `huts`, `exchange`, `bonus`) is on in this game."""
@@ -290,8 +296,8 @@ class GameState:
 
 
 native_dataclasses(PlayerState, ScoreLine, ScoringRound, Marks, GameState)  # compiled, as their sources
-_PLAYER_FIELDS = frozenset(PlayerState.__dataclass_fields__)  # what `copied` accepts
-_STATE_FIELDS = frozenset(GameState.__dataclass_fields__)
+_PLAYER_FIELDS: Final = frozenset(PlayerState.__dataclass_fields__)  # what `copied` accepts
+_STATE_FIELDS: Final = frozenset(GameState.__dataclass_fields__)
 
 
 def state_problem(state: GameState) -> str | None:
