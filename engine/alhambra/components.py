@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from engine._common import N_, Text, join_texts, load_data, require_data
 
@@ -106,12 +107,12 @@ def _load_huts() -> tuple[str, ...]:
 
 HUTS = _load_huts()
 require_data(len(HUTS) == VIZIER_DATA["worker_huts"]["count"] == 24, "V20: 24 huts")
-HUT_TYPE: dict[str, str] = {h: TILES[h].type for h in HUTS}  # the building type whose colour the hut has
+HUT_TYPE: Final[dict[str, str]] = {h: TILES[h].type for h in HUTS}  # the building type whose colour the hut has
 HUT_LIMIT = VIZIER_DATA["worker_huts"]["max_per_player_per_game"]  # V25: 3 per player per game
 
-WALLS: dict[str, int] = {tid: t.walls for tid, t in TILES.items()}
+WALLS: Final[dict[str, int]] = {tid: t.walls for tid, t in TILES.items()}
 TYPE_OF: dict[str, str] = {tid: (HUT if t.hut else t.type) for tid, t in TILES.items()}
-PRICE: dict[str, int] = {tid: t.price for tid, t in TILES.items()}
+PRICE: Final[dict[str, int]] = {tid: t.price for tid, t in TILES.items()}
 
 
 def is_hut(tile_id: str) -> bool:
@@ -232,7 +233,7 @@ def card_key(card: int) -> tuple[int, int]:
 
 # V40: the six exchange cards (Bureau de Change), one per pair of currencies; ids 2001.. in data-file order.
 # They travel like money cards (deck, display, hands, discard) but are never money (V48).
-EXCHANGE_PAIRS: dict[int, tuple[int, int]] = {
+EXCHANGE_PAIRS: Final[dict[int, tuple[int, int]]] = {
     2001 + i: (CURRENCIES.index(raw["currencies"][0]), CURRENCIES.index(raw["currencies"][1]))
     for i, raw in enumerate(VIZIER_DATA["exchange_cards"]["cards"])
 }

@@ -12,7 +12,7 @@ searches (`legal_cells`, `removable_cells`) use the same predicates, so a listed
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from engine._common import N_, Text
 from engine.alhambra.components import NEIGHBOURS, OPPOSITE, START_TILES, WALLS, E, N, S, W, cell_name, tile_text
@@ -34,9 +34,9 @@ RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 # Inside a Layout a cell (x, y) is one int, (y << SHIFT) + x: its neighbours are k - ROW (north), k + 1 (east),
 # k + ROW (south) and k - 1 (west), and sorting keys sorts cells top row first (an Alhambra of at most 78 tiles
 # never reaches |x| = ROW / 2).
-SHIFT = 10
-ROW = 1 << SHIFT
-_HALF = ROW >> 1
+SHIFT: Final = 10
+ROW: Final = 1 << SHIFT
+_HALF: Final = ROW >> 1
 
 
 def cell_key(cell: Cell) -> int:
@@ -48,11 +48,11 @@ def key_cell(k: int) -> Cell:
     return x, (k - x) >> SHIFT
 
 
-_SIDES = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
+_SIDES: Final = ((-ROW, N, S), (1, E, W), (ROW, S, N), (-1, W, E))  # (offset, side towards it, its side facing back)
 # The 8 cells around a key in ring order (RING) as (offset, the bit of the centre in that cell's ring mask, the
 # side of that cell facing the centre (0 for a corner), the side of the centre facing that cell, and the mask that
 # clears what the centre gave that cell's packed entry: its ring bit and the side's present and walled bits)
-_AROUND = tuple(
+_AROUND: Final = tuple(
     (dy * ROW + dx, bit, back, side, ~(bit << 8 | back << 4 | back))
     for i, (dx, dy) in enumerate(RING)
     for side in [next((sd for ddx, ddy, sd, _ in NEIGHBOURS if (ddx, ddy) == (dx, dy)), 0)]
@@ -61,10 +61,10 @@ _AROUND = tuple(
 # The edge neighbours as (offset, what the centre gives their packed frontier entry: ring bit and present side,
 # their side facing the centre, its present bit in packed needs, the centre's side facing them, the mask that
 # clears what the centre gave); the corners as (offset, ring bit << 8, the mask that clears it)
-_EDGES_AROUND = tuple(
+_EDGES_AROUND: Final = tuple(
     (d, bit << 8 | back << 4, back, back << 4, side, gone) for d, bit, back, side, gone in _AROUND if back
 )
-_CORNERS_AROUND = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND if not back)
+_CORNERS_AROUND: Final = tuple((d, bit << 8, gone) for d, bit, back, _, gone in _AROUND if not back)
 
 
 class Layout:
@@ -87,7 +87,7 @@ class Layout:
 
     def __init__(self, alh: Alhambra, parent: Layout | None = None, changed: Cell | None = None) -> None:
         self.alh = alh
-        self._fits: dict[int, list[Cell]] = {}
+        self._fits: dict[int, list[int]] = {}
         self._removable: frozenset[int] | None = None
         self.memo: dict[Any, Any] = {}  # the listing's own per-Alhambra results (keyed by what else they depend on)
         if parent is not None and changed is not None:
@@ -166,13 +166,17 @@ class Layout:
 
     def fits(self, walls: int) -> list[Cell]:
         """The cells where a tile with `walls` may be placed (A31), top row first: legal_cells for its walls."""
-        cells = self._fits.get(walls)
-        if cells is None:  # plain loops: compiled, they beat map(table.__getitem__, ...) (a call per item)
+        return [CELLS[k] for k in self.fit_keys(walls)]
+
+    def fit_keys(self, walls: int) -> list[int]:
+        """`fits` as cell keys (rising: top row first), kept per wall pattern."""
+        keys = self._fits.get(walls)
+        if keys is None:  # plain loops: compiled, they beat map(table.__getitem__, ...) (a call per item)
             ok = OPEN_FITS[walls]
             keys = [k for k, e in self.front.items() if ok[e]]
             keys.sort()
-            cells = self._fits[walls] = [CELLS[k] for k in keys]
-        return cells
+            self._fits[walls] = keys
+        return keys
 
     def removable_keys(self) -> frozenset[int]:
         """The keys of the cells whose tile may go to the reserve (A33b), as removable_cells: not the fountain, not
@@ -209,19 +213,19 @@ class Layout:
 
 
 # FIT[walls][present][walled]: a tile with these walls matches a cell with these needs (A31.2, A31.3)
-FIT = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
+FIT: Final = tuple(tuple(tuple(bool(w & p == d and p & ~w) for d in range(16)) for p in range(16)) for w in range(16))
 # the same by packed needs (present << 4 | walled), one byte string per wall pattern
-FITS = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
+FITS: Final = tuple(bytes(FIT[w][pd >> 4][pd & 15] for pd in range(256)) for w in range(16))
 # FIT_MASK[needs]: the wall patterns w that match packed needs, as the bits 1 << w
-FIT_MASK = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(256))
+FIT_MASK: Final = tuple(sum(1 << w for w in range(16) if FITS[w][pd]) for pd in range(256))
 # By packed needs of an occupied cell of a legal Alhambra: its ways on foot (sides with a neighbour and no wall,
 # A31.3) as key offsets (STEPS), how many (WAYS), and whether it is a leaf that may go (LEAF: one way, and not
 # surrounded on all four sides, A33b)
-STEPS = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & side) for pd in range(256))
-WAYS = bytes(len(steps) for steps in STEPS)
-LEAF = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
+STEPS: Final = tuple(tuple(d for d, side, _ in _SIDES if pd >> 4 & side and not pd & side) for pd in range(256))
+WAYS: Final = bytes(len(steps) for steps in STEPS)
+LEAF: Final = bytes(WAYS[pd] == 1 and pd >> 4 != 15 for pd in range(256))
 # the ring mask bits (RING order N, NE, E, SE, S, SW, W, NW) of the edge neighbours present on these sides
-RING_OF_PRESENT = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
+RING_OF_PRESENT: Final = tuple((p & N) | (p & E) << 1 | (p & S) << 2 | (p & W) << 3 for p in range(16))
 
 
 class _Cells(dict[int, Cell]):
@@ -233,7 +237,7 @@ class _Cells(dict[int, Cell]):
         return cell
 
 
-CELLS = _Cells()
+CELLS: Final = _Cells()
 
 
 class _Keys(dict[Cell, int]):
@@ -244,10 +248,10 @@ class _Keys(dict[Cell, int]):
         return k
 
 
-KEYS = _Keys()
+KEYS: Final = _Keys()
 
 
-_LAYOUTS: dict[int, Layout] = {}
+_LAYOUTS: Final[dict[int, Layout]] = {}
 
 
 def layout(alh: Alhambra) -> Layout:
@@ -410,10 +414,10 @@ def _hole_after_filling(occ: list[bool]) -> bool:
 
 
 # The verdict for each of the 256 occupancy patterns of the 8 surrounding cells (bit i = RING[i] occupied).
-HOLE_AFTER = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
+HOLE_AFTER: Final = tuple(_hole_after_filling([bool(m >> i & 1) for i in range(8)]) for m in range(256))
 # OPEN_FITS[walls][entry]: a tile with these walls may be placed on a frontier cell with this packed entry (ring << 8
 # | needs): it matches (FITS) and fills no hole (HOLE_AFTER); one 64 KiB byte string per wall pattern
-OPEN_FITS = tuple(b"".join(bytes(256) if hole else FITS[w] for hole in HOLE_AFTER) for w in range(16))
+OPEN_FITS: Final = tuple(b"".join(bytes(256) if hole else FITS[w] for hole in HOLE_AFTER) for w in range(16))
 
 # RING with each entry's mask bit and, for the edge neighbours, the side it lies on and the side facing back
 _EDGE = {(dx, dy): (side, back) for dx, dy, side, back in NEIGHBOURS}

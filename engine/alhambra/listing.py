@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.alhambra import actions as move
 from engine.alhambra import geometry
@@ -24,7 +24,7 @@ from engine.alhambra.components import (
     WALLS,
     card_key,
 )
-from engine.alhambra.geometry import FIT_MASK, SHIFT
+from engine.alhambra.geometry import FIT_MASK, SHIFT, cell_key, key_cell
 from engine.alhambra.state import (
     ACTION,
     AUTOPLAY_MODES,
@@ -38,43 +38,82 @@ from engine.alhambra.state import (
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
 # looking it up, and playouts list the same placements and redesigns again and again. They are kept in plain
-# dicts whose misses make them (`_ADD[tile][cell]`): a bounded lru_cache costs more
-# per call than the lookup itself. Their size is bounded by the components: tiles times the cells an Alhambra
-# reaches.
+# dicts (compiled code looks them up directly; a bounded lru_cache costs more per call than the lookup itself),
+# placements by cell key (an int hashes at once). Their size is bounded by the components: tiles times the
+# cells an Alhambra reaches.
+_PLACE: Final[dict[str, dict[int, move.PlaceTile]]] = {}  # [tile][cell key]
+_ADD: Final[dict[str, dict[int, move.RedesignAdd]]] = {}  # [tile][cell key]
+_SWAP: Final[dict[str, dict[str, move.RedesignSwap]]] = {}  # [tile brought in][tile replaced]
+_REMOVE: Final[dict[str, move.RedesignRemove]] = {}  # [tile]
+_RESERVE: Final[dict[str, move.ReserveTile]] = {}
+_DIRK: Final[dict[str, move.GiveToDirk]] = {}
 
 
-class _Made(dict[Any, Any]):
-    """`make(*prefix, key)` for each key, made when first asked."""
-
-    def __init__(self, make: Any, prefix: tuple[Any, ...] = ()) -> None:
-        super().__init__()
-        self.make = make
-        self.prefix = prefix
-
-    def __missing__(self, key: Any) -> Any:
-        value = self[key] = self.make(*self.prefix, key)
-        return value
-
-
-class _MadeBy(dict[Any, _Made]):
-    """`_MadeBy(make)[first][second]` = make(first, second), made when first asked."""
-
-    def __init__(self, make: Any) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, first: Any) -> _Made:
-        made = self[first] = _Made(self.make, (first,))
-        return made
+def _places(tile: str, keys: list[int]) -> list[move.PlaceTile]:
+    """PlaceTile(tile, cell) for the cells with these keys, each made once."""
+    made = _PLACE.get(tile)
+    if made is None:
+        made = _PLACE[tile] = {}
+    out = []
+    for k in keys:
+        action = made.get(k)
+        if action is None:
+            action = made[k] = move.PlaceTile(tile, key_cell(k))
+        out.append(action)
+    return out
 
 
-_PLACE = _MadeBy(move.PlaceTile)  # [tile][cell]
-_ADD = _MadeBy(move.RedesignAdd)  # [tile][cell]
-_SWAP = _MadeBy(move.RedesignSwap)  # [tile brought in][tile replaced]
-_REMOVE = _Made(move.RedesignRemove)  # [tile]
-_RESERVE = _Made(move.ReserveTile)  # [tile]
-_DIRK = _Made(move.GiveToDirk)  # [tile]
-PASS = move.Pass()
+def _adds(tile: str, keys: list[int]) -> list[move.RedesignAdd]:
+    """RedesignAdd(tile, cell) for the cells with these keys, each made once."""
+    made = _ADD.get(tile)
+    if made is None:
+        made = _ADD[tile] = {}
+    out = []
+    for k in keys:
+        action = made.get(k)
+        if action is None:
+            action = made[k] = move.RedesignAdd(tile, key_cell(k))
+        out.append(action)
+    return out
+
+
+def _swaps(new: str) -> dict[str, move.RedesignSwap]:
+    """The exchanges that bring `new` in, by the tile they replace (filled by `_swap`)."""
+    made = _SWAP.get(new)
+    if made is None:
+        made = _SWAP[new] = {}
+    return made
+
+
+def _swap(made: dict[str, move.RedesignSwap], new: str, tile: str) -> move.RedesignSwap:
+    action = made.get(tile)
+    if action is None:
+        action = made[tile] = move.RedesignSwap(new, tile)
+    return action
+
+
+def _remove(tile: str) -> move.RedesignRemove:
+    action = _REMOVE.get(tile)
+    if action is None:
+        action = _REMOVE[tile] = move.RedesignRemove(tile)
+    return action
+
+
+def _reserve(tile: str) -> move.ReserveTile:
+    action = _RESERVE.get(tile)
+    if action is None:
+        action = _RESERVE[tile] = move.ReserveTile(tile)
+    return action
+
+
+def _dirk(tile: str) -> move.GiveToDirk:
+    action = _DIRK.get(tile)
+    if action is None:
+        action = _DIRK[tile] = move.GiveToDirk(tile)
+    return action
+
+
+PASS: Final = move.Pass()
 
 
 def to_move(state: GameState) -> list[str]:
@@ -127,7 +166,7 @@ def _pays_exactly(market: tuple[str | None, ...], hand: tuple[int, ...]) -> bool
     return False
 
 
-_LAST_CLAIMANTS: list[Any] = [None, []]  # the last state asked and its claimants
+_LAST_CLAIMANTS: Final[list[Any]] = [None, []]  # the last state asked and its claimants
 
 
 def vizier_priority(state: GameState, claims: Iterable[str]) -> list[str]:
@@ -182,12 +221,11 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            places = _PLACE[tile]
-            out += [places[c] for c in (cells if generous else lay.fits(WALLS[tile]))]
-            out.append(_RESERVE[tile])
+            out += _places(tile, [cell_key(c) for c in cells] if generous else lay.fit_keys(WALLS[tile]))
+            out.append(_reserve(tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
-                out.append(_DIRK[tile])
+                out.append(_dirk(tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
@@ -224,35 +262,36 @@ def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool)
     out: list[Any] = []
     if generous:
         cells = geometry.frontier(alh) if reserve else []
+        keys = [cell_key(c) for c in cells]
         for tile in reserve:
-            out += map(_ADD[tile].__getitem__, cells)
+            out += _adds(tile, keys)
         for cell, tile in alh.items():
             if cell != (0, 0):
-                out.append(_REMOVE[tile])
-                out.extend(_SWAP[new][tile] for new in reserve)
+                out.append(_remove(tile))
+                out.extend(_swap(_swaps(new), new, tile) for new in reserve)
         return out
     lay = geometry.layout(alh)
     removable = lay.removable_keys()
     # plain loops (compiled, they beat map(X.__getitem__, ...), a call per item); a cell's key is (y << SHIFT) + x
     if not reserve:
-        return [_REMOVE[tile] for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
+        return [_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
     for tile in reserve:
-        adds = _ADD[tile]
-        out += [adds[c] for c in lay.fits(WALLS[tile])]
+        out += _adds(tile, lay.fit_keys(WALLS[tile]))
     cell_needs = lay.need_keys()
-    bits = [(_SWAP[new], 1 << WALLS[new]) for new in reserve]  # (its swaps by replaced tile, its walls as a bit)
     wanted = 0  # the wall patterns of the reserve tiles, as bits
-    for _, b in bits:
-        wanted |= b
+    for new in reserve:
+        wanted |= 1 << WALLS[new]
     for (x, y), tile in alh.items():
         k = (y << SHIFT) + x
         if not k:
             continue  # the fountain
         if k in removable:
-            out.append(_REMOVE[tile])
+            out.append(_remove(tile))
         fit = FIT_MASK[cell_needs[k]]  # the wall patterns that may be exchanged into this cell
         if fit & wanted:
-            out += [swaps[tile] for swaps, b in bits if fit & b]
+            for new in reserve:
+                if fit >> WALLS[new] & 1:
+                    out.append(_swap(_swaps(new), new, tile))
     return out
 
 
@@ -269,9 +308,9 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[m
 
 # Caches of the purchases, plain dicts emptied when full (compiled code looks them up without the call and the
 # recency list of a bounded lru_cache): hands and market tiles repeat, but each combination only for a while.
-_CACHE_LIMIT = 1 << 14
-_SPLITS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-_BUYS: dict[tuple[str, tuple[int, ...]], tuple[move.BuyTile, ...]] = {}
+_CACHE_LIMIT: Final = 1 << 14
+_SPLITS: Final[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+_BUYS: Final[dict[tuple[str, tuple[int, ...]], tuple[move.BuyTile, ...]]] = {}
 
 
 def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -308,7 +347,7 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     return found
 
 
-_VALUE = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
+_VALUE: Final = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -461,19 +500,35 @@ def mixed_payments(cards: tuple[int, ...], price: int, other: int, exact: bool) 
     return tuple(tuple(sorted(cards)) for _, cards in found)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+_TAKES: Final[dict[tuple[int, ...], tuple[move.TakeMoney, ...]]] = {}  # by display (emptied when full, as _BUYS)
+_TAKE: Final[dict[tuple[int, ...], move.TakeMoney]] = {}  # by the cards taken
+
+
 def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
     """A19: each distinct single card, and each distinct set of 2+ money cards worth at most 5 together (V43:
     an exchange card is only ever taken alone)."""
+    found = _TAKES.get(display)
+    if found is not None:
+        return found
     # the choices depend only on each card's value and on which cards are of one kind (a money card's kind is
     # id // 3: currency and value; an exchange card is its own kind): the display's pattern
     # (a card of value 5 or more, like an exchange card, is only ever taken alone: its value counts as 5)
     kinds = [c // 3 if c < 2000 else c for c in display]
-    pattern = tuple(min(k % 9 + 1 if k < 2000 else 5, 5) << 4 | kinds.index(k) for k in kinds)
-    return tuple(_take(tuple(sorted([display[i] for i in combo]))) for combo in _take_choices(pattern))
-
-
-_take = functools.lru_cache(maxsize=1 << 12)(move.TakeMoney)
+    pattern = tuple([min(k % 9 + 1 if k < 2000 else 5, 5) << 4 | kinds.index(k) for k in kinds])
+    out = []
+    for combo in _take_choices(pattern):
+        cards = tuple(sorted([display[i] for i in combo]))
+        action = _TAKE.get(cards)
+        if action is None:
+            if len(_TAKE) >= _CACHE_LIMIT:
+                _TAKE.clear()
+            action = _TAKE[cards] = move.TakeMoney(cards)
+        out.append(action)
+    found = tuple(out)
+    if len(_TAKES) >= _CACHE_LIMIT:
+        _TAKES.clear()
+    _TAKES[display] = found
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 12)
