@@ -34,6 +34,7 @@ from engine.alhambra.state import (
     VIZIER,
     GameState,
     PlayerState,
+    index_of,
 )
 
 # The listed actions are made once and shared (they are frozen values): making a dataclass costs more than
@@ -156,7 +157,9 @@ def _pays_exactly(market: tuple[str | None, ...], hand: tuple[int, ...]) -> bool
     each currency can make (a bit per sum); a hand with an exchange card asks `_vizier_buys` (V45 mixes two)."""
     if hand and hand[-1] > 2000:
         return bool(_vizier_buys(market, hand))
-    for tile, own in zip(market, by_currency(hand), strict=True):
+    split = by_currency(hand)
+    for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
+        tile, own = market[space], split[space]
         if tile is not None and own:
             sums = 1
             for c in own:
@@ -212,7 +215,7 @@ def legal_actions(state: GameState, player: str) -> list[Any]:
 
 def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     """The listing. With `generous`, positions and swaps are not filtered (check does that)."""
-    seat = state.seats[state.players.index(player)]
+    seat = state.seats[index_of(state.players, player)]
     alh = seat.alhambra
     if state.phase != ACTION:
         out: list[Any] = []
@@ -256,7 +259,7 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
     return out
 
 
-def _redesigns(alh: geometry.Alhambra, reserve: tuple[str, ...], generous: bool) -> list[Any]:
+def _redesigns(alh: dict[geometry.Cell, str], reserve: tuple[str, ...], generous: bool) -> list[Any]:
     """A33: the redesigns (a reserve tile added, an Alhambra tile removed or exchanged for a reserve tile), in
     listing order; the fast listing keeps them per Alhambra and reserve (geometry.Layout.memo)."""
     out: list[Any] = []
@@ -300,7 +303,9 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[m
     aside), space by space. Not cached: a market with a hand seldom repeats;
     the hand's split by currency (`by_currency`) and each space's purchases (`_buys`) do."""
     out: list[move.BuyTile] = []
-    for tile, own in zip(market, by_currency(hand), strict=True):
+    split = by_currency(hand)
+    for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
+        tile, own = market[space], split[space]
         if tile is not None and own:
             out += _buys(tile, own)
     return out
@@ -328,6 +333,11 @@ def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return found
 
 
+def _rising(cards: tuple[int, ...]) -> bool:
+    """Whether the cards are sorted (as hands are kept), without building a sorted copy."""
+    return all(cards[i - 1] <= cards[i] for i in range(1, len(cards)))
+
+
 def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     """A21: the purchases of market `tile` with the money cards `own` of its currency, one per minimal payment.
     Cards kept sorted (as hands are) are sorted by value too, so a payment is a set of positions that depends on
@@ -336,7 +346,7 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
     found = _BUYS.get(key)
     if found is None:
         price = PRICE[tile]
-        if list(own) == sorted(own):
+        if _rising(own):
             values = tuple([_VALUE[c] for c in own])
             found = tuple([move.BuyTile(tile, tuple([own[i] for i in at])) for at in _positions(values, price)])
         else:
@@ -350,15 +360,24 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
 _VALUE: Final = tuple((c % 27) // 3 + 1 for c in range(108))  # a money card's value by id
 
 
-@functools.lru_cache(maxsize=1 << 14)
+_POSITIONS: Final[dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]]] = {}
+
+
 def _positions(values: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
     """payments for cards with these values in rising order, as positions among them (the lowest of each value)."""
-    first = {v: values.index(v) for v in set(values)}
-    shape = tuple((v, values.count(v)) for v in sorted(first, reverse=True))
-    out = []
-    for picks in _payment_values(shape, price):
-        out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
-    return tuple(out)
+    key = (values, price)
+    found = _POSITIONS.get(key)
+    if found is None:
+        first = {v: values.index(v) for v in set(values)}
+        shape = tuple((v, values.count(v)) for v in sorted(first, reverse=True))
+        out = []
+        for picks in _payment_values(shape, price):
+            out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
+        found = tuple(out)
+        if len(_POSITIONS) >= _CACHE_LIMIT:
+            _POSITIONS.clear()
+        _POSITIONS[key] = found
+    return found
 
 
 def vizier_buys(state: GameState, seat: PlayerState, first: bool = False) -> list[move.VizierBuy]:
@@ -412,7 +431,9 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
 
 def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
-    for tile, own in zip(market, by_currency(hand), strict=True):
+    split = by_currency(hand)
+    for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
+        tile, own = market[space], split[space]
         if tile is not None and own:
             yield tile, own
 

@@ -12,9 +12,9 @@ only a note for its owner. What the board image marks across the actions of a tu
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-from engine._common import Event, Text, action_to_json, copier, replace, shuffled
+from engine._common import Event, Text, action_to_json, replace, shuffled
 from engine.alhambra import geometry
 from engine.alhambra.actions import (
     BuyTile,
@@ -61,11 +61,19 @@ from engine.alhambra.state import (
     VIZIER,
     GameState,
     PlayerState,
+    index_of,
 )
 
 T = TypeVar("T")
-_copy_state = copier(GameState)  # replace(state, **changes) without the keyword call (the hot path)
-_copy_seat = copier(PlayerState)
+
+
+def _copy_state(state: GameState, changes: dict[str, Any]) -> GameState:
+    """replace(state, **changes) without the keyword call (the hot path: a native call when compiled)."""
+    return state.copied(changes)
+
+
+def _copy_seat(seat: PlayerState, changes: dict[str, Any]) -> PlayerState:
+    return seat.copied(changes)
 
 
 AUTOPLAY_ORDER = {  # V66: the standing order in words that follow the player's name
@@ -119,7 +127,7 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
     kind = type(action)
     if kind is PlayBonus or kind is SetBonusAutoplay:
         return _step_free(state, player, action, quiet)
-    idx = state.players.index(player)
+    idx = index_of(state.players, player)
     seat = state.seats[idx]
     # the log starts afresh with the move event, then what it causes; the image's marks take the move at once (a
     # leftover tile received later adds its own, A51); both go into the branch's own rebuild of the state
@@ -159,7 +167,7 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
 
 
 # the actions of the base game (`_step_rest`)
-_REST = frozenset(
+_REST: Final = frozenset(
     {TakeMoney, BuyTile, Pass, RedesignAdd, RedesignRemove, RedesignSwap, PlaceTile, ReserveTile, GiveToDirk}
 )
 
