@@ -8,6 +8,7 @@ expansions in gardens) shows as -1, the bag is sorted, and the seed and draw cou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from engine._common import Event, native_dataclasses
 
@@ -106,6 +107,27 @@ class Seat:
         object.__setattr__(self, "round_points", round_points)
         object.__setattr__(self, "final", final)
 
+    def copied(self, ch: dict[str, Any]) -> Seat:
+        """`replace(self, **ch)` in compiled code (the steps call it; the test of the written-out classes checks it
+        copies every field): a copy by the constructor (native loads and stores), then the changed fields set."""
+        new = Seat(
+            self.tiles,
+            self.expansions,
+            self.jokers,
+            self.garden,
+            self.placed,
+            self.rewarded,
+            self.score,
+            self.passed,
+            self.round_points,
+            self.final,
+        )
+        for name, value in ch.items():
+            if name not in _SEAT_FIELDS:
+                raise TypeError(f"unknown field for Seat: {name}")
+            object.__setattr__(new, name, value)
+        return new
+
 
 @dataclass(frozen=True, init=False)  # no slots: a step makes it from one dict (turn.Draft.freeze)
 class QGState:
@@ -167,6 +189,7 @@ class QGState:
 
 
 native_dataclasses(Piece, Placed, FinalScore, Seat, QGState)  # compiled, as their sources
+_SEAT_FIELDS: Final = frozenset(Seat.__dataclass_fields__)  # what `copied` accepts
 
 
 def display_tiles(state: QGState) -> dict[int, int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine._common import Event, Text, action_to_json, build, join_texts, replace, shuffled
+from engine._common import Event, Text, action_to_json, join_texts, shuffled
 from engine.queens_garden.actions import Acquire, Action, BuyExpansion, Pass, PlaceExpansion, PlaceTile, describe
 from engine.queens_garden.components import (
     BLANK_EXPANSION_COST,
@@ -103,6 +103,11 @@ def _surrounds(seat: Seat, changed: tuple[str, ...]) -> bool:
     return False
 
 
+def _reseat(seat: Seat, **changes: Any) -> Seat:
+    """`replace(seat, **changes)`, a native call into the seat's own compiled copy when compiled."""
+    return seat.copied(changes)
+
+
 class Draft:
     """A mutable working copy of a state for one step; `freeze()` gives the new immutable state."""
 
@@ -126,27 +131,25 @@ class Draft:
         self.log: list[Event] = []  # this action's events only
 
     def freeze(self) -> QGState:
-        return build(
-            QGState,
-            {
-                "players": self.s.players,
-                "seed": self.s.seed,
-                "rng_counter": self.counter,
-                "round": self.round,
-                "current": self.current,
-                "first_player": self.first_player,
-                "marker": self.marker,
-                "bag": self.bag,
-                "tower": self.tower,
-                "stack": self.stack,
-                "stack_tiles": self.stack_tiles,
-                "display": self.display,
-                "stacks": self.stacks,
-                "supply": self.supply,
-                "seats": tuple(self.seats),
-                "over": self.over,
-                "log": tuple(self.log),
-            },
+        s = self.s
+        return QGState(  # positional: a native constructor call when compiled
+            s.players,
+            s.seed,
+            self.counter,
+            self.round,
+            self.current,
+            self.first_player,
+            self.marker,
+            self.bag,
+            self.tower,
+            self.stack,
+            self.stack_tiles,
+            self.display,
+            self.stacks,
+            self.supply,
+            tuple(self.seats),
+            self.over,
+            tuple(self.log),
         )
 
     def event(self, kind: str, text: Text, player: int | None = None, **data: Any) -> None:
@@ -198,7 +201,7 @@ class Draft:
             self.stack = self.stack[1:]
             self.fill_top()
         seat = self.seats[i]
-        self.seats[i] = replace(
+        self.seats[i] = _reseat(
             seat,
             tiles=tuple(sorted(seat.tiles + a.tiles)),
             expansions=tuple(sorted(seat.expansions + a.expansions)),
@@ -221,7 +224,7 @@ class Draft:
         out_exps = set(pay_expansions) | ({used_expansion} if used_expansion is not None else set())
         self.tower += tuple(pay_tiles)
         self.return_expansions(tuple(pay_expansions))
-        return replace(
+        return _reseat(
             seat,
             tiles=tuple(t for t in seat.tiles if t not in out_tiles),
             expansions=tuple(e for e in seat.expansions if e not in out_exps),
@@ -234,19 +237,19 @@ class Draft:
 
     def place_tile(self, i: int, a: PlaceTile) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_tile=a.tile)
-        self.seats[i] = replace(seat, garden={**seat.garden, a.space: a.tile})
+        self.seats[i] = _reseat(seat, garden={**seat.garden, a.space: a.tile})
         self.reward_surrounded(i, a.space)
 
     def place_expansion(self, i: int, a: PlaceExpansion) -> None:
         seat = self.pay(i, a.pay_tiles, a.pay_expansions, a.jokers, used_expansion=a.expansion)
-        self.seats[i] = replace(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
+        self.seats[i] = _reseat(seat, placed=seat.placed + (Placed(a.expansion, a.area, a.turn, True),))
         self.reward_surrounded(i, printed_space(a.area, a.turn), f"{a.area}0")
 
     def buy_expansion(self, i: int, a: BuyExpansion) -> None:
         # Q28 ii: exactly 6 points for the supply's top expansion, placed blank side up (7 free spaces)
         seat = self.seats[i]
         e, self.supply = self.supply[0], self.supply[1:]
-        self.seats[i] = replace(
+        self.seats[i] = _reseat(
             seat, score=seat.score - BLANK_EXPANSION_COST, placed=seat.placed + (Placed(e, a.area, 0, False),)
         )
 
@@ -296,7 +299,7 @@ class Draft:
                 jokers=got,
                 lost=owed - got,
             )
-        self.seats[i] = replace(seat, jokers=jokers, rewarded=frozenset(rewarded))
+        self.seats[i] = _reseat(seat, jokers=jokers, rewarded=frozenset(rewarded))
 
     # -- passing, turns and rounds ----------------------------------------------------------------------------
 
@@ -319,7 +322,7 @@ class Draft:
                     i,
                     penalty=FIRST_PASS_PENALTY,
                 )
-        self.seats[i] = replace(seat, score=score, passed=True)
+        self.seats[i] = _reseat(seat, score=score, passed=True)
 
     def advance(self) -> None:
         n = len(self.seats)
@@ -338,7 +341,7 @@ class Draft:
             i = (self.first_player + k) % n
             seat = self.seats[i]
             points, lines = round_score(seat, self.round)
-            self.seats[i] = replace(seat, score=seat.score + points, round_points=seat.round_points + (points,))
+            self.seats[i] = _reseat(seat, score=seat.score + points, round_points=seat.round_points + (points,))
             if self.quiet:
                 continue
             parts = [
@@ -384,7 +387,7 @@ class Draft:
             raise ValueError("A round ended with nobody holding the first-player marker (Q29).")
         self.first_player = self.current = self.marker  # Q15, Q34: the marker's holder starts
         self.marker = None
-        self.seats = [replace(s, passed=False) for s in self.seats]
+        self.seats = [_reseat(s, passed=False) for s in self.seats]
         self.log_round_start()
 
     def log_round_start(self) -> None:
@@ -416,7 +419,7 @@ class Draft:
                 pattern_points=sum(g["points"] for g in pattern_groups),
                 bonus=bonus,
             )
-            self.seats[i] = replace(seat, score=total, final=final)
+            self.seats[i] = _reseat(seat, score=total, final=final)
             if self.quiet:
                 continue
             text = Text(  # after the player's name: "Ana ends with 54 points: ..."
