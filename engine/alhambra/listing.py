@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from engine.alhambra import actions as move
 from engine.alhambra import geometry
@@ -42,75 +42,47 @@ from engine.alhambra.state import (
 # dicts (compiled code looks them up directly; a bounded lru_cache costs more per call than the lookup itself),
 # placements by cell key (an int hashes at once). Their size is bounded by the components: tiles times the
 # cells an Alhambra reaches.
-_PLACE: Final[dict[str, dict[int, move.PlaceTile]]] = {}  # [tile][cell key]
-_ADD: Final[dict[str, dict[int, move.RedesignAdd]]] = {}  # [tile][cell key]
-_SWAP: Final[dict[str, dict[str, move.RedesignSwap]]] = {}  # [tile brought in][tile replaced]
-_REMOVE: Final[dict[str, move.RedesignRemove]] = {}  # [tile]
-_RESERVE: Final[dict[str, move.ReserveTile]] = {}
-_DIRK: Final[dict[str, move.GiveToDirk]] = {}
+_AT_CELLS: Final[dict[type, dict[str, dict[int, Any]]]] = {}  # PlaceTile or RedesignAdd -> tile -> cell key ->
+_OF_TILE: Final[dict[type, dict[str, Any]]] = {}  # RedesignRemove, ReserveTile or GiveToDirk -> tile ->
+_SWAPS: Final[dict[str, dict[str, move.RedesignSwap]]] = {}  # the tile brought in -> the tile replaced ->
 
 
-def _places(tile: str, keys: list[int]) -> list[move.PlaceTile]:
-    """PlaceTile(tile, cell) for the cells with these keys, each made once."""
-    made = _PLACE.get(tile)
+def _at_cells(cls: type, tile: str, keys: list[int]) -> list[Any]:
+    """cls(tile, cell) (a placement or an added reserve tile) for the cells with these keys, each made once."""
+    by_tile = _AT_CELLS.get(cls)
+    if by_tile is None:
+        by_tile = _AT_CELLS[cls] = {}
+    made = by_tile.get(tile)
     if made is None:
-        made = _PLACE[tile] = {}
+        made = by_tile[tile] = {}
     out = []
     for k in keys:
         action = made.get(k)
         if action is None:
-            action = made[k] = move.PlaceTile(tile, key_cell(k))
+            action = made[k] = cls(tile, key_cell(k))
         out.append(action)
     return out
 
 
-def _adds(tile: str, keys: list[int]) -> list[move.RedesignAdd]:
-    """RedesignAdd(tile, cell) for the cells with these keys, each made once."""
-    made = _ADD.get(tile)
+def _of_tile(cls: type, tile: str) -> Any:
+    """cls(tile) (a removal, a tile to the reserve or to Dirk), made once."""
+    made = _OF_TILE.get(cls)
     if made is None:
-        made = _ADD[tile] = {}
-    out = []
-    for k in keys:
-        action = made.get(k)
-        if action is None:
-            action = made[k] = move.RedesignAdd(tile, key_cell(k))
-        out.append(action)
-    return out
+        made = _OF_TILE[cls] = {}
+    action = made.get(tile)
+    if action is None:
+        action = made[tile] = cls(tile)
+    return action
 
 
-def _swaps(new: str) -> dict[str, move.RedesignSwap]:
-    """The exchanges that bring `new` in, by the tile they replace (filled by `_swap`)."""
-    made = _SWAP.get(new)
+def _swap(new: str, tile: str) -> move.RedesignSwap:
+    """RedesignSwap(new, tile), made once."""
+    made = _SWAPS.get(new)
     if made is None:
-        made = _SWAP[new] = {}
-    return made
-
-
-def _swap(made: dict[str, move.RedesignSwap], new: str, tile: str) -> move.RedesignSwap:
+        made = _SWAPS[new] = {}
     action = made.get(tile)
     if action is None:
         action = made[tile] = move.RedesignSwap(new, tile)
-    return action
-
-
-def _remove(tile: str) -> move.RedesignRemove:
-    action = _REMOVE.get(tile)
-    if action is None:
-        action = _REMOVE[tile] = move.RedesignRemove(tile)
-    return action
-
-
-def _reserve(tile: str) -> move.ReserveTile:
-    action = _RESERVE.get(tile)
-    if action is None:
-        action = _RESERVE[tile] = move.ReserveTile(tile)
-    return action
-
-
-def _dirk(tile: str) -> move.GiveToDirk:
-    action = _DIRK.get(tile)
-    if action is None:
-        action = _DIRK[tile] = move.GiveToDirk(tile)
     return action
 
 
@@ -224,11 +196,13 @@ def listed(state: GameState, player: str, generous: bool) -> list[Any]:
         else:
             lay = geometry.layout(alh)
         for tile in seat.pending:
-            out += _places(tile, [cell_key(c) for c in cells] if generous else lay.fit_keys(WALLS[tile]))
-            out.append(_reserve(tile))
+            out += _at_cells(
+                move.PlaceTile, tile, [cell_key(c) for c in cells] if generous else lay.fit_keys(WALLS[tile])
+            )
+            out.append(_of_tile(move.ReserveTile, tile))
             # A66, V11: any purchase may go to Dirk (a vizier purchase too); huts never do (V25, V30)
             if len(state.players) == 2 and (generous or (state.phase != FINAL and tile not in HUT_TYPE)):
-                out.append(_dirk(tile))
+                out.append(_of_tile(move.GiveToDirk, tile))
         return out
     if player != state.players[state.current]:  # a vizier claimant during the window (V4, V12)
         return vizier_buys(state, seat)
@@ -267,19 +241,19 @@ def _redesigns(alh: dict[geometry.Cell, str], reserve: tuple[str, ...], generous
         cells = geometry.frontier(alh) if reserve else []
         keys = [cell_key(c) for c in cells]
         for tile in reserve:
-            out += _adds(tile, keys)
+            out += _at_cells(move.RedesignAdd, tile, keys)
         for cell, tile in alh.items():
             if cell != (0, 0):
-                out.append(_remove(tile))
-                out.extend(_swap(_swaps(new), new, tile) for new in reserve)
+                out.append(_of_tile(move.RedesignRemove, tile))
+                out.extend(_swap(new, tile) for new in reserve)
         return out
     lay = geometry.layout(alh)
     removable = lay.removable_keys()
     # plain loops (compiled, they beat map(X.__getitem__, ...), a call per item); a cell's key is (y << SHIFT) + x
     if not reserve:
-        return [_remove(tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
+        return [_of_tile(move.RedesignRemove, tile) for (x, y), tile in alh.items() if (y << SHIFT) + x in removable]
     for tile in reserve:
-        out += _adds(tile, lay.fit_keys(WALLS[tile]))
+        out += _at_cells(move.RedesignAdd, tile, lay.fit_keys(WALLS[tile]))
     cell_needs = lay.need_keys()
     wanted = 0  # the wall patterns of the reserve tiles, as bits
     for new in reserve:
@@ -289,12 +263,12 @@ def _redesigns(alh: dict[geometry.Cell, str], reserve: tuple[str, ...], generous
         if not k:
             continue  # the fountain
         if k in removable:
-            out.append(_remove(tile))
+            out.append(_of_tile(move.RedesignRemove, tile))
         fit = FIT_MASK[cell_needs[k]]  # the wall patterns that may be exchanged into this cell
         if fit & wanted:
             for new in reserve:
                 if fit >> WALLS[new] & 1:
-                    out.append(_swap(_swaps(new), new, tile))
+                    out.append(_swap(new, tile))
     return out
 
 
@@ -314,6 +288,17 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[m
 # Caches of the purchases, plain dicts emptied when full (compiled code looks them up without the call and the
 # recency list of a bounded lru_cache): hands and market tiles repeat, but each combination only for a while.
 _CACHE_LIMIT: Final = 1 << 14
+T = TypeVar("T")
+
+
+def _kept(cache: dict[Any, Any], key: Any, value: T) -> T:
+    """`cache[key] = value` in a cache emptied when full (at most _CACHE_LIMIT entries); returns the value."""
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 _SPLITS: Final[dict[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 _BUYS: Final[dict[tuple[str, tuple[int, ...]], tuple[move.BuyTile, ...]]] = {}
 
@@ -326,10 +311,7 @@ def by_currency(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
         for c in hand:
             if 0 <= c < 108:
                 split[c // 27].append(c)
-        found = (tuple(split[0]), tuple(split[1]), tuple(split[2]), tuple(split[3]))
-        if len(_SPLITS) >= _CACHE_LIMIT:
-            _SPLITS.clear()
-        _SPLITS[hand] = found
+        found = _kept(_SPLITS, hand, (tuple(split[0]), tuple(split[1]), tuple(split[2]), tuple(split[3])))
     return found
 
 
@@ -351,9 +333,7 @@ def _buys(tile: str, own: tuple[int, ...]) -> tuple[move.BuyTile, ...]:
             found = tuple([move.BuyTile(tile, tuple([own[i] for i in at])) for at in _positions(values, price)])
         else:
             found = tuple([move.BuyTile(tile, cards) for cards in payments(own, price)])
-        if len(_BUYS) >= _CACHE_LIMIT:
-            _BUYS.clear()
-        _BUYS[key] = found
+        _kept(_BUYS, key, found)
     return found
 
 
@@ -373,10 +353,7 @@ def _positions(values: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ..
         out = []
         for picks in _payment_values(shape, price):
             out.append(tuple(sorted(i for v, k in picks for i in range(first[v], first[v] + k))))
-        found = tuple(out)
-        if len(_POSITIONS) >= _CACHE_LIMIT:
-            _POSITIONS.clear()
-        _POSITIONS[key] = found
+        found = _kept(_POSITIONS, key, tuple(out))
     return found
 
 
@@ -541,15 +518,9 @@ def take_options(display: tuple[int, ...]) -> tuple[move.TakeMoney, ...]:
         cards = tuple(sorted([display[i] for i in combo]))
         action = _TAKE.get(cards)
         if action is None:
-            if len(_TAKE) >= _CACHE_LIMIT:
-                _TAKE.clear()
-            action = _TAKE[cards] = move.TakeMoney(cards)
+            action = _kept(_TAKE, cards, move.TakeMoney(cards))
         out.append(action)
-    found = tuple(out)
-    if len(_TAKES) >= _CACHE_LIMIT:
-        _TAKES.clear()
-    _TAKES[display] = found
-    return found
+    return _kept(_TAKES, display, tuple(out))
 
 
 @functools.lru_cache(maxsize=1 << 12)
