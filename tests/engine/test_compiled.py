@@ -1,7 +1,8 @@
 """The compiled engine (setup.py: the hot modules built by mypyc) and its guard (engine/_build.py).
 
 - The state and action classes' written-out constructors (native stores when compiled) take exactly the dataclass fields, in
-  order, with their defaults; copies (`replace`) and pickles of states give equal states in either build.
+  order, with their defaults; the states' own copies (`copied`, what `replace` runs when compiled) copy every field
+  and set exactly the ones named; copies (`replace`) and pickles of states give equal states in either build.
 - A stale build is never run: in a copy of the installed tree, editing one compiled module's source makes every
   compiled module import from its source, with one warning (an editable install a developer edits); ENGINE_PURE=1
   at run time forces the sources too. These need a compiled build (skipped when the install is pure: no compiler,
