@@ -13,9 +13,10 @@ from engine.alhambra.scoring import bonus_counts, hut_counts, line_text, score_r
 from engine.alhambra.state import AUTO_EVERY, AUTO_FINAL, GameState, ScoreLine
 
 
-def scoring_round(state: GameState, rnd: int) -> GameState:
+def scoring_round(state: GameState, rnd: int, quiet: bool = False) -> GameState:
     """A43–A49 (and A65 for Dirk); after rounds 1 and 2 Dirk draws tiles (A63, A64). With the modules: the
-    standing orders for bonus cards first (V66), then huts (V27) and played bonus cards (V63) add buildings."""
+    standing orders for bonus cards first (V66), then huts (V27) and played bonus cards (V63) add buildings.
+    `quiet` (the quiet step of AI playouts): the same state, without the round's events and texts."""
     options = state.options
     if options.get("bonus"):
         state = _autoplay(state, rnd)
@@ -32,15 +33,8 @@ def scoring_round(state: GameState, rnd: int) -> GameState:
     seats = tuple(replace(seat, score=line.score) for seat, line in zip(state.seats, result.lines, strict=False))
     dirk_score = result.lines[-1].score if state.two_player else state.dirk_score
     log = list(state.log)
-    said = Text("Scoring round {round} (final).", round=rnd) if rnd == 3 else Text("Scoring round {round}.", round=rnd)
-    log.append(Event("scoring", said, data={"round": rnd}))  # the breakdown: one "score" event per participant
-    for line in result.lines:
-        if line.player is None:
-            # i18n: {does} is what Dirk (the neutral player of the 2-player game) does: "scores 5 points (...)."
-            said = Text("Dirk {does}", does=line_text(line))
-            log.append(Event("score", said, data={"round": rnd, "dirk": True, **_line_data(line)}))
-        else:
-            log.append(Event("score", line_text(line), player=line.player, data={"round": rnd, **_line_data(line)}))
+    if not quiet:
+        log += _round_events(rnd, result.lines)
     bag = state.bag
     dirk = state.dirk
     if state.two_player and rnd in (1, 2):
@@ -48,7 +42,7 @@ def scoring_round(state: GameState, rnd: int) -> GameState:
         got = bag[len(bag) - min(want, len(bag)) :][::-1]
         bag = bag[: len(bag) - len(got)]
         dirk = dirk + got
-        if got:
+        if got and not quiet:
             if rnd == 1:
                 said = Text(
                     "Dirk receives {n} tile from the bag: {tiles} (A63).",
@@ -73,6 +67,20 @@ def scoring_round(state: GameState, rnd: int) -> GameState:
         dirk=dirk,
         log=tuple(log),
     )
+
+
+def _round_events(rnd: int, lines: Iterable[ScoreLine]) -> list[Event]:
+    """The round's "scoring" event, then one "score" event per participant with its breakdown."""
+    said = Text("Scoring round {round} (final).", round=rnd) if rnd == 3 else Text("Scoring round {round}.", round=rnd)
+    out = [Event("scoring", said, data={"round": rnd})]
+    for line in lines:
+        if line.player is None:
+            # i18n: {does} is what Dirk (the neutral player of the 2-player game) does: "scores 5 points (...)."
+            said = Text("Dirk {does}", does=line_text(line))
+            out.append(Event("score", said, data={"round": rnd, "dirk": True, **_line_data(line)}))
+        else:
+            out.append(Event("score", line_text(line), player=line.player, data={"round": rnd, **_line_data(line)}))
+    return out
 
 
 def _autoplay(state: GameState, rnd: int) -> GameState:

@@ -159,10 +159,11 @@ def _step(state: GameState, player: str, action: Any, quiet: bool) -> GameState:
         return _finish_actions(  # V23: a hut is never an exact payment
             state,
             {"huts": _set(state.huts, k, stack), "seats": _set(state.seats, idx, seat), "log": log, "marks": marks},
+            quiet,
         )
     if kind is ReactivateVizier:  # V8: counts as the action
         seat = replace(seat, vizier=True)
-        return _finish_actions(state, {"seats": _set(state.seats, idx, seat), "log": log, "marks": marks})
+        return _finish_actions(state, {"seats": _set(state.seats, idx, seat), "log": log, "marks": marks}, quiet)
     raise TypeError(f"not an Alhambra action: {action!r}")
 
 
@@ -232,6 +233,7 @@ def _step_rest(
                 "log": log,
                 "marks": marks,
             },
+            quiet,
         )
     if kind is BuyTile:  # A21, A22
         paid = action.cards
@@ -240,24 +242,26 @@ def _step_rest(
         )
         exact = sum([value_of(c) for c in paid if c < 108]) == PRICE[action.tile]  # A22, V45
         state = _bought(state, idx, seat, action, bonus=exact, log=log, marks=marks)
-        return state if exact else _finish_actions(state)
+        return state if exact else _finish_actions(state, None, quiet)
     if kind is Pass:
-        return _finish_actions(state, {"log": log, "marks": marks})
+        return _finish_actions(state, {"log": log, "marks": marks}, quiet)
     if kind is RedesignAdd:  # A33a
         old = seat.alhambra
         alh = old.copy()
         alh[action.cell] = action.tile
         geometry.changed(alh, old, action.cell)
         seat = _copy_seat(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile)})
-        return _finish_actions(state, {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks})
+        return _finish_actions(
+            state, {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}, quiet
+        )
     if kind is RedesignRemove:  # A33b
         alh, cell = _without_tile(seat.alhambra, action.tile)
         geometry.changed(alh, seat.alhambra, cell)
         seat = _copy_seat(seat, {"alhambra": alh, "reserve": seat.reserve + (action.tile,)})
         changes: dict[str, Any] = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
         if action.tile in seat.bonus_played:
-            return _finish_actions(_bonus_back(replace(state, **changes), idx, action.tile))
-        return _finish_actions(state, changes)
+            return _finish_actions(_bonus_back(replace(state, **changes), idx, action.tile), None, quiet)
+        return _finish_actions(state, changes, quiet)
     if kind is RedesignSwap:  # A33c
         old = seat.alhambra
         replaces = action.replaces
@@ -268,8 +272,8 @@ def _step_rest(
         seat = _copy_seat(seat, {"alhambra": alh, "reserve": _without(seat.reserve, action.tile) + (replaces,)})
         changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "log": log, "marks": marks}
         if replaces in seat.bonus_played:
-            return _finish_actions(_bonus_back(replace(state, **changes), idx, replaces))
-        return _finish_actions(state, changes)
+            return _finish_actions(_bonus_back(replace(state, **changes), idx, replaces), None, quiet)
+        return _finish_actions(state, changes, quiet)
     # placing a waiting tile (A27, A51, A66)
     pending = _without(seat.pending, action.tile)
     dirk = state.dirk
@@ -296,13 +300,13 @@ def _step_rest(
     changes = {"seats": seats[:idx] + (seat,) + seats[idx + 1 :], "dirk": dirk, "log": log, "marks": marks}
     phase = state.phase
     if phase == PLACE:
-        return _end_turn(state, changes) if not pending else _copy_state(state, changes)
+        return _end_turn(state, changes, quiet) if not pending else _copy_state(state, changes)
     state = _copy_state(state, changes)
     if phase == VIZIER:
-        return state if pending else _vizier_done(state)
+        return state if pending else _vizier_done(state, quiet)
     if any(s.pending for s in state.seats):
         return state
-    return _final_scoring(state)
+    return _final_scoring(state, quiet)
 
 
 def _step_free(state: GameState, player: str, action: Any, quiet: bool = False) -> GameState:
@@ -362,29 +366,29 @@ def _move_event(state: GameState, seat: PlayerState, player: str, action: Any) -
     return Event("move", describe(action), player=player, data=data)
 
 
-def _vizier_done(state: GameState) -> GameState:
+def _vizier_done(state: GameState, quiet: bool = False) -> GameState:
     """V6, V7, V11: the vizier purchase is placed: refill the market (and the display if it was short), score
     a revealed scoring card, then the window is open again for the others, or the game ends (A50)."""
     changes, rounds, ended = _refill(state, state.display, state.log)
     state = replace(state, phase=ACTION, claimant=-1, **changes)
     for rnd in rounds:
-        state = scoring_round(state, rnd)
+        state = scoring_round(state, rnd, quiet)
     if ended:
         return _game_end(state)
     return state
 
 
-def _finish_actions(state: GameState, changes: dict[str, Any] | None = None) -> GameState:
+def _finish_actions(state: GameState, changes: dict[str, Any] | None = None, quiet: bool = False) -> GameState:
     """The player's actions are over (`state` with `changes`, set in the same copy): place the bought tiles (A27),
     or end the turn right away (the next turn, or the end of the game, clears the extra action of an exact
     purchase, A22)."""
     seats = state.seats if changes is None or "seats" not in changes else changes["seats"]
     if seats[state.current].pending:
         return _copy_state(state, {**(changes or {}), "bonus": False, "phase": PLACE})
-    return _end_turn(state, changes)
+    return _end_turn(state, changes, quiet)
 
 
-def _end_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameState:
+def _end_turn(state: GameState, changes: dict[str, Any] | None = None, quiet: bool = False) -> GameState:
     """A24: refill the money display (A39–A41) and the market (A42), score a revealed scoring card (A40,
     A43), then the next player's turn, or the end of the game when the market could not be refilled (A50).
     `changes`: fields of `state` the action set, put into the same copy."""
@@ -397,7 +401,7 @@ def _end_turn(state: GameState, changes: dict[str, Any] | None = None) -> GameSt
     if rounds or ended:
         state = _copy_state(state, refill)
         for rnd in rounds:
-            state = scoring_round(state, rnd)
+            state = scoring_round(state, rnd, quiet)
         if ended:
             return _game_end(state)
         return _next_turn(state)
@@ -566,9 +570,9 @@ def _game_end(state: GameState) -> GameState:
     return _final_scoring(state)
 
 
-def _final_scoring(state: GameState) -> GameState:
+def _final_scoring(state: GameState, quiet: bool = False) -> GameState:
     """A52–A53, A68: the third scoring round, then the game is over."""
-    state = scoring_round(state, 3)
+    state = scoring_round(state, 3, quiet)
     totals = scores(state)
     best = max(totals.values())
     winners = [p for p in state.players if totals[p] == best]
