@@ -286,43 +286,6 @@ def _native_replacer(cls: type) -> Any:
     return copier
 
 
-def copier(cls: type[T]) -> typing.Callable[[T, dict[str, Any]], T]:
-    """`replace` without the keyword call: `copier(cls)(obj, changes)` is `replace(obj, **changes)` (the hot
-    paths keep the copier of their state classes)."""
-    fn = _REPLACERS.get(cls)
-    if fn is None:
-        fn = _REPLACERS[cls] = _make_replacer(cls)
-    made: typing.Callable[[T, dict[str, Any]], T] = fn
-    return made
-
-
-def build(cls: type[T], values: dict[str, Any]) -> T:
-    """A new instance of the frozen dataclass `cls` from a dict of every field (no defaults, no __post_init__):
-    for a pure-Python class without slots, the dict becomes its instance dict at once (a fraction of the
-    per-field setters' time); a compiled (mypyc) class gets its constructor call."""
-    maker_ = _BUILDERS.get(cls)
-    if maker_ is None:
-        maker_ = _BUILDERS[cls] = _make_builder(cls)
-    new: T = maker_(values)
-    return new
-
-
-_BUILDERS: dict[type, Any] = {}
-
-
-def _make_builder(cls: type) -> Any:
-    if native(cls):
-        return lambda values: cls(**values)
-    new_ = object.__new__
-
-    def make(values: dict[str, Any]) -> Any:
-        new: Any = new_(cls)
-        new.__dict__.update(values)
-        return new
-
-    return make
-
-
 def _dict_replacer(cls: type) -> Any:
     """The copier of a frozen dataclass without slots (the large game states): its instance dict copied at once
     and the changes put in, a fraction of the per-field setters' time."""

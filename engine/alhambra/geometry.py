@@ -240,17 +240,6 @@ class _Cells(dict[int, Cell]):
 CELLS: Final = _Cells()
 
 
-class _Keys(dict[Cell, int]):
-    """The key of each cell, filled as cells are asked (`map(KEYS.__getitem__, alh)` runs in C)."""
-
-    def __missing__(self, cell: Cell) -> int:
-        k = self[cell] = cell_key(cell)
-        return k
-
-
-KEYS: Final = _Keys()
-
-
 _LAYOUTS: Final[dict[int, Layout]] = {}
 
 

@@ -129,15 +129,16 @@ def _pays_exactly(market: tuple[str | None, ...], hand: tuple[int, ...]) -> bool
     each currency can make (a bit per sum); a hand with an exchange card asks `_vizier_buys` (V45 mixes two)."""
     if hand and hand[-1] > 2000:
         return bool(_vizier_buys(market, hand))
-    split = by_currency(hand)
-    for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
+    split = by_currency(hand)  # the loop of market_money, without its list: this runs at every window
+    for space in range(4):
         tile, own = market[space], split[space]
-        if tile is not None and own:
-            sums = 1
-            for c in own:
-                sums |= sums << _VALUE[c]
-            if sums >> PRICE[tile] & 1:
-                return True
+        if tile is None or not own:
+            continue
+        sums = 1
+        for c in own:
+            sums |= sums << _VALUE[c]
+        if sums >> PRICE[tile] & 1:
+            return True
     return False
 
 
@@ -277,8 +278,8 @@ def market_buys(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[m
     aside), space by space. Not cached: a market with a hand seldom repeats;
     the hand's split by currency (`by_currency`) and each space's purchases (`_buys`) do."""
     out: list[move.BuyTile] = []
-    split = by_currency(hand)
-    for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
+    split = by_currency(hand)  # the loop of market_money, without its list: this runs at every listing
+    for space in range(4):
         tile, own = market[space], split[space]
         if tile is not None and own:
             out += _buys(tile, own)
@@ -406,13 +407,15 @@ def minimal_payments(hand: tuple[int, ...], space: int, price: int) -> list[tupl
     return list(payments(own, price)) if own else []
 
 
-def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> Iterable[tuple[str, tuple[int, ...]]]:
+def market_money(market: tuple[str | None, ...], hand: tuple[int, ...]) -> list[tuple[str, tuple[int, ...]]]:
     """A21: each market tile with the hand's money cards of its space's currency (tiles with none left out)."""
     split = by_currency(hand)
+    out = []
     for space in range(4):  # an index loop: compiled, zip(..., strict=True) is a generic call
         tile, own = market[space], split[space]
         if tile is not None and own:
-            yield tile, own
+            out.append((tile, own))
+    return out
 
 
 @functools.lru_cache(maxsize=1 << 16)
